@@ -1,0 +1,114 @@
+/**
+ * Private Redis / NATS servers and service processes for one test file, on free loopback
+ * ports, so suites that use the fixed NATS subjects or fixed keys never see each other.
+ *
+ * @example
+ *   const nats = await startNatsServer();   // nats://127.0.0.1:<port>, JetStream on
+ *   afterAll(() => nats.stop());
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createConnection({ host, port });
+    const done = (ok: boolean) => {
+      s.destroy();
+      resolve(ok);
+    };
+    s.setTimeout(500, () => done(false));
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+  });
+}
+
+export async function waitForPort(port: number, timeoutMs = 20_000, what = `port ${port}`): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await portOpen(port)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what} did not open within ${timeoutMs} ms`);
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+async function startBinary(bin: string, args: (port: number, dir: string) => string[], scheme: string): Promise<RunningServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), `${bin}-`));
+  const child = spawn(bin, args(port, dir), { stdio: 'ignore' });
+  await waitForPort(port, 20_000, bin);
+  return {
+    url: `${scheme}://127.0.0.1:${port}`,
+    port,
+    stop: async () => {
+      await stopChild(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh nats-server with JetStream on a free port. */
+export const startNatsServer = (): Promise<RunningServer> =>
+  startBinary('nats-server', (port, dir) => ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], 'nats');
+
+/** A fresh, empty redis-server on a free port (nothing kept on disk). */
+export const startRedisServer = (): Promise<RunningServer> =>
+  startBinary('redis-server', (port, dir) => ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir], 'redis');
+
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** everything the process printed so far (stdout + stderr) */
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Starts `npm run <script>` (really `tsx bin/<script>.ts`, to skip npm's own start-up) with
+ * `env` on top of the current environment, and waits until `readyPort` accepts connections.
+ */
+export async function startService(script: string, env: Record<string, string>, readyPort: number, timeoutMs = 60_000): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `bin/${script}.ts`], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: false,
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code, sig) => reject(new Error(`${script} exited early (${code ?? sig}):\n${out.slice(-4000)}`))),
+  );
+  exited.catch(() => undefined);
+  await Promise.race([waitForPort(readyPort, timeoutMs, script), exited]);
+  return { child, output: () => out, stop: (signal = 'SIGTERM') => stopChild(child, signal) };
+}

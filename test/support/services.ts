@@ -1,0 +1,85 @@
+/**
+ * Vitest global setup: makes sure a real Redis and a real NATS (with JetStream) are
+ * reachable for the tests, starting them from the machine's binaries when they are not.
+ * Tests read the addresses with `inject('redisUrl')` / `inject('natsUrl')`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    redisUrl: string;
+    natsUrl: string;
+  }
+}
+
+function reachable(host: string, port: number, timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+async function waitFor(host: string, port: number, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (await reachable(host, port)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not start on ${host}:${port}`);
+}
+
+const children: ChildProcess[] = [];
+const scratch: string[] = [];
+
+function start(cmd: string, args: string[]): void {
+  const child = spawn(cmd, args, { stdio: 'ignore' });
+  child.on('error', (err) => {
+    console.error(`cannot start ${cmd}: ${err.message} (install it, or set TEST_REDIS_URL / TEST_NATS_URL)`);
+  });
+  children.push(child);
+}
+
+async function ensureRedis(): Promise<string> {
+  const url = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const port = Number(url.port || 6379);
+  if (!(await reachable(url.hostname, port))) {
+    const dir = mkdtempSync(join(tmpdir(), 'test-redis-'));
+    scratch.push(dir);
+    start('redis-server', ['--bind', url.hostname, '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir]);
+    await waitFor(url.hostname, port, 'redis-server');
+  }
+  return url.toString();
+}
+
+async function ensureNats(): Promise<string> {
+  const url = new URL(process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222');
+  const port = Number(url.port || 4222);
+  if (!(await reachable(url.hostname, port))) {
+    const dir = mkdtempSync(join(tmpdir(), 'test-nats-'));
+    scratch.push(dir);
+    start('nats-server', ['-a', url.hostname, '-p', String(port), '-js', '-sd', dir]);
+    await waitFor(url.hostname, port, 'nats-server');
+  }
+  return `nats://${url.hostname}:${port}`;
+}
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  const [redisUrl, natsUrl] = await Promise.all([ensureRedis(), ensureNats()]);
+  project.provide('redisUrl', redisUrl);
+  project.provide('natsUrl', natsUrl);
+  return () => {
+    for (const child of children) child.kill('SIGTERM');
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  };
+}
