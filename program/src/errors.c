@@ -1,0 +1,71 @@
+/* Error log lines in the format Anchor clients parse, so a refusal reads the same as from an Anchor program. */
+#include "errors.h"
+
+typedef struct {
+  const char *name;
+  const char *msg;
+} ErrorText;
+
+/* Index = code - 6000; names and messages are the IDL's, word for word. */
+static const ErrorText ERROR_TEXTS[ERR_LAST - ERR_FIRST + 1] = {
+    {"AlreadyInitialized", "The contract is already initialised"},
+    {"NotInitialized", "The config account is not initialised"},
+    {"Unauthorized", "The signer is not the configured admin or relayer"},
+    {"MissingSignature", "A required signer did not sign"},
+    {"InvalidPda", "An account is not the expected program-derived address"},
+    {"InvalidAccountOwner", "An account is owned by the wrong program"},
+    {"InvalidMint", "A token account holds the wrong mint"},
+    {"InvalidTokenOwner", "A token account has the wrong owner"},
+    {"InvalidVault", "The vault is not the configured vault"},
+    {"InvalidProgramId", "The token or system program account is not the expected program"},
+    {"AccountNotWritable", "An account that must be writable is not"},
+    {"InvalidInstructionData", "The instruction data cannot be decoded"},
+    {"InvalidParameters", "min_amount, max_amount, multiplier_bps or expiry_seconds is out of range"},
+    {"Paused", "Bet intake is paused"},
+    {"AmountTooSmall", "The amount is below min_amount"},
+    {"AmountTooLarge", "The amount is above max_amount"},
+    {"InvalidSide", "side must be 0 (UP) or 1 (DOWN)"},
+    {"InvalidPrice", "A price must be greater than zero"},
+    {"BetIdMismatch", "bet_id is not the next bet id"},
+    {"OpenBetExists", "The bettor already has an open bet"},
+    {"BetNotExpired", "The bet has not expired yet"},
+    {"BetAlreadyClosed", "The bet is already closed"},
+    {"BettorMismatch", "The account does not belong to the bet's bettor"},
+    {"InvalidAccountData", "An account's data has the wrong size or discriminator"},
+    {"MathOverflow", "Arithmetic overflow"},
+    {"NotEnoughAccounts", "The instruction was given fewer accounts than it needs"},
+    {"DelegateMissing", "The relayer is not the SPL Token delegate of the bettor's token account for the amount"},
+    {"VaultInsufficient", "The vault holds less than the payout"},
+};
+
+static u64 append(char *buf, u64 at, u64 cap, const char *text) {
+  for (u64 i = 0; text[i] != 0 && at < cap; i++) buf[at++] = text[i];
+  return at;
+}
+
+static u64 append_decimal(char *buf, u64 at, u64 cap, u64 value) {
+  char digits[20];
+  u64 n = 0;
+  do {
+    digits[n++] = (char)('0' + value % 10);
+    value /= 10;
+  } while (value != 0);
+  while (n > 0 && at < cap) buf[at++] = digits[--n];
+  return at;
+}
+
+u64 fail(u64 code) {
+  if (code < ERR_FIRST || code > ERR_LAST) return code;
+  const ErrorText *text = &ERROR_TEXTS[code - ERR_FIRST];
+  char line[256];
+  u64 at = 0;
+  at = append(line, at, sizeof line, "AnchorError occurred. Error Code: ");
+  at = append(line, at, sizeof line, text->name);
+  at = append(line, at, sizeof line, ". Error Number: ");
+  at = append_decimal(line, at, sizeof line, code);
+  at = append(line, at, sizeof line, ". Error Message: ");
+  at = append(line, at, sizeof line, text->msg);
+  at = append(line, at, sizeof line, ".");
+  sol_log_(line, at);
+  return code;
+}

@@ -1,0 +1,82 @@
+/* Byte layouts of the program's accounts (Borsh, packed, little-endian, after Anchor's
+ * 8-byte discriminator) and of the SPL Token accounts the program reads. */
+#ifndef UPDOWN_STATE_H
+#define UPDOWN_STATE_H
+#include "sol.h"
+
+/* Discriminators: first 8 bytes of sha256("account:<Name>"), as in the IDL. */
+#define DISC_CONFIG {155, 12, 170, 224, 30, 250, 204, 130}
+#define DISC_BET {147, 23, 35, 59, 15, 75, 155, 32}
+#define DISC_BETTOR_STATE {146, 20, 114, 154, 201, 146, 227, 166}
+
+typedef struct __attribute__((packed)) {
+  u8 discriminator[8];
+  SolPubkey admin;
+  SolPubkey relayer;
+  SolPubkey mint;
+  SolPubkey vault;
+  u64 counter;
+  u64 next_bet_id;
+  u64 min_amount;
+  u64 max_amount;
+  u64 multiplier_bps;
+  i64 expiry_seconds;
+  u8 paused;
+  u8 bump;
+} Config;
+_Static_assert(sizeof(Config) == 186, "Config layout");
+
+#define BET_STATUS_OPEN 0
+#define BET_STATUS_PAYOUT_DONE 1
+#define BET_STATUS_HOUSE_WON 2
+#define BET_STATUS_REFUNDED 3
+#define SIDE_UP 0
+#define SIDE_DOWN 1
+
+typedef struct __attribute__((packed)) {
+  u8 discriminator[8];
+  u64 id;
+  SolPubkey bettor;
+  u8 side;
+  u64 amount;
+  u64 entry_price;
+  u64 exit_price;
+  i64 bet_time;
+  i64 expire_time;
+  u8 status;
+  u8 bump;
+} Bet;
+_Static_assert(sizeof(Bet) == 91, "Bet layout");
+_Static_assert(__builtin_offsetof(Bet, status) == 89, "Bet.status offset");
+
+typedef struct __attribute__((packed)) {
+  u8 discriminator[8];
+  SolPubkey bettor;
+  u64 open_bet_id;
+  u8 has_open_bet;
+  u64 bets_placed;
+  u8 bump;
+} BettorState;
+_Static_assert(sizeof(BettorState) == 58, "BettorState layout");
+
+/* SPL Token account (165 bytes) and mint (82 bytes), as the token program stores them. */
+typedef struct __attribute__((packed)) {
+  SolPubkey mint;
+  SolPubkey owner;
+  u64 amount;
+  u32 delegate_tag;
+  SolPubkey delegate;
+  u8 state;
+  u32 is_native_tag;
+  u64 is_native;
+  u64 delegated_amount;
+  u32 close_authority_tag;
+  SolPubkey close_authority;
+} TokenAccount;
+_Static_assert(sizeof(TokenAccount) == 165, "TokenAccount layout");
+
+#define TOKEN_ACCOUNT_INITIALIZED 1
+#define MINT_LEN 82
+#define MINT_IS_INITIALIZED_OFFSET 45
+
+#endif
