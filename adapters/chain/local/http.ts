@@ -1,0 +1,47 @@
+/**
+ * JSON-RPC over plain node:http for the local chain (internal, loopback by default):
+ * POST / with a JSON body; GET /health answers "ok" like a validator.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { JsonRpcDispatcher } from './json-rpc.ts';
+
+const MAX_BODY = 1024 * 1024;
+
+/** Starts the HTTP front of the dispatcher; resolves once listening. */
+export async function listenJsonRpc(dispatcher: JsonRpcDispatcher, host: string, port: number): Promise<{ server: Server; port: number }> {
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/health') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        res.writeHead(413).end();
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (res.writableEnded) return;
+      void dispatcher.handleText(Buffer.concat(chunks).toString('utf8')).then((body) => {
+        if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      });
+    });
+    req.on('error', () => res.destroy());
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return { server, port: (server.address() as AddressInfo).port };
+}

@@ -1,0 +1,101 @@
+/**
+ * Starts the local chain in-process (`npm start`) or as its own process (`npm run chain`):
+ * load or create the data dir, replay state, run the fresh-dir setup when needed, then
+ * serve JSON-RPC and advance slots (design: "The local chain", "Run contract").
+ */
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { getBase58Decoder } from '@solana/kit';
+import { log as rootLog, type Logger } from '../../../runtime/log.ts';
+import type { InitParams } from '../port.ts';
+import { chainDir, loadOrCreateOperatorKey, readChainInfo, stateDir, writeChainInfo } from './data-dir.ts';
+import { listenJsonRpc } from './http.ts';
+import { InProcessTransport } from './in-process.ts';
+import { JsonRpcDispatcher } from './json-rpc.ts';
+import { LocalNode } from './node.ts';
+import { programKeypair } from './program-files.ts';
+import { rpcMethods } from './rpc-methods.ts';
+import { setUpFreshChain } from './setup.ts';
+import { listenSubscriptions } from './subscriptions.ts';
+
+/** Where the local chain keeps its state, where it listens, and how a fresh contract is initialised. */
+export interface LocalChainOptions {
+  dataDir: string;
+  host?: string;
+  /** 0 picks a free port */
+  port?: number;
+  /** contract parameters for a fresh data dir; null leaves the contract uninitialised (GW_INIT=off) */
+  init: InitParams | null;
+  log?: Logger;
+  slotMs?: number;
+}
+
+/** A running local chain. */
+export interface LocalChain {
+  url: string;
+  port: number;
+  /** signature subscriptions (port + 1 when it was free, as web3.js assumes) */
+  wsUrl: string;
+  genesisHash: string;
+  mint: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the local chain; resolves once it answers JSON-RPC with the contract deployed. */
+export async function startLocalChain(o: LocalChainOptions): Promise<LocalChain> {
+  const log = (o.log ?? rootLog).child({ component: 'local-chain' });
+  const started = performance.now();
+  const operator = loadOrCreateOperatorKey(o.dataDir);
+  let info = readChainInfo(o.dataDir);
+  if (info && !info.ready) {
+    log.warn('previous setup did not finish; starting this data dir over');
+    rmSync(chainDir(o.dataDir), { recursive: true, force: true });
+    info = null;
+  }
+  const fresh = info === null;
+  const genesisHash = info?.genesisHash ?? getBase58Decoder().decode(randomBytes(32));
+  if (fresh) writeChainInfo(o.dataDir, { genesisHash, mint: null, programId: programKeypair().publicKey.toBase58(), ready: false });
+
+  const node = LocalNode.open({ dir: stateDir(o.dataDir), genesisHash, log, slotMs: o.slotMs });
+  const dispatcher = new JsonRpcDispatcher(rpcMethods(node, genesisHash), log);
+  node.start();
+  let mint = info?.mint ?? null;
+  try {
+    if (fresh) {
+      mint = (await setUpFreshChain({ transport: new InProcessTransport(dispatcher), node, operator, init: o.init, log })).toBase58();
+      node.compact();
+      writeChainInfo(o.dataDir, { genesisHash, mint, programId: programKeypair().publicKey.toBase58(), ready: true });
+    }
+  } catch (err) {
+    node.close();
+    throw err;
+  }
+  const listening = await listenJsonRpc(dispatcher, o.host ?? '127.0.0.1', o.port ?? 8899).catch((err: unknown) => {
+    node.close();
+    throw err;
+  });
+  const { server, port } = listening;
+  const host = o.host ?? '127.0.0.1';
+  const url = `http://${host}:${port}`;
+  const subs = await listenSubscriptions(node, host, port + 1, log).catch(async () => {
+    log.warn({ port: port + 1 }, 'subscription port taken; serving subscriptions on another port (pass wsEndpoint to web3.js)');
+    return listenSubscriptions(node, host, 0, log);
+  });
+  const wsUrl = `ws://${host}:${subs.port}`;
+  log.info({ url, wsUrl, genesisHash, mint, fresh, readyMs: Math.round(performance.now() - started) }, 'local chain ready');
+  return {
+    url,
+    port,
+    wsUrl,
+    genesisHash,
+    mint: mint ?? '',
+    stop: async () => {
+      subs.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      node.close();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Local chains for the chain tests: each on a fresh data dir and a free port, with the
+ * operator key the chain created, and adapters pointed at it over HTTP.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { loadLocalChainInfo, loadOperatorKey } from '../../adapters/chain/local/data-dir.ts';
+import { startLocalChain, type LocalChain } from '../../adapters/chain/local/start.ts';
+import type { InitParams } from '../../adapters/chain/port.ts';
+import { RpcChain, type RpcChainOptions } from '../../adapters/chain/rpc-chain.ts';
+
+/** Short expiry so close_bet tests wait about three seconds, never fifteen. */
+export const TEST_PARAMS: InitParams = { minAmount: 100_000_000n, maxAmount: 10_000_000_000n, multiplierBps: 13_000n, expirySeconds: 3n };
+
+/** A running local chain for one test file, with its operator key and an adapter factory. */
+export interface TestChain {
+  chain: LocalChain;
+  dataDir: string;
+  operator: Keypair;
+  adapter(extra?: Partial<RpcChainOptions>): RpcChain;
+  stop(): Promise<void>;
+}
+
+/** A local chain on a fresh data dir (init null = GW_INIT=off). */
+export async function startTestChain(init: InitParams | null = TEST_PARAMS): Promise<TestChain> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'chain-test-'));
+  const chain = await startLocalChain({ dataDir, port: 0, init });
+  const operator = loadOperatorKey(dataDir);
+  const info = loadLocalChainInfo(dataDir);
+  if (!operator || !info?.mint) throw new Error('local chain did not write its operator key and info');
+  const mint = new PublicKey(info.mint);
+  return {
+    chain,
+    dataDir,
+    operator,
+    adapter: (extra = {}) => new RpcChain({ url: chain.url, operator, mint, knownLocalGenesis: [info.genesisHash], pollMs: 20, ...extra }),
+    stop: async () => {
+      await chain.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new wallet with faucet funds (5 SOL, 10000 tokens). */
+export async function fundedBettor(chain: RpcChain): Promise<Keypair> {
+  const kp = Keypair.generate();
+  await chain.faucet(kp.publicKey);
+  return kp;
+}
+
+/** Waits until wall time reaches `unix` (the local chain's Clock follows wall time). */
+export async function untilUnix(unix: bigint): Promise<void> {
+  const ms = Number(unix) * 1000 - Date.now();
+  if (ms > 0) await new Promise((r) => setTimeout(r, ms + 50));
+}

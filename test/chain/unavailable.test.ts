@@ -1,0 +1,184 @@
+/**
+ * A chain that does not answer, or answers garbage, is ChainUnavailable (HTTP 500 upstream)
+ * for every adapter operation — never a hang, never a crash.
+ */
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Keypair } from '@solana/web3.js';
+import { ChainUnavailable } from '../../adapters/chain/port.ts';
+import { PROGRAM_ID } from '../../adapters/chain/codec.ts';
+import { RpcChain } from '../../adapters/chain/rpc-chain.ts';
+import { freePort } from '../support/servers.ts';
+
+const operator = Keypair.generate();
+const adapterAt = (url: string, timeoutMs = 300) => new RpcChain({ url, operator, mint: Keypair.generate().publicKey, timeoutMs, confirmTimeoutMs: 1_000, pollMs: 50 });
+
+/** Every operation must fail with ChainUnavailable. */
+async function everyOperationUnavailable(chain: RpcChain): Promise<void> {
+  const bettor = Keypair.generate();
+  const ops: [string, () => Promise<unknown>][] = [
+    ['readConfig', () => chain.readConfig()],
+    ['readBet', () => chain.readBet(1n)],
+    ['readOpenBetId', () => chain.readOpenBetId(bettor.publicKey)],
+    ['scanOpenBets', () => chain.scanOpenBets()],
+    ['scanBetsOf', () => chain.scanBetsOf(bettor.publicKey)],
+    ['initialize', () => chain.initialize({ minAmount: 1n, maxAmount: 2n, multiplierBps: 13_000n, expirySeconds: 15n })],
+    ['placeBet', () => chain.placeBet({ stake: { kind: 'signer', bettor }, side: 'UP', amount: 1n, entryPrice: 1n })],
+    ['closeBet', () => chain.closeBet(1n, 1n)],
+    ['closeAndReplace', () => chain.closeAndReplace(1n, 1n, bettor, 1n)],
+    ['setPaused', () => chain.setPaused(true)],
+    ['faucet', () => chain.faucet(bettor.publicKey)],
+    ['balances', () => chain.balances(bettor.publicKey)],
+    ['vaultBalance', () => chain.vaultBalance()],
+    ['genesisHash', () => chain.genesisHash()],
+    ['clusterKind', () => chain.clusterKind()],
+  ];
+  for (const [name, op] of ops) {
+    const err = await op().then(
+      () => new Error(`${name} resolved`),
+      (e: unknown) => e,
+    );
+    expect(err, name).toBeInstanceOf(ChainUnavailable);
+  }
+}
+
+describe('a port that never answers', () => {
+  let server: TcpServer;
+  const sockets: Socket[] = [];
+  let url: string;
+  beforeAll(async () => {
+    server = createTcpServer((s) => sockets.push(s)); // accepts, reads nothing, says nothing
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('times out every operation as ChainUnavailable', async () => {
+    await everyOperationUnavailable(adapterAt(url));
+    await expect(adapterAt(url).readConfig()).rejects.toThrow(/did not answer within 300 ms/);
+  });
+});
+
+describe('a closed port', () => {
+  it('is ChainUnavailable', async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    await everyOperationUnavailable(adapterAt(url));
+    await expect(adapterAt(url).genesisHash()).rejects.toThrow(/unreachable/);
+  });
+});
+
+describe('a port that answers nonsense', () => {
+  const answers: Record<string, (body: string, res: import('node:http').ServerResponse) => void> = {
+    'plain text': (_b, res) => res.writeHead(200).end('hello, I am not a validator'),
+    'binary bytes': (_b, res) => res.writeHead(200).end(Buffer.from([0, 159, 146, 150, 255])),
+    'HTTP 502': (_b, res) => res.writeHead(502).end('bad gateway'),
+    'JSON that is not JSON-RPC': (_b, res) => res.writeHead(200).end('{"hello":"world"}'),
+    'JSON-RPC answer with a wrong id': (b, res) => res.writeHead(200).end(JSON.stringify({ jsonrpc: '2.0', id: 987654, result: 'x' })),
+    'JSON-RPC result of the wrong shape': (b, res) => {
+      const id = (JSON.parse(b) as { id: number }).id;
+      res.writeHead(200).end(JSON.stringify({ jsonrpc: '2.0', id, result: { context: 'nope', value: [1, 2, 3] } }));
+    },
+    'JSON-RPC error for everything': (b, res) => {
+      const id = (JSON.parse(b) as { id: number }).id;
+      res.writeHead(200).end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } }));
+    },
+    'a connection cut mid-answer': (_b, res) => {
+      res.writeHead(200, { 'content-length': '1000' });
+      res.write('{"jsonrpc":"2.0",');
+      res.socket?.destroy();
+    },
+  };
+
+  for (const [name, answer] of Object.entries(answers)) {
+    describe(name, () => {
+      let server: HttpServer;
+      let url: string;
+      beforeAll(async () => {
+        server = createHttpServer((req, res) => {
+          let body = '';
+          req.on('data', (c: Buffer) => (body += c.toString()));
+          req.on('end', () => answer(body, res));
+        });
+        await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+        url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      });
+      afterAll(async () => {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      });
+
+      it('makes every operation ChainUnavailable', async () => {
+        await everyOperationUnavailable(adapterAt(url));
+      });
+    });
+  }
+});
+
+describe('a chain that takes transactions but never confirms them', () => {
+  let server: HttpServer;
+  let url: string;
+  beforeAll(async () => {
+    server = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const { id, method } = JSON.parse(body) as { id: number; method: string };
+        const results: Record<string, unknown> = {
+          getLatestBlockhash: { context: { slot: 1 }, value: { blockhash: Keypair.generate().publicKey.toBase58(), lastValidBlockHeight: 150 } },
+          sendTransaction: '5'.repeat(88),
+          getSignatureStatuses: { context: { slot: 1 }, value: [null] },
+        };
+        res.writeHead(200).end(JSON.stringify({ jsonrpc: '2.0', id, result: results[method] ?? null }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('gives up polling the status after the confirmation timeout', async () => {
+    const err = await adapterAt(url).setPaused(true).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChainUnavailable);
+    expect((err as Error).message).toMatch(/not confirmed within 1000 ms/);
+  });
+});
+
+describe('a chain that serves program accounts whose data does not decode', () => {
+  let server: HttpServer;
+  let url: string;
+  beforeAll(async () => {
+    const junk = { data: [Buffer.from('not an account').toString('base64'), 'base64'], executable: false, lamports: 1, owner: PROGRAM_ID.toBase58(), rentEpoch: 0, space: 14 };
+    server = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const { id, method } = JSON.parse(body) as { id: number; method: string };
+        const result = method === 'getProgramAccounts' ? [{ pubkey: Keypair.generate().publicKey.toBase58(), account: junk }] : { context: { slot: 1 }, value: junk };
+        res.writeHead(200).end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('reports ChainUnavailable instead of a decoder crash', async () => {
+    const chain = adapterAt(url);
+    await expect(chain.readConfig()).rejects.toBeInstanceOf(ChainUnavailable);
+    await expect(chain.readBet(1n)).rejects.toBeInstanceOf(ChainUnavailable);
+    await expect(chain.readOpenBetId(Keypair.generate().publicKey)).rejects.toBeInstanceOf(ChainUnavailable);
+    await expect(chain.scanOpenBets()).rejects.toBeInstanceOf(ChainUnavailable);
+    await expect(chain.scanBetsOf(Keypair.generate().publicKey)).rejects.toThrow(/does not decode/);
+  });
+});
