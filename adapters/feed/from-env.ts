@@ -1,0 +1,57 @@
+/**
+ * Chooses the market-data sources from the environment (design: "Run contract"): NATS when
+ * `NATS_URL` is set, the synthetic feeds otherwise; the exchange may also read Binance
+ * (`EXCHANGE_FEED`). Bad values stop the process with a ConfigError naming the variable.
+ *
+ * @example
+ *   const prices = priceFeedFromEnv(process.env);
+ *   const books = bookFeedFromEnv(process.env);
+ */
+import * as v from 'valibot';
+import { ConfigError, oneOf, readEnv } from '../../runtime/env.ts';
+import { log as rootLog, type Logger } from '../../runtime/log.ts';
+import { BINANCE_WS_URL, BinanceBookFeed } from './binance-book.ts';
+import { NatsBookFeed, NatsPriceFeed } from './nats-feeds.ts';
+import type { BookFeed, PriceFeed } from './port.ts';
+import { SyntheticBookFeed } from './synthetic-book.ts';
+import { SyntheticPriceFeed } from './synthetic-price.ts';
+
+type Env = Record<string, string | undefined>;
+
+/** Where the exchange takes its books from. */
+export const EXCHANGE_FEEDS = ['nats', 'synthetic', 'binance'] as const;
+
+const natsUrl = (): v.GenericSchema<string | undefined, string | undefined> =>
+  v.optional(v.pipe(v.string(), v.regex(/^(nats|tls|wss?):\/\/\S+$|^[^\s:/]+:\d+$/, 'must be a NATS URL such as nats://127.0.0.1:4222')));
+
+const wsBaseUrl = (): v.GenericSchema<string | undefined, string> =>
+  v.optional(v.pipe(v.string(), v.regex(/^wss?:\/\/[^\s/?#]+\/?$/, 'must be ws:// or wss:// host[:port], without path')), BINANCE_WS_URL);
+
+/** The gateway's SOL/USDT source: NATS `market.price.solusdt` when `NATS_URL` is set, else synthetic ticks. */
+export function priceFeedFromEnv(env: Env = process.env, logger: Logger = rootLog): PriceFeed {
+  const { NATS_URL } = readEnv({ NATS_URL: natsUrl() }, env);
+  if (NATS_URL) {
+    logger.info({ feed: 'nats', url: NATS_URL }, 'SOL/USDT prices from NATS');
+    return new NatsPriceFeed({ url: NATS_URL, name: 'price-feed', logger });
+  }
+  logger.warn({ feed: 'synthetic' }, 'NATS_URL unset: SOL/USDT prices are synthetic');
+  return new SyntheticPriceFeed({ logger });
+}
+
+/** The exchange's book source, from `EXCHANGE_FEED` (default nats when `NATS_URL` is set, else synthetic). */
+export function bookFeedFromEnv(env: Env = process.env, logger: Logger = rootLog): BookFeed {
+  const { NATS_URL } = readEnv({ NATS_URL: natsUrl() }, env);
+  const cfg = readEnv({ EXCHANGE_FEED: oneOf(EXCHANGE_FEEDS, NATS_URL ? 'nats' : 'synthetic'), BINANCE_WS_URL: wsBaseUrl() }, env);
+  switch (cfg.EXCHANGE_FEED) {
+    case 'nats':
+      if (!NATS_URL) throw new ConfigError('NATS_URL', 'is required when EXCHANGE_FEED=nats');
+      logger.info({ feed: 'nats', url: NATS_URL }, 'order books from NATS');
+      return new NatsBookFeed({ url: NATS_URL, name: 'book-feed', logger });
+    case 'binance':
+      logger.info({ feed: 'binance', url: cfg.BINANCE_WS_URL }, 'order books from Binance');
+      return new BinanceBookFeed({ baseUrl: cfg.BINANCE_WS_URL, logger });
+    case 'synthetic':
+      logger.warn({ feed: 'synthetic' }, 'order books are synthetic');
+      return new SyntheticBookFeed({ logger });
+  }
+}

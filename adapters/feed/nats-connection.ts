@@ -1,0 +1,68 @@
+/**
+ * One NATS connection with reconnect on and its typed lifecycle status sent to the logs,
+ * shared by the NATS consumers and the publisher (design: "Messages on NATS").
+ *
+ * @example
+ *   const nc = await connectNats('nats://127.0.0.1:4222', 'gateway-price-feed');
+ */
+import { connect, type NatsConnection, type Status } from '@nats-io/transport-node';
+import { log as rootLog, type Logger } from '../../runtime/log.ts';
+
+/** Status fields worth a log line, without the live objects some statuses carry. */
+export function describeStatus(status: Status): { level: 'debug' | 'info' | 'warn' | 'error'; fields: Record<string, unknown> } {
+  switch (status.type) {
+    case 'disconnect':
+      return { level: 'warn', fields: { type: status.type, server: status.server } };
+    case 'reconnect':
+      return { level: 'info', fields: { type: status.type, server: status.server } };
+    case 'reconnecting':
+    case 'ping':
+    case 'update':
+      return { level: 'debug', fields: { ...status } };
+    case 'ldm':
+      return { level: 'warn', fields: { type: status.type, server: status.server } };
+    case 'error':
+      return { level: 'error', fields: { type: status.type, err: status.error } };
+    case 'staleConnection':
+    case 'forceReconnect':
+      return { level: 'warn', fields: { type: status.type } };
+    case 'slowConsumer':
+      return { level: 'warn', fields: { type: status.type, subject: status.sub.getSubject(), pending: status.pending } };
+    case 'close':
+      return { level: 'info', fields: { type: status.type } };
+  }
+}
+
+/**
+ * Connects to `url` with endless reconnects (1 s apart) and logs every status change.
+ * Rejects, naming the URL, when the first connection cannot be made.
+ */
+export async function connectNats(url: string, name: string, logger: Logger = rootLog): Promise<NatsConnection> {
+  const log = logger.child({ component: 'nats', connection: name });
+  let nc: NatsConnection;
+  try {
+    nc = await connect({
+      servers: url,
+      name,
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1_000,
+      // a dead link is noticed in about a minute rather than the default 4+ minutes
+      pingInterval: 20_000,
+      maxPingOut: 3,
+    });
+  } catch (err) {
+    throw new Error(`cannot connect to NATS at ${url}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  log.info({ server: nc.getServer() }, 'connected to NATS');
+  void (async () => {
+    for await (const status of nc.status()) {
+      const { level, fields } = describeStatus(status);
+      log[level]({ status: fields }, `NATS ${status.type}`);
+    }
+  })();
+  void nc.closed().then((err) => {
+    if (err) log.error({ err }, 'NATS connection closed on error');
+  });
+  return nc;
+}

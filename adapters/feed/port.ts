@@ -1,0 +1,41 @@
+/**
+ * Market data as the services see it, whatever the source (NATS, synthetic, Binance).
+ * Wire formats of the NATS subjects are in `messages.ts` (design: "Messages on NATS").
+ */
+
+/** One SOL/USDT tick (gateway). `price` is a decimal string; `ts` unix ms of the exchange event. */
+export interface PriceTick {
+  symbol: 'solusdt';
+  price: string;
+  ts: number;
+}
+
+export const BOOK_SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'] as const;
+export type BookSymbol = (typeof BOOK_SYMBOLS)[number];
+
+/** [price, qty] as decimal strings, best level first. */
+export type BookLevel = readonly [price: string, qty: string];
+
+export interface BookSnapshot {
+  symbol: BookSymbol;
+  bids: BookLevel[];
+  asks: BookLevel[];
+  /** unix ms; a book's age is now minus ts */
+  ts: number;
+}
+
+export type Unsubscribe = () => void;
+
+/** A source of ticks. `start` resolves once the source is connected. */
+export interface PriceFeed {
+  start(): Promise<void>;
+  onTick(listener: (tick: PriceTick) => void): Unsubscribe;
+  stop(): Promise<void>;
+}
+
+/** A source of order-book snapshots for BTCUSDT/ETHUSDT/SOLUSDT. */
+export interface BookFeed {
+  start(): Promise<void>;
+  onBook(listener: (book: BookSnapshot) => void): Unsubscribe;
+  stop(): Promise<void>;
+}

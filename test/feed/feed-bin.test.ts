@@ -1,0 +1,112 @@
+/**
+ * `npm run feed` (bin/feed.ts) as a real child process publishing to a private nats-server,
+ * consumed by the feeds the services build from their environment (design: "Run contract").
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { connect } from '@nats-io/transport-node';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookFeedFromEnv, priceFeedFromEnv } from '../../adapters/feed/from-env.ts';
+import { decodeBook, decodePriceTick, PRICE_SUBJECT, symbolOfBookSubject } from '../../adapters/feed/messages.ts';
+import type { BookSnapshot, PriceTick } from '../../adapters/feed/port.ts';
+import { startNatsServer, stopChild, type RunningServer } from '../support/servers.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const quiet = pino({ level: 'silent' });
+
+function runFeed(env: Record<string, string>): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/feed.ts'], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => out, exit };
+}
+
+async function until(what: string, ok: () => boolean, output: () => string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; feed said:\n${output().slice(-3000)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('npm run feed', () => {
+  let nats: RunningServer;
+  beforeAll(async () => {
+    nats = await startNatsServer();
+  });
+  afterAll(async () => {
+    await nats?.stop();
+  });
+
+  it('publishes SOL ticks and BTC/ETH/SOL books until SIGTERM, then exits 0', async () => {
+    // what the gateway and the exchange would build from the same NATS_URL
+    const prices = priceFeedFromEnv({ NATS_URL: nats.url }, quiet);
+    const books = bookFeedFromEnv({ NATS_URL: nats.url }, quiet);
+    const ticks: PriceTick[] = [];
+    const bookSymbols = new Set<string>();
+    prices.onTick((t) => ticks.push(t));
+    books.onBook((b: BookSnapshot) => bookSymbols.add(b.symbol));
+    await Promise.all([prices.start(), books.start()]);
+
+    // and a raw subscriber that checks every message on the wire
+    const raw = await connect({ servers: nats.url });
+    const subjects = new Set<string>();
+    const faults: string[] = [];
+    raw.subscribe('market.>', {
+      callback: (_err, msg) => {
+        subjects.add(msg.subject);
+        const r = msg.subject === PRICE_SUBJECT ? decodePriceTick(msg.data) : decodeBook(msg.data, symbolOfBookSubject(msg.subject));
+        if (!r.ok) faults.push(`${msg.subject}: ${r.reason}`);
+      },
+    });
+    await raw.flush();
+
+    const feed = runFeed({ NATS_URL: nats.url, FEED_BOOK_INTERVAL_MS: '200' });
+    try {
+      await until('ticks and books of every symbol', () => ticks.length >= 2 && bookSymbols.size === 3, feed.output);
+      expect([...subjects].sort()).toEqual(['market.book.BTCUSDT', 'market.book.ETHUSDT', 'market.book.SOLUSDT', 'market.price.solusdt']);
+      expect(faults).toEqual([]);
+      expect(ticks[0]).toMatchObject({ symbol: 'solusdt' });
+      expect(ticks[0]!.price).toMatch(/^\d+\.\d{2}$/);
+
+      feed.child.kill('SIGTERM');
+      expect(await feed.exit).toBe(0);
+      expect(feed.output()).toMatch(/publishing synthetic market data/);
+      expect(feed.output()).toMatch(/synthetic feed stopped/);
+    } finally {
+      await stopChild(feed.child, 'SIGKILL');
+      await Promise.all([prices.stop(), books.stop()]);
+      await raw.close();
+    }
+  });
+
+  it('exits 0 on SIGINT as well', async () => {
+    const feed = runFeed({ NATS_URL: nats.url });
+    try {
+      await until('the feed to publish', () => /publishing synthetic market data/.test(feed.output()), feed.output);
+      feed.child.kill('SIGINT');
+      expect(await feed.exit).toBe(0);
+    } finally {
+      await stopChild(feed.child, 'SIGKILL');
+    }
+  });
+
+  it('exits 1 naming the variable when the configuration is bad', async () => {
+    const feed = runFeed({ NATS_URL: nats.url, FEED_BOOK_INTERVAL_MS: 'fast' });
+    expect(await feed.exit).toBe(1);
+    expect(feed.output()).toMatch(/FEED_BOOK_INTERVAL_MS: must be a non-negative integer/);
+  });
+
+  it('exits 1 naming the URL when NATS is unreachable', async () => {
+    const feed = runFeed({ NATS_URL: 'nats://127.0.0.1:1' });
+    expect(await feed.exit).toBe(1);
+    expect(feed.output()).toMatch(/cannot connect to NATS at nats:\/\/127\.0\.0\.1:1/);
+  });
+});
