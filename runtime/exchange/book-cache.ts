@@ -1,0 +1,51 @@
+/**
+ * The latest order book per symbol, as the feed delivered it, and the freshness rule:
+ * a book older than `maxAgeMs` is never used to trade or to quote a single price
+ * (spec §1.6, §8: 30 s cut-off).
+ */
+import { BOOK_SYMBOLS, type BookSnapshot, type BookSymbol } from '../../adapters/feed/port.ts';
+import { dec } from './money.ts';
+import type { Bids } from './valuation.ts';
+
+/** Latest books by symbol, with the freshness rule. */
+export interface BookCache {
+  /** Keeps `book` unless a newer one is held; a book with an empty side cannot price anything and is ignored. */
+  put(book: BookSnapshot): void;
+  /** The book of `symbol` when its age (now - ts) is at most maxAgeMs, else null. */
+  fresh(symbol: BookSymbol): BookSnapshot | null;
+  /** Whether `book` is still young enough to trade on. */
+  isFresh(book: BookSnapshot): boolean;
+  /** Every fresh book, in the order BTCUSDT, ETHUSDT, SOLUSDT. */
+  freshAll(): BookSnapshot[];
+  /** Best bid of the latest book per symbol, whatever its age (used only to value positions). */
+  bids(): Bids;
+}
+
+/** Creates an empty cache; `now` is injectable for tests. */
+export function bookCache(maxAgeMs: number, now: () => number = Date.now): BookCache {
+  const books = new Map<BookSymbol, BookSnapshot>();
+  const isFresh = (b: BookSnapshot) => now() - b.ts <= maxAgeMs;
+  return {
+    put(book) {
+      if (book.bids.length === 0 || book.asks.length === 0) return;
+      const held = books.get(book.symbol);
+      if (!held || held.ts <= book.ts) books.set(book.symbol, book);
+    },
+    fresh(symbol) {
+      const b = books.get(symbol);
+      return b && isFresh(b) ? b : null;
+    },
+    isFresh,
+    freshAll() {
+      return BOOK_SYMBOLS.map((s) => books.get(s)).filter((b): b is BookSnapshot => b !== undefined && isFresh(b));
+    },
+    bids() {
+      const out: Bids = {};
+      for (const [symbol, b] of books) {
+        const best = b.bids[0];
+        if (best) out[symbol] = dec(best[0]);
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The append-only journal: one entry per change of cash or position, from which every
+ * account's balances can be rebuilt by replay (spec §1.6 "no way to set a balance without a
+ * journal entry"). Entries are flat string maps so they fit a Redis stream as they are.
+ */
+import * as v from 'valibot';
+import { BOOK_SYMBOLS } from '../../adapters/feed/port.ts';
+import { applyCashMovement, applyTrade, openingBalances, type Balances } from './ledger.ts';
+import { dec } from './money.ts';
+
+const amount = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/));
+const reason = v.optional(v.string());
+
+/** Schema of one journal entry as stored (every value a string). */
+export const JournalEntrySchema = v.variant('type', [
+  v.object({ type: v.literal('OPEN'), ts: v.string(), amount }),
+  v.object({ type: v.picklist(['DEPOSIT', 'WITHDRAWAL', 'CASH_SET']), ts: v.string(), amount, reason }),
+  v.object({
+    type: v.literal('TRADE'),
+    ts: v.string(),
+    orderId: v.string(),
+    symbol: v.picklist(BOOK_SYMBOLS),
+    side: v.picklist(['BUY', 'SELL']),
+    qty: amount,
+    gross: amount,
+    fee: amount,
+  }),
+]);
+
+/** One journal entry. `amount` of DEPOSIT/WITHDRAWAL/CASH_SET is the signed cash delta. */
+export type JournalEntry = v.InferOutput<typeof JournalEntrySchema>;
+
+/** Validates an entry read back from storage; throws on a corrupt record. */
+export const parseJournalEntry = (fields: Record<string, string>): JournalEntry => v.parse(JournalEntrySchema, fields);
+
+/** Flattens an entry into stream fields (drops absent optional values). */
+export function journalFields(e: JournalEntry): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(e)) if (typeof val === 'string') out[k] = val;
+  return out;
+}
+
+/** Rebuilds balances from the journal alone, with the same ledger functions the live path uses. */
+export function replayJournal(entries: readonly JournalEntry[]): Balances {
+  let b: Balances | undefined;
+  for (const e of entries) {
+    if (e.type === 'OPEN') {
+      b = openingBalances(dec(e.amount));
+      continue;
+    }
+    if (!b) throw new Error('journal does not start with OPEN');
+    b =
+      e.type === 'TRADE'
+        ? applyTrade(b, { symbol: e.symbol, side: e.side, qty: dec(e.qty), gross: dec(e.gross), fee: dec(e.fee) })
+        : applyCashMovement(b, dec(e.amount));
+  }
+  if (!b) throw new Error('empty journal');
+  return b;
+}

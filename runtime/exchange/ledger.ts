@@ -1,0 +1,94 @@
+/**
+ * The account ledger as pure functions over decimal state: trades with the average-cost
+ * method, cash movements, and the journal entries that record each change so balances can
+ * be rebuilt by replay (spec §1.6; design: "Rules the specs leave open").
+ *
+ * Average-cost method: a position keeps its cost basis (everything paid for the units held,
+ * buy fees included). A buy adds gross + fee to the basis; a sell releases basis in
+ * proportion to the quantity sold (all of it when the position closes) and realizes
+ * (gross - fee) - released basis. avgCost = basis / qty. Hence, exactly:
+ * pnl = realizedPnl + unrealizedPnl = equity - (initialCash + netDeposits).
+ */
+import type { BookSymbol } from '../../adapters/feed/port.ts';
+import { Decimal, toMoney, ZERO } from './money.ts';
+import type { Side } from './walk-book.ts';
+
+/** One held (or formerly held) instrument. Amounts in USDT, qty in the base asset. */
+export interface PositionState {
+  symbol: BookSymbol;
+  qty: Decimal;
+  /** Total cost of the units held, buy fees included. */
+  costBasis: Decimal;
+  /** Profit realized by sells of this symbol, sell fees and released buy fees included. */
+  realizedPnl: Decimal;
+}
+
+/** The balances of one account that every change updates. */
+export interface Balances {
+  cash: Decimal;
+  /** Sum of deposits, withdrawals and manual cash adjustments (spec §1.6: not profit). */
+  netDeposits: Decimal;
+  /** Total fees charged on trades. */
+  feesPaid: Decimal;
+  positions: Partial<Record<BookSymbol, PositionState>>;
+}
+
+/** An empty position. */
+export const flatPosition = (symbol: BookSymbol): PositionState => ({ symbol, qty: ZERO, costBasis: ZERO, realizedPnl: ZERO });
+
+/** Average cost per unit held, zero when flat. */
+export const avgCost = (p: PositionState): Decimal => (p.qty.isZero() ? ZERO : toMoney(p.costBasis.div(p.qty)));
+
+/** Fee on a trade: gross x feeRate, rounded to 10 fraction digits (design: charged in USDT on buys and sells). */
+export const tradeFee = (gross: Decimal, feeRate: Decimal): Decimal => toMoney(gross.times(feeRate));
+
+/** The executed part of an order, as the journal records it. */
+export interface TradeFacts {
+  symbol: BookSymbol;
+  side: Side;
+  qty: Decimal;
+  gross: Decimal;
+  fee: Decimal;
+}
+
+/** Applies an executed trade to a position with the average-cost method. */
+export function applyTradeToPosition(p: PositionState, t: TradeFacts): PositionState {
+  if (t.side === 'BUY') {
+    return { ...p, qty: p.qty.plus(t.qty), costBasis: p.costBasis.plus(t.gross).plus(t.fee) };
+  }
+  const closes = t.qty.gte(p.qty);
+  const released = closes ? p.costBasis : toMoney(p.costBasis.times(t.qty).div(p.qty));
+  return {
+    ...p,
+    qty: p.qty.minus(t.qty),
+    costBasis: p.costBasis.minus(released),
+    realizedPnl: p.realizedPnl.plus(t.gross.minus(t.fee).minus(released)),
+  };
+}
+
+/** Cash change of a trade: buys pay gross + fee, sells receive gross - fee. */
+export const tradeCashDelta = (t: TradeFacts): Decimal => (t.side === 'BUY' ? t.gross.plus(t.fee).neg() : t.gross.minus(t.fee));
+
+/** Applies a trade to the balances (the caller has checked cash/position are sufficient). */
+export function applyTrade(b: Balances, t: TradeFacts): Balances {
+  const before = b.positions[t.symbol] ?? flatPosition(t.symbol);
+  return {
+    cash: b.cash.plus(tradeCashDelta(t)),
+    netDeposits: b.netDeposits,
+    feesPaid: b.feesPaid.plus(t.fee),
+    positions: { ...b.positions, [t.symbol]: applyTradeToPosition(before, t) },
+  };
+}
+
+/** Applies a deposit, withdrawal or manual adjustment: cash and net deposits move together. */
+export const applyCashMovement = (b: Balances, delta: Decimal): Balances => ({
+  ...b,
+  cash: b.cash.plus(delta),
+  netDeposits: b.netDeposits.plus(delta),
+});
+
+/** Balances of a newly opened account. The initial cash is not a deposit (spec §1.6 PnL). */
+export const openingBalances = (initialCash: Decimal): Balances => ({ cash: initialCash, netDeposits: ZERO, feesPaid: ZERO, positions: {} });
+
+/** Sum of realized PnL over every position. */
+export const realizedTotal = (b: Balances): Decimal => Object.values(b.positions).reduce((a, p) => a.plus(p.realizedPnl), ZERO);

@@ -1,0 +1,42 @@
+/**
+ * Decimal arithmetic for the exchange ledger: every amount is a decimal.js value, stored
+ * and sent as a plain decimal string (spec §1.5; design: "10 fraction digits, never
+ * scientific notation"). No JS number ever holds money.
+ */
+import { Decimal } from 'decimal.js';
+
+/** The decimal type of the ledger. */
+export { Decimal };
+
+/** Fraction digits of every stored/sent money amount and quantity (design: "Rules the specs leave open"). */
+export const MONEY_DP = 10;
+/** Fraction digits of `bid`/`ask` in the price object (spec §2 Price). */
+export const PRICE_DP = 8;
+
+// Wide enough that sums and products of 10-dp amounts are exact before rounding.
+const D = Decimal.clone({ precision: 80, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
+
+/** Parses a decimal string (already validated at the edge). */
+export const dec = (value: string | Decimal): Decimal => new D(value);
+
+/** Zero. */
+export const ZERO: Decimal = new D(0);
+
+/** Rounds to the ledger's 10 fraction digits, half-even (banker's) so no side is favoured. */
+export const toMoney = (d: Decimal): Decimal => new D(d.toDecimalPlaces(MONEY_DP, Decimal.ROUND_HALF_EVEN));
+
+/** Formats with exactly `dp` fraction digits, never exponent notation, never "-0". */
+export function fmt(d: Decimal, dp: number = MONEY_DP): string {
+  const rounded = d.toDecimalPlaces(dp, Decimal.ROUND_HALF_EVEN);
+  return (rounded.isZero() ? rounded.abs() : rounded).toFixed(dp);
+}
+
+/** Formats a price-object price (8 fraction digits, spec §2 Price). */
+export const fmtPrice = (d: Decimal): string => fmt(d, PRICE_DP);
+
+/** Sums decimals exactly. */
+export const sum = (values: Iterable<Decimal>): Decimal => {
+  let acc = ZERO;
+  for (const v of values) acc = acc.plus(v);
+  return acc;
+};

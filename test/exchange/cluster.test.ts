@@ -1,0 +1,141 @@
+/**
+ * Two exchange processes on one Redis racing orders on one account stay consistent, and a
+ * restart on the same Redis changes nothing any read returns.
+ */
+import type { NatsConnection } from '@nats-io/transport-node';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectNats } from '../../adapters/feed/nats-connection.ts';
+import { parseJournalEntry, replayJournal } from '../../runtime/exchange/journal.ts';
+import { freePort, startNatsServer, startRedisServer, startService, type RunningServer, type ServiceProcess } from '../support/servers.ts';
+import { book, client, D, publishAndWait, type Client } from './support.ts';
+
+let nats: RunningServer;
+let redisServer: RunningServer;
+let redis: Redis;
+let nc: NatsConnection;
+const processes: ServiceProcess[] = [];
+
+const booksTs = Date.now();
+const books = [
+  book('BTCUSDT', [['97000.10', '0.5'], ['96999.00', '1']], [['97000.20', '0.3'], ['97001.00', '2']], booksTs),
+  book('ETHUSDT', [['3500.10', '3']], [['3500.20', '3']], booksTs),
+  book('SOLUSDT', [['149.90', '1000']], [['150.00', '1000']], booksTs),
+];
+
+async function startExchange(): Promise<Client> {
+  const [port, mgmtPort] = [await freePort(), await freePort()];
+  const p = await startService(
+    'exchange',
+    { EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmtPort), NATS_URL: nats.url, REDIS_URL: redisServer.url, LOG_LEVEL: 'warn' },
+    mgmtPort,
+  );
+  processes.push(p);
+  const api = client(`http://127.0.0.1:${port}`);
+  for (const b of books) await publishAndWait(nc, api, b);
+  return api;
+}
+
+beforeAll(async () => {
+  [nats, redisServer] = await Promise.all([startNatsServer(), startRedisServer()]);
+  redis = new Redis(redisServer.url);
+  nc = await connectNats(nats.url, 'cluster-test');
+});
+
+afterAll(async () => {
+  await nc?.drain();
+  await redis?.quit();
+  await Promise.all(processes.map((p) => p.stop()));
+  await Promise.all([nats?.stop(), redisServer?.stop()]);
+});
+
+async function rebuiltFromJournal(id: string) {
+  const raw = await redis.xrange(`exchange:account:${id}:journal`, '-', '+');
+  return replayJournal(raw.map(([, f]) => parseJournalEntry(Object.fromEntries(f.flatMap((_, i) => (i % 2 === 0 ? [[f[i], f[i + 1]]] : []))))));
+}
+
+describe('two processes on one Redis', () => {
+  let a: Client;
+  let b: Client;
+  let accountId: string;
+
+  beforeAll(async () => {
+    a = await startExchange();
+    b = await startExchange();
+  });
+
+  it('racing buys on one account never overspend: exactly the affordable number fill', async () => {
+    const created = await a.post('/api/v1/accounts', { name: 'shared', initialCash: '1000' });
+    accountId = created.body.id;
+    // each buy of 1 SOL costs 150.15 with the fee: 6 fit in 1000
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).post(`/api/v1/accounts/${accountId}/orders`, { symbol: 'SOLUSDT', side: 'BUY', qty: '1' })),
+    );
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(6);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(24);
+    const acc = (await b.get(`/api/v1/accounts/${accountId}`)).body;
+    expect(acc.cash).toBe('99.1000000000');
+    expect((await a.get(`/api/v1/accounts/${accountId}/positions`)).body).toEqual([
+      { symbol: 'SOLUSDT', qty: '6.0000000000', avgCost: '150.1500000000', realizedPnl: '0.0000000000' },
+    ]);
+    expect((await a.get(`/api/v1/accounts/${accountId}/orders`)).body).toHaveLength(6);
+  });
+
+  it('racing mixed orders and cash movements from both processes replay exactly from the journal', async () => {
+    const ops = Array.from({ length: 40 }, (_, i) => {
+      const api = i % 2 ? a : b;
+      const path = `/api/v1/accounts/${accountId}`;
+      switch (i % 4) {
+        case 0: return api.post(`${path}/deposits`, { amount: '100.123' });
+        case 1: return api.post(`${path}/orders`, { symbol: 'BTCUSDT', side: 'BUY', qty: '0.001' });
+        case 2: return api.post(`${path}/orders`, { symbol: 'SOLUSDT', side: 'SELL', qty: '0.5' });
+        default: return api.post(`${path}/deposits`, { amount: '-10' });
+      }
+    });
+    const answers = await Promise.all(ops);
+    for (const r of answers) expect([201, 409]).toContain(r.status);
+    const rebuilt = await rebuiltFromJournal(accountId);
+    const acc = (await a.get(`/api/v1/accounts/${accountId}`)).body;
+    expect(rebuilt.cash.toFixed(10)).toBe(acc.cash);
+    expect(rebuilt.netDeposits.toFixed(10)).toBe(acc.netDeposits);
+    expect(D(acc.cash).gte(0)).toBe(true);
+    const pnl = (await b.get(`/api/v1/accounts/${accountId}/pnl`)).body;
+    expect(D(pnl.pnl).eq(D(pnl.equity).minus(D(pnl.initialCash).plus(D(pnl.netDeposits))))).toBe(true);
+    const orders = (await a.get(`/api/v1/accounts/${accountId}/orders?limit=1000`)).body;
+    const fees = orders.reduce((s: ReturnType<typeof D>, o: { fee: string }) => s.plus(D(o.fee)), D('0'));
+    expect(fees.eq(rebuilt.feesPaid)).toBe(true);
+    const filled = answers.filter((r) => r.status === 201 && r.body.orderId).length;
+    expect(orders).toHaveLength(6 + filled);
+  });
+
+  it('one Idempotency-Key sent to both processes at once trades once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? a : b).post(`/api/v1/accounts/${accountId}/orders`, { symbol: 'ETHUSDT', side: 'BUY', qty: '0.01' }, { 'Idempotency-Key': 'both' }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(10).fill(201));
+    expect(new Set(answers.map((r) => r.body.orderId)).size).toBe(1);
+    const orders = (await a.get(`/api/v1/accounts/${accountId}/orders?limit=1000`)).body;
+    expect(orders.filter((o: { symbol: string }) => o.symbol === 'ETHUSDT')).toHaveLength(1);
+  });
+
+  it('a restart on the same Redis changes nothing any read returns', async () => {
+    await a.post('/api/v1/accounts', { name: 'second', initialCash: '50' });
+    const reads = async (api: Client) => {
+      const accounts = (await api.get('/api/v1/accounts')).body as { id: string }[];
+      const out: Record<string, unknown> = { accounts, prices: (await api.get('/api/v1/prices')).body };
+      for (const { id } of accounts) {
+        for (const path of ['', '/pnl', '/positions', '/orders?limit=1000', '/equity']) out[id + path] = (await api.get(`/api/v1/accounts/${id}${path}`)).body;
+      }
+      for (const b of books) out[b.symbol] = (await api.get(`/api/v1/prices/${b.symbol}`)).body;
+      return out;
+    };
+    const before = await reads(a);
+    expect(Object.keys(before).length).toBeGreaterThan(10);
+    await Promise.all(processes.splice(0).map((p) => p.stop()));
+    const c = await startExchange();
+    expect(await reads(c)).toEqual(before);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * One exchange under black-box test: `bin/exchange.ts` as a child process with a private NATS
+ * (books published by the test) and a private Redis (the ledger, also read directly).
+ */
+import type { NatsConnection } from '@nats-io/transport-node';
+import { Redis } from 'ioredis';
+import * as v from 'valibot';
+import { expect } from 'vitest';
+import { connectNats } from '../../adapters/feed/nats-connection.ts';
+import { ErrorView } from '../../server/exchange/wire.ts';
+import { freePort, startNatsServer, startRedisServer, startService } from '../support/servers.ts';
+import { book, client, publishAndWait, type Client, type Response } from './support.ts';
+
+const BTC_BIDS: [string, string][] = [['99.00', '1'], ['98.00', '2']];
+const BTC_ASKS: [string, string][] = [['100.00', '1'], ['101.00', '2'], ['103.00', '5']];
+/** BTC book of the suites: asks 1@100, 2@101, 5@103; bids 1@99, 2@98. */
+export const btcBook = (ts = Date.now()) => book('BTCUSDT', BTC_BIDS, BTC_ASKS, ts);
+/** SOL book of the suites: 100@149.50 / 100@150.00. */
+export const solBook = (ts = Date.now()) => book('SOLUSDT', [['149.50', '100']], [['150.00', '100']], ts);
+
+/** A running exchange with its private servers and a few shortcuts. */
+export interface ExchangeUnderTest {
+  api: Client;
+  mgmt: Client;
+  redis: Redis;
+  nc: NatsConnection;
+  /** Opens an account (expects 201) and returns its id. */
+  openAccount(name: string, initialCash?: string, feeRate?: string): Promise<string>;
+  /** Places a market order, with an Idempotency-Key when `key` is given. */
+  order(id: string, symbol: string, side: string, qty: string, key?: string): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+/** Starts private NATS and Redis, the exchange on them, and publishes the BTC and SOL books. */
+export async function startExchangeUnderTest(): Promise<ExchangeUnderTest> {
+  const [nats, redisServer] = await Promise.all([startNatsServer(), startRedisServer()]);
+  const [port, mgmtPort] = [await freePort(), await freePort()];
+  const exchange = await startService(
+    'exchange',
+    { EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmtPort), NATS_URL: nats.url, REDIS_URL: redisServer.url, EXCHANGE_FEED: 'nats', LOG_LEVEL: 'warn' },
+    mgmtPort,
+  );
+  const api = client(`http://127.0.0.1:${port}`);
+  const redis = new Redis(redisServer.url);
+  const nc = await connectNats(nats.url, 'exchange-test');
+  await publishAndWait(nc, api, btcBook());
+  await publishAndWait(nc, api, solBook());
+  return {
+    api,
+    mgmt: client(`http://127.0.0.1:${mgmtPort}`),
+    redis,
+    nc,
+    async openAccount(name, initialCash = '10000', feeRate) {
+      const r = await api.post('/api/v1/accounts', { name, initialCash, ...(feeRate ? { feeRate } : {}) });
+      expect(r.status).toBe(201);
+      return r.body.id as string;
+    },
+    order: (id, symbol, side, qty, key) => api.post(`/api/v1/accounts/${id}/orders`, { symbol, side, qty }, key ? { 'Idempotency-Key': key } : {}),
+    async stop() {
+      await nc.drain();
+      await redis.quit();
+      await exchange.stop();
+      await Promise.all([nats.stop(), redisServer.stop()]);
+    },
+  };
+}
+
+/** Asserts an error answer: the status, the code, and exactly `{error, message}` (spec §7). */
+export function expectError(r: { status: number; body: unknown }, status: number, code: string): void {
+  expect({ status: r.status, error: (r.body as { error?: unknown } | undefined)?.error }).toEqual({ status, error: code });
+  v.parse(ErrorView, r.body);
+}
