@@ -1,0 +1,53 @@
+/**
+ * Redis EventLog: a counter (`<prefix>events:seq`, INCR) and a stream (`<prefix>events`) whose
+ * entry ids are `<seq>-0`, trimmed with MAXLEN ~ capacity. Both steps run in one Lua script, so
+ * seqs are unique and in stream order across processes, and survive restarts.
+ */
+import type { Redis } from 'ioredis';
+import { asLoggedEvent, DEFAULT_EVENT_CAPACITY, DEFAULT_READ_LIMIT, type EventLog, type LoggedEvent, type Sequenced } from './event-log.ts';
+import { redisScript } from './redis-script.ts';
+
+// KEYS: counter, stream; ARGV: event JSON, capacity.
+const APPEND = redisScript(`
+local seq = redis.call('INCR', KEYS[1])
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], seq .. '-0', 'e', ARGV[1])
+return seq
+`);
+
+/** Options of the Redis event log. */
+export interface RedisEventLogOptions<E extends LoggedEvent> {
+  /** key prefix, e.g. `gw:` */
+  prefix?: string;
+  /** events kept (approximately: Redis trims whole stream nodes) */
+  capacity?: number;
+  /** validates a record read back (default: any object with a string `type`) */
+  parse?: (raw: unknown) => E;
+}
+
+/** Creates an event log on `redis` (the caller owns the connection). */
+export function createRedisEventLog<E extends LoggedEvent>(redis: Redis, options: RedisEventLogOptions<E> = {}): EventLog<E> {
+  const prefix = options.prefix ?? 'gw:';
+  const counterKey = `${prefix}events:seq`;
+  const streamKey = `${prefix}events`;
+  const capacity = options.capacity ?? DEFAULT_EVENT_CAPACITY;
+  const parse = options.parse ?? ((raw: unknown) => asLoggedEvent(raw) as E);
+
+  return {
+    async append(event) {
+      const { seq: _ignored, ...fields } = event as E & { seq?: unknown };
+      const seq = Number(await APPEND.run(redis, [counterKey, streamKey], [JSON.stringify(fields), capacity]));
+      return { ...(fields as E), seq } as Sequenced<E>;
+    },
+    async readSince(since, limit = DEFAULT_READ_LIMIT) {
+      const entries = await redis.xrange(streamKey, `${Math.max(0, Math.floor(since)) + 1}-0`, '+', 'COUNT', limit);
+      return entries.map(([id, fields]) => {
+        const json = fields[fields.indexOf('e') + 1];
+        if (json === undefined) throw new Error(`event log entry ${id} has no payload`);
+        return { ...parse(JSON.parse(json)), seq: Number(id.slice(0, id.indexOf('-'))) } as Sequenced<E>;
+      });
+    },
+    async lastSeq() {
+      return Number((await redis.get(counterKey)) ?? 0);
+    },
+  };
+}

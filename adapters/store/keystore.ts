@@ -1,0 +1,29 @@
+/**
+ * Port: the custodial key store (spec section 1.5: "the gateway holds the keys and signs bets";
+ * section 2 "Wallet": new wallets are registered in the gateway's own key store). Keys are
+ * encrypted at rest (AES-256-GCM, `keystore-crypto.ts`); a wrong secret fails loudly when the
+ * store opens, never returns garbage.
+ * Adapters: `keystore-file.ts` (file under DATA_DIR, embedded default), `keystore-redis.ts` (hash).
+ */
+import type { Keypair } from '@solana/web3.js';
+
+export interface KeyStore {
+  /** Generates a new keypair, stores it, returns it. */
+  create(): Promise<Keypair>;
+  /** Stores an existing 64-byte secret key (idempotent for the same key); returns its keypair. */
+  import(secretKey: Uint8Array): Promise<Keypair>;
+  /** The keypair of `address` (base58), or undefined when the store does not hold it. */
+  get(address: string): Promise<Keypair | undefined>;
+  /** Whether the store holds `address`. */
+  has(address: string): Promise<boolean>;
+  /** Every address held, in no particular order. */
+  list(): Promise<string[]>;
+}
+
+/** The store's secret does not open its records (wrong `GW_KEYSTORE_SECRET`, or tampered data). */
+export class KeyStoreSecretMismatch extends Error {
+  constructor(what: string, options?: { cause?: unknown }) {
+    super(`key store: ${what} cannot be decrypted with this secret (wrong GW_KEYSTORE_SECRET or tampered data)`, options);
+    this.name = 'KeyStoreSecretMismatch';
+  }
+}

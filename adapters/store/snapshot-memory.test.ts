@@ -1,0 +1,4 @@
+import { MemorySnapshotStore } from './snapshot-memory.ts';
+import { snapshotStoreContract } from '../../test/support/snapshot-store-contract.ts';
+
+snapshotStoreContract('memory', () => new MemorySnapshotStore());

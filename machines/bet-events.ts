@@ -1,0 +1,96 @@
+/**
+ * What a bet chain tells the outside world (spec section 6), declared once as valibot
+ * schemas so the WebSocket server, the tests and the benchmarks agree on every field.
+ *
+ * @example
+ *   const ev = v.parse(BetClosedEvent, raw); // { type: 'bet_closed', id, bettor, exitPrice, status, statusName }
+ */
+import * as v from 'valibot';
+import type { BetContext } from './bet-types.ts';
+
+const Side = v.picklist(['UP', 'DOWN']);
+const DecimalId = v.pipe(v.string(), v.regex(/^\d+$/));
+const Units = v.pipe(v.string(), v.regex(/^\d+$/));
+const PriceX1e8 = v.pipe(v.number(), v.integer(), v.minValue(0));
+const UnixSeconds = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** Status names of spec section 3, indexed by the raw contract status. */
+export const STATUS_NAMES = ['open', 'payout_done', 'house_won', 'refunded'] as const;
+/** A raw contract status name (`open`, `payout_done`, `house_won`, `refunded`). */
+export type StatusName = (typeof STATUS_NAMES)[number];
+
+/** `bet_open`: a bet was accepted (spec section 6). */
+export const BetOpenEvent = v.strictObject({
+  type: v.literal('bet_open'),
+  id: DecimalId,
+  bettor: v.string(),
+  side: Side,
+  amountUnits: Units,
+  entryPrice: PriceX1e8,
+  expireTime: UnixSeconds,
+});
+
+/** `bet_closed`: the scheduler settled a bet, or a Profile B chain ended (spec section 6). */
+export const BetClosedEvent = v.strictObject({
+  type: v.literal('bet_closed'),
+  id: DecimalId,
+  bettor: v.string(),
+  exitPrice: PriceX1e8,
+  status: v.picklist([0, 1, 2, 3]),
+  statusName: v.picklist(STATUS_NAMES),
+});
+
+/** `bet_replay` (Profile B): a tie was replayed as a new bet (spec section 6). */
+export const BetReplayEvent = v.strictObject({
+  type: v.literal('bet_replay'),
+  id: DecimalId,
+  prevId: DecimalId,
+  bettor: v.string(),
+  side: Side,
+  amountUnits: Units,
+  entryPrice: PriceX1e8,
+  expireTime: UnixSeconds,
+  replayCount: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+
+/** Any event a bet chain emits. */
+export const BetEmittedEvent = v.variant('type', [BetOpenEvent, BetClosedEvent, BetReplayEvent]);
+
+export type BetOpenEvent = v.InferOutput<typeof BetOpenEvent>;
+export type BetClosedEvent = v.InferOutput<typeof BetClosedEvent>;
+export type BetReplayEvent = v.InferOutput<typeof BetReplayEvent>;
+export type BetEmittedEvent = v.InferOutput<typeof BetEmittedEvent>;
+
+/** `bet_open` of the bet now in play. */
+export const betOpen = (c: BetContext): BetOpenEvent => ({
+  type: 'bet_open',
+  id: c.id,
+  bettor: c.bettor,
+  side: c.side,
+  amountUnits: c.amountUnits,
+  entryPrice: Number(c.entryPrice),
+  expireTime: c.expireTime,
+});
+
+/** `bet_closed` of the bet now in play, with the contract's status. */
+export const betClosed = (c: BetContext): BetClosedEvent => ({
+  type: 'bet_closed',
+  id: c.id,
+  bettor: c.bettor,
+  exitPrice: Number(c.exitPrice ?? '0'),
+  status: c.status,
+  statusName: STATUS_NAMES[c.status],
+});
+
+/** `bet_replay` of the replacement now in play (`prevId` is the tied bet). */
+export const betReplay = (c: BetContext): BetReplayEvent => ({
+  type: 'bet_replay',
+  id: c.id,
+  prevId: c.prevId ?? '',
+  bettor: c.bettor,
+  side: c.side,
+  amountUnits: c.amountUnits,
+  entryPrice: Number(c.entryPrice),
+  expireTime: c.expireTime,
+  replayCount: c.replayCount,
+});

@@ -1,0 +1,109 @@
+/**
+ * Types of the bet-chain machine (`bet.ts`). Everything here is JSON-serialisable: prices,
+ * amounts and ids are decimal strings (price x 1e8, token base units), so a persisted
+ * snapshot survives `JSON.stringify`/`JSON.parse` unchanged (design: "Shape").
+ */
+import type { Side } from '../adapters/chain/port.ts';
+
+export type { Side };
+
+/** Contract status of a settled bet: 1 payout_done, 2 house_won, 3 refunded (spec section 3). */
+export type SettledStatus = 1 | 2 | 3;
+
+/** What the runtime knows when it starts an actor for a freshly placed bet. */
+export interface BetInput {
+  id: string;
+  bettor: string;
+  side: Side;
+  amountUnits: string;
+  /** price x 1e8, decimal string */
+  entryPrice: string;
+  /** unix seconds */
+  expireTime: number;
+  /** Profile B: a tie is replayed as a new bet (spec section 3) */
+  replayTies?: boolean;
+  /** Profile B: `GW_MAX_REPLAYS`, the most replays one chain may have (design: "Rules the specs leave open") */
+  maxReplays?: number;
+}
+
+/** State of one bet chain: the bet now in play plus what the chain has done so far. */
+export interface BetContext {
+  /** id of the first bet of the chain: the chain's key in the snapshot store */
+  chainId: string;
+  /** id of the bet now in play */
+  id: string;
+  /** the tied bet this one replaced; null for the first bet of a chain */
+  prevId: string | null;
+  bettor: string;
+  side: Side;
+  amountUnits: string;
+  entryPrice: string;
+  expireTime: number;
+  replayTies: boolean;
+  maxReplays: number;
+  /** replays made so far in this chain (0 for the first bet) */
+  replayCount: number;
+  /** exit price chosen for the close; null until priced */
+  exitPrice: string | null;
+  /** true when no usable price came for 300 s and the bet is closed at its entry price */
+  refundAtEntry: boolean;
+  /** contract status once settled (0 while open) */
+  status: 0 | SettledStatus;
+  /** failures of the effect now being retried (0 when none) */
+  attempt: number;
+  /** message of the last effect failure, for operators reading the snapshot */
+  lastError: string | null;
+  /** signature of the close transaction, when this process sent it */
+  closeSignature: string | null;
+}
+
+/** Events the machine accepts from the runtime. */
+export type BetEvent =
+  /** clock tick; `now` is unix milliseconds */
+  | { type: 'TICK'; now: number }
+  /** sent once after rehydration: a retry that was waiting is made at once (xstate does not persist delays) */
+  | { type: 'RESUME' };
+
+/** Input of the `priceExit` effect. */
+export interface PriceExitInput {
+  betId: string;
+  entryPrice: string;
+  expireTime: number;
+}
+
+/** Output of `priceExit`: the exit price, "no usable price yet", or "refund at entry" after 300 s without one. */
+export type PriceExitOutput = { kind: 'price'; value: string } | { kind: 'wait' } | { kind: 'refund_at_entry' };
+
+/** Input of the `closeOnChain` effect (close_bet). */
+export interface CloseInput {
+  betId: string;
+  exitPrice: string;
+}
+
+/** A close that this call made, or found already made on chain (then the chain's exit price is reported). */
+export type CloseOutput =
+  | { kind: 'closed'; status: SettledStatus; signature: string }
+  | { kind: 'already_closed'; status: SettledStatus; exitPrice: string };
+
+/** Input of the `closeAndReplace` effect (close_bet + place_bet in one transaction, Profile B tie). */
+export interface ReplaceInput {
+  betId: string;
+  exitPrice: string;
+  bettor: string;
+  side: Side;
+  amountUnits: string;
+}
+
+/** The replacement bet now in play, or a bet that was found closed on chain without one (the chain ends). */
+export type ReplaceOutput =
+  | { kind: 'replaced'; signature: string; next: { id: string; entryPrice: string; expireTime: number } }
+  | { kind: 'already_closed'; status: SettledStatus; exitPrice: string };
+
+/** Final output of a chain. */
+export interface BetOutput {
+  chainId: string;
+  id: string;
+  status: SettledStatus;
+  exitPrice: string;
+  replayCount: number;
+}

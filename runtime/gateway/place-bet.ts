@@ -1,0 +1,103 @@
+/**
+ * Placing a bet, Profile A (spec section 4, Profile A; errors section 7). The chain is the truth
+ * for "one open bet per address": it is read before placing and enforced by the program.
+ */
+import { PublicKey, type Keypair } from '@solana/web3.js';
+import { ProgramRefusal, type BetAccount, type ChainPort, type Side, type StakeAuthority } from '../../adapters/chain/port.ts';
+import { onChain, placeRefusal } from './chain-calls.ts';
+import { isRefusal, MESSAGES, refusal, type GatewayRefusal } from './refusals.ts';
+
+export interface BetDeps {
+  chain: ChainPort;
+  /** the custodial key of an address, or null when the key store does not hold it */
+  keyFor(address: string): Promise<Keypair | null>;
+  /** entry price x 1e8 from a fresh tick (design: latest tick, at most 30 s old), or null */
+  entryPrice(): Promise<bigint | null>;
+  /** called once the bet is on chain: emits `bet_open` and starts the bet's actor */
+  opened(bet: BetAccount, signature: string): Promise<void>;
+}
+
+export interface BetRequestA {
+  address: string;
+  side: Side;
+  amountUnits: bigint;
+}
+
+/** 200 body of Profile A `POST /bet`. */
+export interface PlacedA {
+  tx: string;
+  id: string;
+  bettor: string;
+  entryPrice: number;
+}
+
+function parseAddress(address: string): PublicKey | null {
+  try {
+    return new PublicKey(address);
+  } catch {
+    return null;
+  }
+}
+
+/** Reads the bettor's open bet id from the chain and builds the 409. */
+async function openBetRefusal(chain: ChainPort, bettor: PublicKey): Promise<GatewayRefusal> {
+  const id = await onChain(() => chain.readOpenBetId(bettor));
+  if (isRefusal(id)) return id;
+  return refusal('open_bet', MESSAGES.openBet, id === null ? {} : { openBetId: id.toString() });
+}
+
+/**
+ * Places the stake on chain and reports the opened bet; shared by both profiles once their own
+ * checks passed. Program refusals become gateway refusals.
+ */
+export async function placeOnChain(
+  deps: BetDeps,
+  stake: StakeAuthority,
+  side: Side,
+  amount: bigint,
+  entryPrice: bigint,
+): Promise<{ bet: BetAccount; signature: string } | GatewayRefusal> {
+  const bettor = stake.kind === 'signer' ? stake.bettor.publicKey : stake.bettor;
+  let placed;
+  try {
+    placed = await onChain(() => deps.chain.placeBet({ stake, side, amount, entryPrice }));
+  } catch (err) {
+    if (!(err instanceof ProgramRefusal)) throw err;
+    const r = placeRefusal(err, stake.kind === 'delegate');
+    return r.kind === 'open_bet' ? openBetRefusal(deps.chain, bettor) : r;
+  }
+  if (isRefusal(placed)) return placed;
+  const bet = await onChain(() => deps.chain.readBet(placed.betId));
+  if (isRefusal(bet)) return bet;
+  if (!bet) throw new Error(`bet ${placed.betId} is confirmed but cannot be read back`);
+  await deps.opened(bet, placed.signature);
+  return { bet, signature: placed.signature };
+}
+
+export async function placeBetA(deps: BetDeps, req: BetRequestA): Promise<PlacedA | GatewayRefusal> {
+  const bettor = parseAddress(req.address);
+  if (!bettor) return refusal('invalid_request', 'address must be a base58 public key');
+  const config = await onChain(() => deps.chain.readConfig());
+  if (isRefusal(config)) return config;
+  if (!config) return refusal('not_initialized', MESSAGES.notInitialized);
+  if (config.paused) return refusal('forbidden', MESSAGES.paused);
+  if (req.amountUnits < config.minAmount || req.amountUnits > config.maxAmount) {
+    return refusal('invalid_request', `amountUnits must be between minAmount ${config.minAmount} and maxAmount ${config.maxAmount}`);
+  }
+  const entryPrice = await deps.entryPrice();
+  if (entryPrice === null) return refusal('no_price', MESSAGES.noPrice);
+  const open = await onChain(() => deps.chain.readOpenBetId(bettor));
+  if (isRefusal(open)) return open;
+  if (open !== null) return refusal('open_bet', MESSAGES.openBet, { openBetId: open.toString() });
+
+  const key = await deps.keyFor(bettor.toBase58());
+  const stake: StakeAuthority = key ? { kind: 'signer', bettor: key } : { kind: 'delegate', bettor };
+  const result = await placeOnChain(deps, stake, req.side, req.amountUnits, entryPrice);
+  if (isRefusal(result)) return result;
+  return {
+    tx: result.signature,
+    id: result.bet.id.toString(),
+    bettor: result.bet.bettor,
+    entryPrice: Number(result.bet.entryPrice),
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Profile B rules (spec section 4, Profile B): the stake amount, and the one decision code path
+ * shared by `POST /bet` and `GET /state` (`canBet*`), so the two can never disagree.
+ */
+
+/** Refusal codes in the priority order in which they are checked (the first match wins). */
+export const REFUSAL_CODES = [
+  'NOT_INITIALIZED',
+  'PAUSED',
+  'NO_PRICE',
+  'OPEN_BET',
+  'WALLET_UNKNOWN',
+  'INSUFFICIENT_SOL',
+  'INSUFFICIENT_FUNDS',
+] as const;
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
+
+/** Human-readable refusal texts, in Russian (spec: `reason`, `canBetReason`). */
+export const REFUSAL_TEXT: Record<RefusalCode, string> = {
+  NOT_INITIALIZED: 'Контракт не инициализирован',
+  PAUSED: 'Приём ставок приостановлен',
+  NO_PRICE: 'Нет актуальной цены SOL: котировки ещё не поступали или устарели',
+  OPEN_BET: 'У игрока уже есть открытая ставка: дождитесь её расчёта',
+  WALLET_UNKNOWN: 'Кошелёк игрока не найден в хранилище ключей шлюза',
+  INSUFFICIENT_SOL: 'Недостаточно SOL для оплаты комиссии (нужно не меньше 0.01 SOL)',
+  INSUFFICIENT_FUNDS: 'Недостаточно токенов для минимальной ставки',
+};
+
+/** Minimum coin balance for a Profile B bet (spec section 8). */
+export const MIN_LAMPORTS = 10_000_000n;
+
+/**
+ * floor(tokenBalance * percent / 100) in integer arithmetic, clamped to [min, max];
+ * `min` when the balance is zero or unparsable.
+ */
+export function betAmount(tokenBalance: bigint | string | null | undefined, percent: number, min: bigint, max: bigint): bigint {
+  let balance: bigint | null = null;
+  if (typeof tokenBalance === 'bigint') balance = tokenBalance;
+  else if (typeof tokenBalance === 'string' && /^\d+$/.test(tokenBalance)) balance = BigInt(tokenBalance);
+  if (balance === null || balance <= 0n) return min;
+  const raw = (balance * BigInt(percent)) / 100n;
+  if (raw < min) return min;
+  if (raw > max) return max;
+  return raw;
+}
+
+/** What the decision needs to know, gathered by the runtime (chain reads, price state, key store). */
+export interface DecisionFacts {
+  initialized: boolean;
+  paused: boolean;
+  /** a usable (fresh) price tick exists */
+  hasPrice: boolean;
+  /** the fixed bettor's open bet, with its expireTime (unix seconds), or null */
+  openBet: { id: bigint; expireTime: bigint } | null;
+  walletKnown: boolean;
+  lamports: bigint;
+  tokenUnits: bigint | null;
+  minAmount: bigint;
+}
+
+export type Refusal = { ok: false; code: RefusalCode; reason: string; retryAfterSeconds: number | null; openBetId?: bigint };
+export type Decision = { ok: true } | Refusal;
+
+/** ceil((expireTime*1000 - now)/1000), minimum 0 (spec: retryAfterSeconds of an open bet). */
+export function retryAfterSeconds(expireTime: bigint, nowMs: number): number {
+  const ms = Number(expireTime) * 1000 - nowMs;
+  return Math.max(0, Math.ceil(ms / 1000));
+}
+
+/** A refusal with its Russian text. */
+export const refuse = (code: RefusalCode, retryAfter: number | null = null): Refusal => ({
+  ok: false,
+  code,
+  reason: REFUSAL_TEXT[code],
+  retryAfterSeconds: retryAfter,
+});
+
+/** The first matching refusal in the spec's priority order, or ok. */
+export function decide(f: DecisionFacts, nowMs: number): Decision {
+  if (!f.initialized) return refuse('NOT_INITIALIZED');
+  if (f.paused) return refuse('PAUSED');
+  if (!f.hasPrice) return refuse('NO_PRICE');
+  if (f.openBet) return { ...refuse('OPEN_BET', retryAfterSeconds(f.openBet.expireTime, nowMs)), openBetId: f.openBet.id };
+  if (!f.walletKnown) return refuse('WALLET_UNKNOWN');
+  if (f.lamports < MIN_LAMPORTS) return refuse('INSUFFICIENT_SOL');
+  if (f.tokenUnits === null || f.tokenUnits < f.minAmount) return refuse('INSUFFICIENT_FUNDS');
+  return { ok: true };
+}

@@ -1,0 +1,116 @@
+/**
+ * The settlement scheduler (spec section 1.3): a clock actor ticks every
+ * `SMART_SETTLE_INTERVAL_MS`; each tick scans the program's open bets on chain (the chain is the
+ * truth, not memory), gives every expired bet that no live actor carries an actor of its own
+ * (a bet placed by a process that died before saving its snapshot), then ticks every live
+ * bet actor so expired ones price and close. Runs never overlap.
+ */
+import { createActor, fromCallback, type AnyActorRef } from 'xstate';
+import type { BetAccount, ChainPort } from '../../adapters/chain/port.ts';
+import type { SnapshotStore } from '../../adapters/store/snapshot-port.ts';
+import { clockMachine, type TickEvent } from '../../machines/clock.ts';
+import type { BetInput } from '../../machines/bet-types.ts';
+import type { Logger } from '../log.ts';
+import type { BetActors } from './bet-actors.ts';
+
+/** How tie replays work in this profile (spec section 3: Profile B only). */
+export interface ReplayPolicy {
+  replayTies: boolean;
+  maxReplays: number;
+}
+
+/** The actor input of a bet read from the chain. */
+export function betInputOf(bet: BetAccount, policy: ReplayPolicy): BetInput {
+  return {
+    id: bet.id.toString(),
+    bettor: bet.bettor,
+    side: bet.side,
+    amountUnits: bet.amount.toString(),
+    entryPrice: bet.entryPrice.toString(),
+    expireTime: Number(bet.expireTime),
+    replayTies: policy.replayTies,
+    maxReplays: policy.maxReplays,
+  };
+}
+
+/** What the scheduler works with. */
+export interface SettlerDeps {
+  chain: ChainPort;
+  bets: BetActors;
+  snapshots: SnapshotStore;
+  policy: ReplayPolicy;
+  log: Logger;
+  now?: () => number;
+}
+
+/** The scheduler; `start(intervalMs)` runs `settleExpiredBets` on every clock tick. */
+export class Settler {
+  private running: Promise<void> | null = null;
+  private actors: AnyActorRef[] = [];
+  private readonly now: () => number;
+  private lastScanFailed = false;
+
+  constructor(private readonly deps: SettlerDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Ids of the bets live actors are carrying now (a Profile B chain carries its latest replay), and their bettors. */
+  private carried(): { ids: Set<string>; bettors: Set<string> } {
+    const ids = new Set<string>();
+    const bettors = new Set<string>();
+    for (const chainId of this.deps.bets.chainIds()) {
+      const snap = this.deps.bets.snapshotOf(chainId);
+      ids.add(snap ? snap.context.id : chainId);
+      if (snap) bettors.add(snap.context.bettor);
+    }
+    return { ids, bettors };
+  }
+
+  /** One scheduler run: adopt expired bets without an actor, then tick every live actor. */
+  async settleExpiredBets(nowMs: number): Promise<void> {
+    const { chain, bets, snapshots, log, policy } = this.deps;
+    try {
+      const open = await chain.scanOpenBets();
+      if (this.lastScanFailed) log.info('chain reachable again; settlement resumes');
+      this.lastScanFailed = false;
+      const carried = this.carried();
+      for (const bet of open) {
+        const id = bet.id.toString();
+        if (Number(bet.expireTime) * 1000 > nowMs || carried.ids.has(id)) continue;
+        // a live chain of the same bettor may be about to take this bet as its replay (Profile B, after a
+        // restart mid-replace): let it finish first; the next run looks again
+        if (carried.bettors.has(bet.bettor)) continue;
+        if ((await snapshots.load(id)) !== null) continue; // its chain is stored; rehydrated at boot
+        log.warn({ betId: id, bettor: bet.bettor }, 'expired open bet without an actor (placed before a crash?): adopting it from the chain');
+        bets.open(betInputOf(bet, policy));
+      }
+    } catch (err) {
+      if (!this.lastScanFailed) log.error({ err: err instanceof Error ? err.message : err }, 'scan of open bets failed; retrying every tick');
+      this.lastScanFailed = true;
+    }
+    bets.tick(nowMs);
+  }
+
+  /** Starts the clock actor. */
+  start(intervalMs: number): void {
+    const relay = createActor(
+      fromCallback<TickEvent>(({ receive }) => {
+        receive((event) => {
+          if (this.running) return; // the previous run is still going: skip this tick
+          this.running = this.settleExpiredBets(event.now).finally(() => {
+            this.running = null;
+          });
+        });
+      }),
+    ).start();
+    const clock = createActor(clockMachine, { input: { intervalMs, target: relay, now: this.now } }).start();
+    this.actors.push(relay, clock);
+  }
+
+  /** Stops the clock and waits for a run in progress. */
+  async stop(): Promise<void> {
+    for (const a of this.actors) a.stop();
+    this.actors = [];
+    await this.running;
+  }
+}

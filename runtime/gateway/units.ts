@@ -1,0 +1,35 @@
+/** Token amounts on the wire (spec section 1, "Units and formats"): 6 decimals, base units as integers. */
+
+export const TOKEN_DECIMALS = 6;
+export const LAMPORTS_PER_SOL = 1_000_000_000n;
+
+/** Base units -> "123.456789" (always 6 fraction digits; exact, no float). */
+export function formatHuman(units: bigint): string {
+  const negative = units < 0n;
+  const abs = negative ? -units : units;
+  const whole = abs / 1_000_000n;
+  const frac = (abs % 1_000_000n).toString().padStart(TOKEN_DECIMALS, '0');
+  return `${negative ? '-' : ''}${whole}.${frac}`;
+}
+
+/** Lamports -> SOL as a JSON number (spec: `sol` is a number). */
+export function lamportsToSol(lamports: bigint): number {
+  return Number(lamports) / Number(LAMPORTS_PER_SOL);
+}
+
+/** The balance object of spec section 2. */
+export interface BalanceView {
+  sol: number;
+  solLamports: number;
+  tokenUnits: string;
+  tokenHuman: string;
+}
+
+export function balanceView(lamports: bigint, tokenUnits: bigint): BalanceView {
+  return {
+    sol: lamportsToSol(lamports),
+    solLamports: Number(lamports),
+    tokenUnits: tokenUnits.toString(),
+    tokenHuman: formatHuman(tokenUnits),
+  };
+}

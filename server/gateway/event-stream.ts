@@ -1,0 +1,219 @@
+/**
+ * The WebSocket event stream (spec section 6) at `/api/ws` and `/ws`.
+ *
+ * Every broadcast event is first appended to the event log, which gives it its `seq`, then
+ * published to one uWS topic (fan-out without a loop over sockets). Price events are logged and
+ * carry a seq like bet events, so "every event carries an increasing seq" holds and a replay is
+ * exactly what a connected client saw; the log is bounded (oldest events drop out).
+ *
+ * On connect the client gets the current price snapshot (when one exists), then live events.
+ * With `?since=<seq>` it first gets the logged events with seq > since, then live, with no gap
+ * and no duplicate: replay sends only events already published (seq <= lastPublished) straight
+ * to the socket, and the socket joins the topic in the same synchronous step in which it has
+ * caught up with lastPublished. uWS delivers a publish only to sockets subscribed when it was
+ * made, so nothing published before the join arrives twice, and nothing after it is missed.
+ * With `since`, the snapshot is sent only when its seq <= since (a newer price comes in the replay).
+ *
+ * Slow consumers: uWS buffers at most `maxBackpressure` bytes per socket; a publish beyond that
+ * closes the socket (`closeOnBackpressureLimit`) rather than silently dropping an event, and the
+ * client reconnects with `since`. Replay pauses above `replayHighWater` until `drain`.
+ *
+ * Limits: a `since` older than the log's oldest event replays from the oldest held (the gap is
+ * unavoidable); a `since` above the last seq (a memory log restarted) replays everything held.
+ * Events appended by other processes sharing a Redis log appear in replays but not live here.
+ */
+import type { Logger } from '../../runtime/log.ts';
+import type { EventLog, LoggedEvent, Sequenced } from '../../adapters/store/event-log.ts';
+import { DEFAULT_READ_LIMIT } from '../../adapters/store/event-log.ts';
+import { reply, sendJson, type TemplatedApp } from '../http.ts';
+import type { WebSocket } from 'uWebSockets.js';
+
+/** Paths of the stream (spec section 4: `GET /ws` under the API base; also bare, like GET routes). */
+export const EVENT_STREAM_PATHS = ['/api/ws', '/ws'] as const;
+const TOPIC = 'events';
+
+/** Tuning of the stream; defaults in brackets. */
+export interface EventStreamOptions {
+  logger: Logger;
+  /** bytes buffered per socket before it is closed as a slow consumer [1 MiB] */
+  maxBackpressure?: number;
+  /** replay waits for `drain` above this many buffered bytes [min(256 KiB, maxBackpressure / 4)]; keep it below maxBackpressure minus the largest event */
+  replayHighWater?: number;
+  /** events read from the log per replay step [500] */
+  replayPageSize?: number;
+  /** seconds without traffic before uWS closes a socket; pings are sent automatically [120] */
+  idleTimeoutSeconds?: number;
+}
+
+interface SocketState {
+  /** seq the client asked to resume after, if any */
+  since: number | undefined;
+  open: boolean;
+  live: boolean;
+  /** resolves a replay waiting for backpressure to drain */
+  drained: (() => void) | undefined;
+}
+
+/** The broadcast side used by the runtime (prices, bets). */
+export interface EventBroadcaster<E extends LoggedEvent> {
+  /** Logs `event` (assigning its seq) and publishes it to every live socket; resolves with the sequenced event. */
+  broadcast<T extends E>(event: T): Promise<Sequenced<T>>;
+}
+
+/** The event stream: broadcast side plus socket handling; attach it to an app with `attach`. */
+export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
+  private lastPublished = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+  private app: TemplatedApp | undefined;
+  private snapshot: () => Sequenced<E> | undefined = () => undefined;
+  private readonly sockets = new Set<WebSocket<SocketState>>();
+  private readonly maxBackpressure: number;
+  private readonly replayHighWater: number;
+  private readonly pageSize: number;
+
+  constructor(
+    private readonly log: EventLog<E>,
+    private readonly options: EventStreamOptions,
+  ) {
+    this.maxBackpressure = options.maxBackpressure ?? 1024 * 1024;
+    this.replayHighWater = options.replayHighWater ?? Math.min(256 * 1024, Math.floor(this.maxBackpressure / 4));
+    this.pageSize = options.replayPageSize ?? DEFAULT_READ_LIMIT;
+  }
+
+  /** Reads the log's last seq (a restarted process resumes numbering and replay from there). */
+  async start(): Promise<void> {
+    this.lastPublished = Math.max(this.lastPublished, await this.log.lastSeq());
+  }
+
+  /** Sets where the connect-time snapshot comes from (the current price event). */
+  setSnapshotSource(source: () => Sequenced<E> | undefined): void {
+    this.snapshot = source;
+  }
+
+  /** Number of open sockets. */
+  get connections(): number {
+    return this.sockets.size;
+  }
+
+  /** Highest seq published to live sockets by this process. */
+  get lastPublishedSeq(): number {
+    return this.lastPublished;
+  }
+
+  broadcast<T extends E>(event: T): Promise<Sequenced<T>> {
+    // Serialised so that live sockets see seqs in increasing order.
+    const done = this.tail.then(async () => {
+      const sequenced = (await this.log.append(event)) as Sequenced<T>;
+      this.lastPublished = Math.max(this.lastPublished, sequenced.seq);
+      this.app?.publish(TOPIC, JSON.stringify(sequenced));
+      return sequenced;
+    });
+    this.tail = done.catch(() => undefined);
+    return done;
+  }
+
+  /** Registers the WebSocket routes on `app`. */
+  attach(app: TemplatedApp, paths: readonly string[] = EVENT_STREAM_PATHS): void {
+    this.app = app;
+    for (const path of paths) {
+      app.ws<SocketState>(path, {
+        maxPayloadLength: 4 * 1024,
+        maxBackpressure: this.maxBackpressure,
+        // typed as number in this build's .d.ts; the addon reads it as a boolean
+        closeOnBackpressureLimit: 1,
+        idleTimeout: this.options.idleTimeoutSeconds ?? 120,
+        sendPingsAutomatically: true,
+        upgrade: (res, req, context) => {
+          const r = reply(res);
+          const sinceText = req.getQuery('since') ?? '';
+          const key = req.getHeader('sec-websocket-key');
+          const protocol = req.getHeader('sec-websocket-protocol');
+          const extensions = req.getHeader('sec-websocket-extensions');
+          if (sinceText !== '' && !/^\d{1,15}$/.test(sinceText)) {
+            return sendJson(r, 400, { error: 'since must be a non-negative integer (the last seq received)' });
+          }
+          const state: SocketState = { since: sinceText === '' ? undefined : Number(sinceText), open: true, live: false, drained: undefined };
+          res.cork(() => res.upgrade(state, key, protocol, extensions, context));
+        },
+        open: (ws) => this.onOpen(ws),
+        drain: (ws) => {
+          const state = ws.getUserData();
+          if (ws.getBufferedAmount() <= this.replayHighWater) state.drained?.();
+        },
+        close: (ws) => {
+          const state = ws.getUserData();
+          state.open = false;
+          state.drained?.();
+          this.sockets.delete(ws);
+        },
+      });
+    }
+  }
+
+  /** Closes every socket (shutdown). */
+  closeAll(code = 1001, reason = 'server shutting down'): void {
+    for (const ws of [...this.sockets]) ws.end(code, reason);
+  }
+
+  private onOpen(ws: WebSocket<SocketState>): void {
+    this.sockets.add(ws);
+    const state = ws.getUserData();
+    const snapshot = this.snapshot();
+    if (state.since === undefined) {
+      if (snapshot) ws.send(JSON.stringify(snapshot));
+      ws.subscribe(TOPIC);
+      state.live = true;
+      return;
+    }
+    if (state.since > this.lastPublished) state.since = 0; // log restarted (memory): everything held is new to the client
+    if (snapshot && snapshot.seq <= state.since) ws.send(JSON.stringify(snapshot));
+    this.replay(ws, state).catch((err: unknown) => {
+      this.options.logger.error({ err }, 'event replay failed; closing the socket');
+      if (state.open) ws.end(1011, 'replay failed');
+    });
+  }
+
+  /** Resolves on the next `drain` below the high-water mark, or on close. */
+  private drained(state: SocketState): Promise<void> {
+    return new Promise<void>((resolve) => {
+      state.drained = () => {
+        state.drained = undefined;
+        resolve();
+      };
+    });
+  }
+
+  private async replay(ws: WebSocket<SocketState>, state: SocketState): Promise<void> {
+    let cursor = state.since ?? 0;
+    for (;;) {
+      if (!state.open) return;
+      if (cursor >= this.lastPublished) {
+        // Caught up: join the topic in this same synchronous step (see the module comment).
+        ws.subscribe(TOPIC);
+        state.live = true;
+        return;
+      }
+      const page = await this.log.readSince(cursor, this.pageSize);
+      if (!state.open) return;
+      const published = page.filter((e) => e.seq <= this.lastPublished);
+      if (published.length === 0) {
+        this.options.logger.warn({ cursor, lastPublished: this.lastPublished }, 'event log holds nothing after the cursor; going live');
+        cursor = this.lastPublished;
+        continue;
+      }
+      // Send while the socket's backlog stays under the high-water mark; otherwise wait for drain.
+      let i = 0;
+      while (i < published.length) {
+        if (!state.open) return;
+        ws.cork(() => {
+          while (i < published.length && ws.getBufferedAmount() <= this.replayHighWater) {
+            const e = published[i++] as Sequenced<E>;
+            ws.send(JSON.stringify(e));
+            cursor = e.seq;
+          }
+        });
+        if (state.open && ws.getBufferedAmount() > this.replayHighWater) await this.drained(state);
+      }
+    }
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The gateway's HTTP routes (spec section 4, errors section 7), registered into the path-rule
+ * router. Handlers only translate HTTP to runtime calls: parse with the wire schemas, call the
+ * runtime, map refusals to statuses (`answers.ts`).
+ */
+import { PublicKey } from '@solana/web3.js';
+import type { ChainPort } from '../../adapters/chain/port.ts';
+import { FAUCET_LAMPORTS, FAUCET_TOKEN_UNITS } from '../../adapters/chain/faucet.ts';
+import type { KeyStore } from '../../adapters/store/keystore.ts';
+import type { GatewayConfig } from '../../runtime/gateway/config.ts';
+import { fixedBettorState, placeFixedBet, type FixedBettorDeps } from '../../runtime/gateway/fixed-bettor.ts';
+import { placeBetA, type BetDeps } from '../../runtime/gateway/place-bet.ts';
+import type { PriceService } from '../../runtime/gateway/prices.ts';
+import { MESSAGES } from '../../runtime/gateway/refusals.ts';
+import { balanceView } from '../../runtime/gateway/units.ts';
+import { contractStateView } from '../../runtime/gateway/views.ts';
+import type { Logger } from '../../runtime/log.ts';
+import { HttpError } from '../http.ts';
+import { registerAdminRoute } from './admin-route.ts';
+import { answering, orRefuse } from './answers.ts';
+import { registerPriceRoute } from './price-route.ts';
+import type { GatewayRouter } from './router.ts';
+import { isPublicKey, parseBetBodyA, parseBetBodyB } from './wire.ts';
+
+/** What the routes call. */
+export interface GatewayApi {
+  config: GatewayConfig;
+  chain: ChainPort;
+  keys: KeyStore;
+  prices: Pick<PriceService, 'current'>;
+  bets: BetDeps;
+  /** Profile B only */
+  fixed: FixedBettorDeps | null;
+  log: Logger;
+}
+
+/** A path address as a PublicKey, or 400 (spec section 7: invalid address). */
+function addressParam(address: string | undefined): PublicKey {
+  if (address === undefined || !isPublicKey(address)) throw new HttpError(400, { error: 'address must be a base58 public key' });
+  return new PublicKey(address);
+}
+
+/** 403 outside test mode (spec: faucet and wallet are test mode only). */
+function requireTestMode(config: GatewayConfig, what: string): void {
+  if (config.SMART_MODE !== 'test') throw new HttpError(403, { error: `${what} is available in test mode only (SMART_MODE=test)` });
+}
+
+/** Registers every gateway route on `router`. */
+export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): void {
+  const { config, chain, keys, log } = api;
+
+  router.get('/state', () =>
+    answering(async () => {
+      if (api.fixed) {
+        const state = orRefuse(await fixedBettorState(api.fixed));
+        if (!state) throw new HttpError(409, { error: MESSAGES.notInitialized });
+        return state;
+      }
+      const c = await chain.readConfig();
+      if (!c) throw new HttpError(409, { error: MESSAGES.notInitialized });
+      return contractStateView(c, await chain.vaultBalance());
+    }),
+  );
+
+  // Profile A demands `Content-Type: application/json` and `{}` (spec 1.7); Profile B takes an empty body.
+  router.post(
+    '/wallet',
+    async () => {
+      requireTestMode(config, 'POST /wallet');
+      const pair = await keys.create();
+      log.info({ address: pair.publicKey.toBase58() }, 'custodial wallet created');
+      return { address: pair.publicKey.toBase58() };
+    },
+    { requireJsonBody: config.GW_PROFILE === 'A' },
+  );
+
+  router.get('/faucet/:address', ({ params }) =>
+    answering(async () => {
+      requireTestMode(config, 'the faucet');
+      const address = addressParam(params.address);
+      const cluster = await chain.clusterKind();
+      if (cluster !== 'local') throw new HttpError(403, { error: `the faucet works only on the local test chain (this chain's genesis hash is ${cluster})` });
+      await chain.faucet(address);
+      log.info({ address: address.toBase58() }, 'faucet grant');
+      // the grant itself (spec section 4: sol 5, tokenUnits 10000000000)
+      return { address: address.toBase58(), ...balanceView(FAUCET_LAMPORTS, FAUCET_TOKEN_UNITS) };
+    }),
+  );
+
+  router.get('/balance/:address', ({ params }) =>
+    answering(async () => {
+      const b = await chain.balances(addressParam(params.address));
+      return balanceView(b.lamports, b.tokenUnits);
+    }),
+  );
+
+  router.post('/bet', ({ body }) =>
+    answering(async () => {
+      if (api.fixed) return orRefuse(await placeFixedBet(api.fixed, parseBetBodyB(body).side));
+      return orRefuse(await placeBetA(api.bets, parseBetBodyA(body)));
+    }),
+  );
+
+  registerPriceRoute(router, api.prices);
+  registerAdminRoute(router, chain, config.GW_ADMIN_TOKEN, log);
+}

@@ -1,0 +1,67 @@
+/**
+ * The gateway's HTTP/WebSocket shell: one uWS app with the path-rule router and the event
+ * stream attached. The assembled gateway registers its handlers into `router`, broadcasts
+ * through `events`, then calls `listen`.
+ *
+ * @example
+ *   const shell = createGatewayShell({ eventLog, logger: log });
+ *   shell.router.get('/state', () => readState());
+ *   await shell.events.start();
+ *   const port = await shell.listen(8080);
+ */
+import uws from 'uWebSockets.js';
+import type { EventLog, LoggedEvent } from '../../adapters/store/event-log.ts';
+import type { Logger } from '../../runtime/log.ts';
+import { assertNativeUws, type TemplatedApp } from '../http.ts';
+import { EventStream, type EventStreamOptions } from './event-stream.ts';
+import { createRouter, type GatewayRouter } from './router.ts';
+
+/** Options of the shell. */
+export interface GatewayShellOptions<E extends LoggedEvent> {
+  eventLog: EventLog<E>;
+  logger: Logger;
+  /** body limit of POST routes in bytes (default 16 KiB) */
+  maxBodyBytes?: number;
+  stream?: Omit<EventStreamOptions, 'logger'>;
+}
+
+/** A running (or ready to run) gateway shell. */
+export interface GatewayShell<E extends LoggedEvent> {
+  app: TemplatedApp;
+  router: GatewayRouter;
+  events: EventStream<E>;
+  /** Listens on `host:port` (port 0: a free one); resolves with the bound port. */
+  listen(port: number, host?: string): Promise<number>;
+  /** Stops listening and closes every WebSocket. */
+  close(): void;
+}
+
+/** Builds the shell (refusing uWS's slow JS fallback). */
+export function createGatewayShell<E extends LoggedEvent>(options: GatewayShellOptions<E>): GatewayShell<E> {
+  assertNativeUws();
+  const app = uws.App();
+  const events = new EventStream<E>(options.eventLog, { ...options.stream, logger: options.logger });
+  events.attach(app);
+  const router = createRouter(app, { log: options.logger, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}) });
+  let listenSocket: uws.us_listen_socket | undefined;
+
+  return {
+    app,
+    router,
+    events,
+    listen(port, host = '0.0.0.0') {
+      return new Promise((resolve, reject) => {
+        app.listen(host, port, (socket) => {
+          if (!socket) return reject(new Error(`gateway cannot listen on ${host}:${port}`));
+          listenSocket = socket;
+          resolve(uws.us_socket_local_port(socket));
+        });
+      });
+    },
+    close() {
+      if (listenSocket) uws.us_listen_socket_close(listenSocket);
+      listenSocket = undefined;
+      events.closeAll();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * The settlement scheduler and effects against the local chain (spec section 1.3: the chain is
+ * the truth): an expired bet no actor carries is adopted from its chain account and settled; a
+ * bet whose chain is stored is left to its actor; every effect is idempotent (a second close
+ * answers `already_closed`, a replay already made is found again, never made twice).
+ */
+import type { Keypair } from '@solana/web3.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { createMemoryPriceHistory } from '../../adapters/store/price-history-memory.ts';
+import { MemorySnapshotStore } from '../../adapters/store/snapshot-memory.ts';
+import type { RpcChain } from '../../adapters/chain/rpc-chain.ts';
+import type { BetEmittedEvent } from '../../machines/bet-events.ts';
+import { BetActors } from '../../runtime/gateway/bet-actors.ts';
+import { formatE8 } from '../../runtime/gateway/pricing.ts';
+import { settlementEffects } from '../../runtime/gateway/settlement-effects.ts';
+import { Settler } from '../../runtime/gateway/settler.ts';
+import { fundedBettor, startTestChain, untilUnix, type TestChain } from '../chain/support.ts';
+
+const ENTRY = 15_000_000_000n;
+const signal = new AbortController().signal;
+let chain: TestChain;
+let rpc: RpcChain;
+
+beforeAll(async () => {
+  chain = await startTestChain({ minAmount: 100_000_000n, maxAmount: 10_000_000_000n, multiplierBps: 13_000n, expirySeconds: 1n });
+  rpc = chain.adapter();
+}, 120_000);
+afterAll(async () => {
+  await chain?.stop();
+});
+
+async function placed(bettor: Keypair) {
+  const p = await rpc.placeBet({ stake: { kind: 'signer', bettor }, side: 'UP', amount: 100_000_000n, entryPrice: ENTRY });
+  const bet = await rpc.readBet(p.betId);
+  if (!bet) throw new Error('bet not readable');
+  return bet;
+}
+
+it('adopts an expired open bet without an actor, settles it once, and leaves stored chains to their actors', async () => {
+  const [orphanOwner, storedOwner] = await Promise.all([fundedBettor(rpc), fundedBettor(rpc)]);
+  const orphan = await placed(orphanOwner);
+  const stored = await placed(storedOwner);
+  const history = createMemoryPriceHistory();
+  for (const t of [orphan.expireTime, stored.expireTime]) {
+    await history.append({ price: formatE8(ENTRY + 5n), ts: Number(t) * 1000 - 1 });
+    await history.append({ price: formatE8(ENTRY + 5n), ts: Number(t) * 1000 + 1 });
+  }
+  const snapshots = new MemorySnapshotStore();
+  await snapshots.save(stored.id.toString(), { status: 'done' }, true); // its chain is recorded: not ours to adopt
+  const published: BetEmittedEvent[] = [];
+  const bets = await BetActors.boot({
+    store: snapshots,
+    effects: settlementEffects({ chain: rpc, history, keyFor: async () => undefined, now: Date.now }),
+    publish: (e) => published.push(e),
+    retry: { baseMs: 100, maxMs: 300 },
+  });
+  const settler = new Settler({ chain: rpc, bets, snapshots, policy: { replayTies: false, maxReplays: 10 }, log: pino({ level: 'silent' }) });
+  await untilUnix(stored.expireTime > orphan.expireTime ? stored.expireTime : orphan.expireTime);
+  for (let i = 0; i < 60 && !published.some((e) => e.type === 'bet_closed'); i++) {
+    await settler.settleExpiredBets(Date.now());
+    await bets.settled();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  for (let i = 0; i < 5; i++) await settler.settleExpiredBets(Date.now()); // more scheduler runs change nothing
+  await bets.settled();
+  await bets.stop();
+
+  expect(published.map((e) => [e.type, e.id])).toEqual([
+    ['bet_open', orphan.id.toString()],
+    ['bet_closed', orphan.id.toString()],
+  ]);
+  expect(published[1]).toMatchObject({ status: 1, statusName: 'payout_done', exitPrice: Number(ENTRY + 5n) });
+  expect((await rpc.readBet(orphan.id))?.status).toBe(1);
+  expect((await rpc.readBet(stored.id))?.status).toBe(0);
+});
+
+it('effects are idempotent: a second close and a second replay find the first', async () => {
+  const [a, b] = await Promise.all([fundedBettor(rpc), fundedBettor(rpc)]);
+  const betA = await placed(a);
+  const betB = await placed(b);
+  const history = createMemoryPriceHistory();
+  await history.append({ price: formatE8(ENTRY), ts: Date.now() + 1500 });
+  const keys = new Map([[b.publicKey.toBase58(), b]]);
+  const fx = settlementEffects({ chain: rpc, history, keyFor: async (addr) => keys.get(addr), now: () => Date.now() + 1500 });
+  await untilUnix((betA.expireTime > betB.expireTime ? betA.expireTime : betB.expireTime) + 1n);
+
+  const first = await fx.closeOnChain({ betId: betA.id, exitPrice: ENTRY - 1n }, signal);
+  expect(first).toMatchObject({ kind: 'closed', status: 2 });
+  expect(await fx.closeOnChain({ betId: betA.id, exitPrice: ENTRY + 1n }, signal)).toEqual({ kind: 'already_closed', status: 2, exitPrice: ENTRY - 1n });
+
+  const req = { betId: betB.id, exitPrice: ENTRY, bettor: b.publicKey.toBase58(), side: 'UP' as const, amount: 100_000_000n };
+  const replaced = await fx.closeAndReplace(req, signal);
+  expect(replaced.kind).toBe('replaced');
+  const again = await fx.closeAndReplace(req, signal);
+  expect(again).toMatchObject({ kind: 'replaced', next: replaced.kind === 'replaced' ? replaced.next : {} });
+  const all = await rpc.scanBetsOf(b.publicKey);
+  expect(all.map((x) => x.status)).toEqual([3, 0]); // one replacement, not two
+  expect((await rpc.balances(b.publicKey)).tokenUnits).toBe(10_000_000_000n - 100_000_000n);
+});

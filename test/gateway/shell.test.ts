@@ -1,0 +1,333 @@
+/**
+ * The gateway shell over real sockets: path rules of spec sections 1.7 and 7 (fetch), and the
+ * WebSocket stream of section 6 (the `ws` package): snapshot, fan-out, `since` replay.
+ */
+import type { Socket } from 'node:net';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryEventLog } from '../../adapters/store/event-log-memory.ts';
+import type { EventLog, Sequenced } from '../../adapters/store/event-log.ts';
+import { createRedisEventLog } from '../../adapters/store/event-log-redis.ts';
+import { HttpError } from '../../server/http.ts';
+import { createGatewayShell, type GatewayShell } from '../../server/gateway/shell.ts';
+import { respond } from '../../server/gateway/router.ts';
+import { parseBetBodyA } from '../../server/gateway/wire.ts';
+import { sharedTestRedis } from '../support/redis-prefix.ts';
+import { collect, type Collector } from '../support/ws-collector.ts';
+
+type TestEvent = { type: 'price'; symbol: 'solusdt'; price: string; ts: number } | { type: 'bet_open'; id: string };
+
+const logger = pino({ level: 'silent' });
+let shell: GatewayShell<TestEvent>;
+let base: string;
+let wsBase: string;
+const errorsLogged: unknown[] = [];
+
+beforeAll(async () => {
+  const errorLogger = pino({ level: 'error' }, { write: (line: string) => errorsLogged.push(JSON.parse(line)) });
+  shell = createGatewayShell<TestEvent>({ eventLog: createMemoryEventLog<TestEvent>(), logger: errorLogger, maxBodyBytes: 1024 });
+  const { router } = shell;
+  router.get('/state', () => ({ counter: '0' }));
+  router.get('/balance/:address', ({ params }) => ({ address: params.address }));
+  router.get('/boom', () => {
+    throw new Error('kaboom');
+  });
+  router.get('/conflict', () => {
+    throw new HttpError(409, { error: 'an open bet must be closed before placing a new one', openBetId: '5' });
+  });
+  router.get('/slow', async () => {
+    await new Promise((r) => setTimeout(r, 30));
+    return respond(201, { late: true }, [['X-Test', 'yes']]);
+  });
+  router.post('/wallet', ({ body }) => ({ address: 'NEW', body }), { requireJsonBody: true });
+  router.post('/bet', ({ body }) => {
+    const bet = parseBetBodyA(body);
+    return { side: bet.side, amountUnits: String(bet.amountUnits) };
+  });
+  router.post('/echo', ({ body, headers, query }) => ({ body, contentType: headers['content-type'], q: query.get('q') }));
+  await shell.events.start();
+  const port = await shell.listen(0, '127.0.0.1');
+  base = `http://127.0.0.1:${port}`;
+  wsBase = `ws://127.0.0.1:${port}`;
+});
+
+afterAll(() => shell.close());
+
+async function call(method: string, path: string, init: RequestInit = {}): Promise<{ status: number; body: unknown; headers: Headers }> {
+  const res = await fetch(`${base}${path}`, { method, ...init });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined, headers: res.headers };
+}
+
+const json = (body: unknown): RequestInit => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('path rules (spec 1.7, 7)', () => {
+  it('serves GET routes under /api and without it, with CORS on every reply', async () => {
+    for (const path of ['/api/state', '/state']) {
+      const r = await call('GET', path);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ counter: '0' });
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+      expect(r.headers.get('content-type')).toBe('application/json');
+    }
+    expect((await call('GET', '/api/balance/Abc123')).body).toEqual({ address: 'Abc123' });
+    expect((await call('GET', '/balance/Abc%20d')).body).toEqual({ address: 'Abc d' });
+    expect((await call('GET', '/api/state?x=1')).status).toBe(200);
+  });
+
+  it('answers POST /wallet and POST /bet without /api with 405', async () => {
+    for (const path of ['/wallet', '/bet']) {
+      const r = await call('POST', path, json({}));
+      expect(r.status).toBe(405);
+      expect(r.body).toMatchObject({ error: expect.any(String) });
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    }
+  });
+
+  it('answers POST /api/wallet without Content-Type: application/json or without a body with 405', async () => {
+    expect((await call('POST', '/api/wallet')).status).toBe(405);
+    expect((await call('POST', '/api/wallet', { body: '{}' })).status).toBe(405); // fetch sends text/plain
+    expect((await call('POST', '/api/wallet', { headers: { 'Content-Type': 'application/json' } })).status).toBe(405);
+    const ok = await call('POST', '/api/wallet', json({}));
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ address: 'NEW', body: {} });
+    expect((await call('POST', '/api/wallet', { headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: '{}' })).status).toBe(200);
+  });
+
+  it('answers POST /api/close and unknown paths with 404 {error}', async () => {
+    for (const [method, path] of [['POST', '/api/close'], ['POST', '/close'], ['GET', '/api/nope'], ['GET', '/nope/deeper'], ['DELETE', '/api/state/x']] as const) {
+      const r = await call(method, path);
+      expect(r.status, `${method} ${path}`).toBe(404);
+      expect(r.body).toMatchObject({ error: expect.any(String) });
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    }
+  });
+
+  it('answers another method on a known path with 405 and Allow', async () => {
+    const r = await call('GET', '/api/bet');
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('POST');
+    expect((await call('POST', '/api/state', json({}))).status).toBe(405);
+  });
+
+  it('answers OPTIONS preflight with CORS headers on any path', async () => {
+    for (const path of ['/api/bet', '/api/wallet', '/bet', '/api/unknown', '/api/ws']) {
+      const r = await call('OPTIONS', path, { headers: { Origin: 'http://example.test', 'Access-Control-Request-Method': 'POST' } });
+      expect(r.status, path).toBe(204);
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+      expect(r.headers.get('access-control-allow-methods')).toContain('POST');
+      expect(r.headers.get('access-control-allow-headers')).toContain('Content-Type');
+    }
+  });
+
+  it('refuses bodies over the limit with 413 JSON, declared or streamed', async () => {
+    const declared = await call('POST', '/api/echo', json({ pad: 'x'.repeat(2000) }));
+    expect(declared.status).toBe(413);
+    expect(declared.body).toMatchObject({ error: expect.any(String) });
+    expect(declared.headers.get('access-control-allow-origin')).toBe('*');
+    const chunk = new TextEncoder().encode('x'.repeat(600));
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(chunk);
+        c.enqueue(chunk);
+        c.close();
+      },
+    });
+    const streamed = await call('POST', '/api/echo', { body: stream, duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
+    // the server keeps serving
+    expect((await call('POST', '/api/echo?q=1', json({ a: 1 }))).body).toEqual({ body: { a: 1 }, contentType: 'application/json', q: '1' });
+  });
+
+  it('maps HttpError to its status/body, anything else to a logged 500, and keeps serving', async () => {
+    expect(await call('GET', '/api/conflict')).toMatchObject({ status: 409, body: { error: 'an open bet must be closed before placing a new one', openBetId: '5' } });
+    const boom = await call('GET', '/api/boom');
+    expect(boom.status).toBe(500);
+    expect(boom.body).toEqual({ error: 'internal error' });
+    expect(errorsLogged.some((l) => (l as { err?: { message?: string } }).err?.message === 'kaboom')).toBe(true);
+    expect((await call('GET', '/state')).status).toBe(200);
+  });
+
+  it('supports async handlers with a chosen status and headers', async () => {
+    const r = await call('GET', '/api/slow');
+    expect(r.status).toBe(201);
+    expect(r.headers.get('x-test')).toBe('yes');
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('gives 400 on a non-JSON body and the wire parser errors on a bad bet', async () => {
+    expect(await call('POST', '/api/bet', { headers: { 'Content-Type': 'application/json' }, body: '{nope' })).toMatchObject({ status: 400, body: { error: 'invalid JSON body' } });
+    const amount = await call('POST', '/api/bet', json({ address: '11111111111111111111111111111111', side: 'up', amount: '100000000' }));
+    expect(amount.status).toBe(400);
+    expect((amount.body as { error: string }).error).toMatch(/amountUnits must be a positive integer in token base units/);
+    expect((await call('POST', '/api/bet', json({ address: '11111111111111111111111111111111', side: 'up', amountUnits: 100000000 }))).body).toEqual({ side: 'UP', amountUnits: '100000000' });
+  });
+
+  it('survives a client that goes away before an async reply', async () => {
+    const controller = new AbortController();
+    const pending = fetch(`${base}/api/slow`, { signal: controller.signal }).catch((e: unknown) => e);
+    setTimeout(() => controller.abort(), 5);
+    expect(await pending).toBeInstanceOf(Error);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await call('GET', '/state')).status).toBe(200);
+  });
+});
+
+const price = (n: number): TestEvent => ({ type: 'price', symbol: 'solusdt', price: `${100 + n}.00000000`, ts: 1_763_700_000_000 + n });
+
+describe('event stream (spec 6)', () => {
+  it('refuses a malformed since with 400', async () => {
+    await expect(collect(`${wsBase}/api/ws?since=abc`)).rejects.toThrow(/400/);
+  });
+
+  it('sends the price snapshot first on connect, then live events, on /api/ws and /ws', async () => {
+    let snapshot: Sequenced<TestEvent> | undefined;
+    shell.events.setSnapshotSource(() => snapshot);
+    const none = await collect(`${wsBase}/api/ws`);
+    snapshot = await shell.events.broadcast(price(1));
+    await none.until((m) => m.length === 1);
+    expect(none.messages[0]).toEqual(snapshot); // no snapshot before there was a price: just the live event
+    for (const path of ['/api/ws', '/ws']) {
+      const c = await collect(`${wsBase}${path}`);
+      const live = await shell.events.broadcast({ type: 'bet_open', id: '1' });
+      await c.until((m) => m.length === 2);
+      expect(c.messages).toEqual([snapshot, live]);
+      c.close();
+    }
+    none.close();
+  });
+
+  it('treats a since beyond the last seq as a restarted log: replays everything held, snapshot once', async () => {
+    const c = await collect(`${wsBase}/api/ws?since=999999`);
+    const end = shell.events.lastPublishedSeq;
+    await c.until((m) => m.some((e) => e.seq === end));
+    expect(c.messages.map((e) => e.seq)).toEqual(Array.from({ length: end }, (_, i) => i + 1));
+    c.close();
+  });
+
+  it('fans every event out to several sockets, in seq order', async () => {
+    const clients = await Promise.all(Array.from({ length: 5 }, () => collect(`${wsBase}/api/ws`)));
+    const sent: Array<Sequenced<TestEvent>> = [];
+    for (let i = 0; i < 50; i++) sent.push(await shell.events.broadcast(i % 2 ? price(i) : { type: 'bet_open', id: String(i) }));
+    const last = sent[sent.length - 1]?.seq;
+    for (const c of clients) {
+      await c.until((m) => m.some((e) => e.seq === last));
+      const afterSnapshot = c.messages.slice(c.messages.findIndex((e) => e.seq === sent[0]?.seq));
+      expect(afterSnapshot).toEqual(sent);
+      c.close();
+    }
+  });
+
+});
+
+/** A log whose reads take a real turn of the event loop, so replays interleave with appends. */
+function slowReads<E extends TestEvent>(log: EventLog<E>): EventLog<E> {
+  return {
+    append: (e) => log.append(e),
+    lastSeq: () => log.lastSeq(),
+    readSince: async (since, limit) => {
+      await new Promise((r) => setTimeout(r, 1));
+      return log.readSince(since, limit);
+    },
+  };
+}
+
+const redis = sharedTestRedis();
+
+describe.each([
+  ['memory log, slow reads', () => slowReads(createMemoryEventLog<TestEvent>())],
+  ['redis log', () => createRedisEventLog<TestEvent>(redis.redis(), { prefix: redis.prefix() })],
+])('since replay over a %s', (_name, makeLog) => {
+  let replayShell: GatewayShell<TestEvent>;
+  let url: string;
+  beforeAll(async () => {
+    replayShell = createGatewayShell<TestEvent>({ eventLog: makeLog(), logger, stream: { replayPageSize: 7 } });
+    await replayShell.events.start();
+    url = `ws://127.0.0.1:${await replayShell.listen(0, '127.0.0.1')}/api/ws`;
+  });
+  afterAll(() => replayShell.close());
+
+  it('replays `since` then goes live with no gap and no duplicate while events keep coming', async () => {
+    const events = replayShell.events;
+    let snapshot: Sequenced<TestEvent> | undefined;
+    events.setSnapshotSource(() => snapshot);
+    for (let i = 0; i < 120; i++) snapshot = await events.broadcast(price(i));
+    const start = events.lastPublishedSeq;
+    let producing = true;
+    const producer = (async () => {
+      let i = 0;
+      // bounded well below the log's capacity, so a slow machine cannot push `since=0` out of it
+      while (producing && i < 3000) {
+        const e = await events.broadcast(i % 3 ? price(i) : { type: 'bet_open', id: String(i) });
+        if (e.type === 'price') snapshot = e;
+        i++;
+        if (i % 4 === 0) await new Promise((r) => setImmediate(r));
+      }
+    })();
+    const sinces = [0, 1, start - 100, start - 30, start - 7, start - 1, start, start + 5];
+    const clients: Array<{ since: number; c: Collector }> = [];
+    for (const since of sinces) {
+      clients.push({ since, c: await collect(`${url}?since=${since}`) });
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    producing = false;
+    await producer;
+    const end = events.lastPublishedSeq;
+    expect(end).toBeGreaterThan(start + 20);
+    for (const { since, c } of clients) {
+      await c.until((m) => m.some((e) => e.seq === end));
+      const seqs = c.messages.map((e) => e.seq as number);
+      // a snapshot is sent first only when it is not newer than `since`
+      const stream = seqs[0] !== undefined && seqs[0] <= since ? seqs.slice(1) : seqs;
+      // a since past the last seq means the log restarted: everything held is replayed
+      const from = since > end ? 0 : since;
+      expect(stream, `since=${since}`).toEqual(Array.from({ length: end - from }, (_, i) => from + 1 + i));
+      c.close();
+    }
+  });
+});
+
+describe('slow consumers', () => {
+  type Big = { type: 'big'; n: number; pad: string };
+  let bigShell: GatewayShell<Big>;
+  let url: string;
+  beforeAll(async () => {
+    bigShell = createGatewayShell<Big>({ eventLog: createMemoryEventLog<Big>(1000), logger, stream: { maxBackpressure: 64 * 1024 } });
+    await bigShell.events.start();
+    url = `ws://127.0.0.1:${await bigShell.listen(0, '127.0.0.1')}/api/ws`;
+  });
+  afterAll(() => bigShell.close());
+
+  it('closes a socket that stops reading once its backlog passes maxBackpressure; others get every event', async () => {
+    const fast = await collect(url);
+    const slow = await collect(url);
+    (slow.socket as unknown as { _socket: Socket })._socket.pause();
+    expect(bigShell.events.connections).toBe(2);
+    const pad = 'x'.repeat(16 * 1024);
+    let sent = 0;
+    // At most 64 MiB: far beyond kernel buffers plus the 64 KiB bound.
+    while (bigShell.events.connections === 2 && sent < 4096) {
+      await bigShell.events.broadcast({ type: 'big', n: sent, pad });
+      sent++;
+      if (sent % 8 === 0) await new Promise((r) => setImmediate(r));
+    }
+    expect(bigShell.events.connections).toBe(1);
+    const last = bigShell.events.lastPublishedSeq;
+    await fast.until((m) => m.some((e) => e.seq === last), 30_000);
+    expect(fast.messages.map((e) => e.seq)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+    fast.close();
+    slow.socket.terminate();
+  });
+
+  it('paces a large replay by drain instead of overflowing maxBackpressure', async () => {
+    const pad = 'y'.repeat(16 * 1024);
+    const from = bigShell.events.lastPublishedSeq;
+    for (let n = 0; n < 300; n++) await bigShell.events.broadcast({ type: 'big', n, pad }); // ~4.8 MiB, 75x the bound
+    const last = bigShell.events.lastPublishedSeq;
+    const c = await collect(`${url}?since=${from}`);
+    await c.until((m) => m.some((e) => e.seq === last), 30_000);
+    expect(c.messages.map((e) => e.seq)).toEqual(Array.from({ length: 300 }, (_, i) => from + 1 + i));
+    c.close();
+  });
+});

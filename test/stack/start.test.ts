@@ -1,0 +1,65 @@
+/**
+ * `npm start` (bin/start.ts) on embedded defaults: no REDIS_URL, no NATS_URL, a fresh data dir.
+ * The whole stack answers, synthetic prices flow, and a bet goes from POST to settlement.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { call, EventClient } from '../support/gateway-stack.ts';
+import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
+
+let stack: ServiceProcess;
+let dataDir: string;
+const ports = { gateway: 0, exchange: 0, mgmt: 0, chain: 0 };
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'start-'));
+  ports.gateway = await freePort();
+  ports.exchange = await freePort();
+  ports.mgmt = await freePort();
+  ports.chain = await freePort();
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    GATEWAY_PORT: String(ports.gateway),
+    EXCHANGE_PORT: String(ports.exchange),
+    EXCHANGE_MGMT_PORT: String(ports.mgmt),
+    CHAIN_PORT: String(ports.chain),
+    GW_EXPIRY_SECONDS: '2',
+    SMART_SETTLE_INTERVAL_MS: '200',
+    NATS_URL: '',
+    REDIS_URL: '',
+    SOLANA_RPC_URL: '',
+  };
+  stack = await startService('start', env, ports.exchange, 120_000);
+}, 150_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('serves the gateway, the exchange, its health and the local chain', async () => {
+  const gw = `http://127.0.0.1:${ports.gateway}`;
+  expect((await call(gw, 'GET', '/api/state')).body).toMatchObject({ expirySeconds: '2', paused: 0, nextBetId: '1' });
+  await expect.poll(async () => (await call(gw, 'GET', '/api/price')).status, { timeout: 10_000 }).toBe(200);
+  expect((await call(`http://127.0.0.1:${ports.mgmt}`, 'GET', '/actuator/health')).body).toEqual({ status: 'UP' });
+  await expect.poll(async () => (await call(`http://127.0.0.1:${ports.exchange}`, 'GET', '/api/v1/prices')).body.length, { timeout: 10_000 }).toBe(3);
+  const rpc = await call(`http://127.0.0.1:${ports.chain}`, 'POST', '/', { jsonrpc: '2.0', id: 1, method: 'getHealth' });
+  expect(rpc.body).toEqual({ jsonrpc: '2.0', id: 1, result: 'ok' });
+});
+
+it('takes a bet on synthetic prices and settles it', async () => {
+  const gw = `http://127.0.0.1:${ports.gateway}`;
+  const ws = new EventClient(`ws://127.0.0.1:${ports.gateway}/api/ws`);
+  await ws.opened;
+  const { body } = await call(gw, 'POST', '/api/wallet', {});
+  expect((await call(gw, 'GET', `/api/faucet/${body.address}`)).status).toBe(200);
+  const bet = await call(gw, 'POST', '/api/bet', { address: body.address, side: 'UP', amountUnits: '100000000' });
+  expect(bet.status).toBe(200);
+  const closed = await ws.waitFor((e) => e.type === 'bet_closed' && e.id === bet.body.id, 30_000);
+  expect([1, 2, 3]).toContain(closed.status);
+  const tokens = BigInt((await call(gw, 'GET', `/api/balance/${body.address}`)).body.tokenUnits);
+  expect(tokens).toBe({ 1: 10_030_000_000n, 2: 9_900_000_000n, 3: 10_000_000_000n }[closed.status as 1 | 2 | 3]);
+  ws.close();
+});
