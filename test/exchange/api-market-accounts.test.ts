@@ -6,20 +6,11 @@ import {
   AccountTotalsView, AccountView, CashMovementView, EquityPointView, OrderRecordView, OrderResultView, PnlView, PositionView, PriceView,
 } from '../../server/exchange/wire.ts';
 import { book, ISO, PRICE8, publishBehind, UUID } from './support.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, solBook, startExchangeUnderTest, type ExchangeUnderTest } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { expectError, solBook, exchangeForSuite } from './harness.ts';
 
-let t: ExchangeUnderTest;
-let api: ExchangeUnderTest['api'];
-beforeAll(async () => {
-  t = await startExchangeUnderTest();
-  api = t.api;
-});
-afterAll(async () => {
-  await t?.stop();
-});
-const openAccount = (name: string, initialCash?: string, feeRate?: string) => t.openAccount(name, initialCash, feeRate);
-const order = (id: string, symbol: string, side: string, qty: string, key?: string) => t.order(id, symbol, side, qty, key);
+const t = exchangeForSuite();
+const { openAccount, order } = t;
 
 describe('health and prices', () => {
   it('answers UP on the management port', async () => {
@@ -29,7 +20,7 @@ describe('health and prices', () => {
   });
 
   it('lists price objects of fresh books with 8-digit bid/ask and an ISO time', async () => {
-    const r = await api.get('/api/v1/prices');
+    const r = await t.api.get('/api/v1/prices');
     expect(r.status).toBe(200);
     const btc = r.body.find((p: any) => p.symbol === 'BTCUSDT');
     expect(btc).toEqual({ symbol: 'BTCUSDT', bid: '99.00000000', ask: '100.00000000', ts: expect.stringMatching(ISO) });
@@ -40,27 +31,27 @@ describe('health and prices', () => {
   });
 
   it('reads a single price and refuses unknown symbols', async () => {
-    const r = await api.get('/api/v1/prices/SOLUSDT');
+    const r = await t.api.get('/api/v1/prices/SOLUSDT');
     expect(r.body).toMatchObject({ symbol: 'SOLUSDT', bid: '149.50000000', ask: '150.00000000' });
-    expectError(await api.get('/api/v1/prices/DOGEUSDT'), 400, 'VALIDATION_ERROR');
+    expectError(await t.api.get('/api/v1/prices/DOGEUSDT'), 400, 'VALIDATION_ERROR');
   });
 
   it('never shows or trades on a book older than 30 s', async () => {
-    await publishBehind(t.nc, api, book('ETHUSDT', [['3000', '1']], [['3001', '1']], Date.now() - 31_000), solBook(Date.now() + 1));
-    expectError(await api.get('/api/v1/prices/ETHUSDT'), 503, 'PRICE_UNAVAILABLE');
-    const list = await api.get('/api/v1/prices');
+    await publishBehind(t.nc, t.api, book('ETHUSDT', [['3000', '1']], [['3001', '1']], Date.now() - 31_000), solBook(Date.now() + 1));
+    expectError(await t.api.get('/api/v1/prices/ETHUSDT'), 503, 'PRICE_UNAVAILABLE');
+    const list = await t.api.get('/api/v1/prices');
     expect(list.body.map((p: any) => p.symbol)).not.toContain('ETHUSDT');
     const id = await openAccount('stale-book');
     expectError(await order(id, 'ETHUSDT', 'BUY', '0.1'), 503, 'PRICE_UNAVAILABLE');
-    const after = await api.get(`/api/v1/accounts/${id}`);
+    const after = await t.api.get(`/api/v1/accounts/${id}`);
     expect(after.body.cash).toBe('10000.0000000000');
-    expect((await api.get(`/api/v1/accounts/${id}/orders`)).body).toEqual([]);
+    expect((await t.api.get(`/api/v1/accounts/${id}/orders`)).body).toEqual([]);
   });
 });
 
 describe('accounts', () => {
   it('creates an account with every spec field', async () => {
-    const r = await api.post('/api/v1/accounts', { name: 'alice', initialCash: '10000' });
+    const r = await t.api.post('/api/v1/accounts', { name: 'alice', initialCash: '10000' });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
       id: expect.stringMatching(UUID),
@@ -71,13 +62,13 @@ describe('accounts', () => {
       feeRate: '0.0010000000',
       createdAt: expect.stringMatching(ISO),
     });
-    const custom = await api.post('/api/v1/accounts', { name: 'alice-2', initialCash: '5.5', feeRate: '0.0025' });
+    const custom = await t.api.post('/api/v1/accounts', { name: 'alice-2', initialCash: '5.5', feeRate: '0.0025' });
     expect(custom.body.feeRate).toBe('0.0025000000');
   });
 
   it('refuses a taken name with 409 NAME_TAKEN', async () => {
     await openAccount('bob');
-    expectError(await api.post('/api/v1/accounts', { name: 'bob', initialCash: '1' }), 409, 'NAME_TAKEN');
+    expectError(await t.api.post('/api/v1/accounts', { name: 'bob', initialCash: '1' }), 409, 'NAME_TAKEN');
   });
 
   it.each([
@@ -95,17 +86,17 @@ describe('accounts', () => {
     ['feeRate of 100 %', { name: 'x9', initialCash: '10', feeRate: '1' }],
     ['body not an object', []],
   ])('400 VALIDATION_ERROR: %s', async (_what, body) => {
-    expectError(await api.post('/api/v1/accounts', body), 400, 'VALIDATION_ERROR');
+    expectError(await t.api.post('/api/v1/accounts', body), 400, 'VALIDATION_ERROR');
   });
 
   it('400 on a body that is not JSON, or no body', async () => {
-    expectError(await api.post('/api/v1/accounts', '{"name":'), 400, 'VALIDATION_ERROR');
-    expectError(await api.post('/api/v1/accounts'), 400, 'VALIDATION_ERROR');
+    expectError(await t.api.post('/api/v1/accounts', '{"name":'), 400, 'VALIDATION_ERROR');
+    expectError(await t.api.post('/api/v1/accounts'), 400, 'VALIDATION_ERROR');
   });
 
   it('reads one account and the list with totals', async () => {
     const id = await openAccount('carol', '2500.5');
-    const one = await api.get(`/api/v1/accounts/${id}`);
+    const one = await t.api.get(`/api/v1/accounts/${id}`);
     expect(one.status).toBe(200);
     expect(one.body).toEqual({
       id,
@@ -119,7 +110,7 @@ describe('accounts', () => {
       realizedPnl: '0.0000000000',
       unrealizedPnl: '0.0000000000',
     });
-    const list = await api.get('/api/v1/accounts');
+    const list = await t.api.get('/api/v1/accounts');
     expect(list.status).toBe(200);
     expect(list.body).toContainEqual(one.body);
   });
@@ -127,16 +118,16 @@ describe('accounts', () => {
   it('answers 404 ACCOUNT_NOT_FOUND on every account path of an unknown id', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
     for (const r of [
-      await api.get(`/api/v1/accounts/${id}`),
-      await api.del(`/api/v1/accounts/${id}`),
-      await api.post(`/api/v1/accounts/${id}/deposits`, { amount: '1' }),
-      await api.put(`/api/v1/accounts/${id}/cash`, { target: '1' }),
+      await t.api.get(`/api/v1/accounts/${id}`),
+      await t.api.del(`/api/v1/accounts/${id}`),
+      await t.api.post(`/api/v1/accounts/${id}/deposits`, { amount: '1' }),
+      await t.api.put(`/api/v1/accounts/${id}/cash`, { target: '1' }),
       await order(id, 'BTCUSDT', 'BUY', '0.1'),
-      await api.get(`/api/v1/accounts/${id}/pnl`),
-      await api.get(`/api/v1/accounts/${id}/positions`),
-      await api.get(`/api/v1/accounts/${id}/orders`),
-      await api.get(`/api/v1/accounts/${id}/equity`),
-      await api.get(`/api/v1/accounts/${id}/equity?snapshot=true`),
+      await t.api.get(`/api/v1/accounts/${id}/pnl`),
+      await t.api.get(`/api/v1/accounts/${id}/positions`),
+      await t.api.get(`/api/v1/accounts/${id}/orders`),
+      await t.api.get(`/api/v1/accounts/${id}/equity`),
+      await t.api.get(`/api/v1/accounts/${id}/equity?snapshot=true`),
     ]) expectError(r, 404, 'ACCOUNT_NOT_FOUND');
   });
 });
@@ -148,22 +139,22 @@ describe('wire schemas', () => {
       const parsed = v.safeParse(schema, r.body);
       expect(parsed.issues?.map((i) => `${i.path?.map((p) => p.key).join('.')}: ${i.message}`)).toBeUndefined();
     };
-    ok(v.array(PriceView), await api.get('/api/v1/prices'));
-    ok(PriceView, await api.get('/api/v1/prices/BTCUSDT'));
-    const created = await api.post('/api/v1/accounts', { name: 'schemas', initialCash: '5000' });
+    ok(v.array(PriceView), await t.api.get('/api/v1/prices'));
+    ok(PriceView, await t.api.get('/api/v1/prices/BTCUSDT'));
+    const created = await t.api.post('/api/v1/accounts', { name: 'schemas', initialCash: '5000' });
     ok(AccountView, created, 201);
     const id = created.body.id as string;
     ok(OrderResultView, await order(id, 'BTCUSDT', 'BUY', '1.5'), 201);
     ok(OrderResultView, await order(id, 'BTCUSDT', 'SELL', '0.25', 'schema-key'), 201);
-    ok(CashMovementView, await api.post(`/api/v1/accounts/${id}/deposits`, { amount: '-12.5', reason: 'fee' }), 201);
-    ok(CashMovementView, await api.put(`/api/v1/accounts/${id}/cash`, { target: '4000' }));
-    ok(AccountTotalsView, await api.get(`/api/v1/accounts/${id}`));
-    ok(v.array(AccountTotalsView), await api.get('/api/v1/accounts'));
-    ok(PnlView, await api.get(`/api/v1/accounts/${id}/pnl`));
-    ok(v.array(PositionView), await api.get(`/api/v1/accounts/${id}/positions`));
-    const history = await api.get(`/api/v1/accounts/${id}/orders`);
+    ok(CashMovementView, await t.api.post(`/api/v1/accounts/${id}/deposits`, { amount: '-12.5', reason: 'fee' }), 201);
+    ok(CashMovementView, await t.api.put(`/api/v1/accounts/${id}/cash`, { target: '4000' }));
+    ok(AccountTotalsView, await t.api.get(`/api/v1/accounts/${id}`));
+    ok(v.array(AccountTotalsView), await t.api.get('/api/v1/accounts'));
+    ok(PnlView, await t.api.get(`/api/v1/accounts/${id}/pnl`));
+    ok(v.array(PositionView), await t.api.get(`/api/v1/accounts/${id}/positions`));
+    const history = await t.api.get(`/api/v1/accounts/${id}/orders`);
     ok(v.array(OrderRecordView), history);
     expect(history.body).toHaveLength(2);
-    ok(v.array(EquityPointView), await api.get(`/api/v1/accounts/${id}/equity?snapshot=true`));
+    ok(v.array(EquityPointView), await t.api.get(`/api/v1/accounts/${id}/equity?snapshot=true`));
   });
 });

@@ -1,22 +1,13 @@
 /**
  * Exchange black-box suite, part 2: orders (ask/bid, level walking, partial fills, fee, 409, 400), idempotency, history, journal replay.
  */
-import { parseJournalEntry, replayJournal } from '../../runtime/exchange/journal.ts';
+import { replayJournal } from '../../runtime/exchange/journal.ts';
 import { ISO, UUID } from './support.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startExchangeUnderTest, type ExchangeUnderTest } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { exchangeForSuite, expectError, journalIn } from './harness.ts';
 
-let t: ExchangeUnderTest;
-let api: ExchangeUnderTest['api'];
-beforeAll(async () => {
-  t = await startExchangeUnderTest();
-  api = t.api;
-});
-afterAll(async () => {
-  await t?.stop();
-});
-const openAccount = (name: string, initialCash?: string, feeRate?: string) => t.openAccount(name, initialCash, feeRate);
-const order = (id: string, symbol: string, side: string, qty: string, key?: string) => t.order(id, symbol, side, qty, key);
+const t = exchangeForSuite();
+const { openAccount, order } = t;
 
 describe('orders', () => {
   it('buys at the ask with a 0.1 % fee', async () => {
@@ -42,7 +33,7 @@ describe('orders', () => {
     const id = await openAccount('walker');
     const r = await order(id, 'BTCUSDT', 'BUY', '2');
     expect(r.body).toMatchObject({ status: 'FILLED', qty: '2.0000000000', price: '100.5000000000', gross: '201.0000000000', fee: '0.2010000000' });
-    const hist = await api.get(`/api/v1/accounts/${id}/orders`);
+    const hist = await t.api.get(`/api/v1/accounts/${id}/orders`);
     expect(hist.body[0].fills).toEqual([
       { price: '100.0000000000', qty: '1.0000000000', gross: '100.0000000000' },
       { price: '101.0000000000', qty: '1.0000000000', gross: '101.0000000000' },
@@ -67,9 +58,9 @@ describe('orders', () => {
     const s2 = await order(id, 'BTCUSDT', 'SELL', '2');
     expect(s2.body).toMatchObject({ status: 'FILLED', price: '98.5000000000', gross: '197.0000000000', fee: '0.1970000000', positionQty: '0.0000000000' });
     // basis 302.302; proceeds 98.901 + 196.803 = 295.704; realized = -6.598
-    const positions = await api.get(`/api/v1/accounts/${id}/positions`);
+    const positions = await t.api.get(`/api/v1/accounts/${id}/positions`);
     expect(positions.body).toEqual([{ symbol: 'BTCUSDT', qty: '0.0000000000', avgCost: '0.0000000000', realizedPnl: '-6.5980000000' }]);
-    const pnl = await api.get(`/api/v1/accounts/${id}/pnl`);
+    const pnl = await t.api.get(`/api/v1/accounts/${id}/pnl`);
     expect(pnl.body).toEqual({
       initialCash: '10000.0000000000', netDeposits: '0.0000000000', equity: '9993.4020000000', pnl: '-6.5980000000',
       pnlPct: '-0.0659800000', realizedPnl: '-6.5980000000', unrealizedPnl: '0.0000000000',
@@ -82,9 +73,9 @@ describe('orders', () => {
     expect((await order(id, 'BTCUSDT', 'BUY', '0.5')).status).toBe(201);
     expectError(await order(id, 'BTCUSDT', 'SELL', '0.6'), 409, 'INSUFFICIENT_POSITION');
     expectError(await order(id, 'SOLUSDT', 'SELL', '1'), 409, 'INSUFFICIENT_POSITION');
-    const acc = await api.get(`/api/v1/accounts/${id}`);
+    const acc = await t.api.get(`/api/v1/accounts/${id}`);
     expect(acc.body.cash).toBe('49.9500000000');
-    expect((await api.get(`/api/v1/accounts/${id}/orders`)).body).toHaveLength(1);
+    expect((await t.api.get(`/api/v1/accounts/${id}/orders`)).body).toHaveLength(1);
     expect(await t.redis.xlen(`exchange:account:${id}:journal`)).toBe(2);
   });
 
@@ -101,14 +92,14 @@ describe('orders', () => {
     ['qty with 11 fraction digits', { symbol: 'BTCUSDT', side: 'BUY', qty: '0.00000000001' }],
   ])('400 VALIDATION_ERROR: %s', async (_what, body) => {
     const id = await openAccount(`v-${_what}`);
-    expectError(await api.post(`/api/v1/accounts/${id}/orders`, body), 400, 'VALIDATION_ERROR');
+    expectError(await t.api.post(`/api/v1/accounts/${id}/orders`, body), 400, 'VALIDATION_ERROR');
   });
 
   it('400 VALIDATION_ERROR on an Idempotency-Key longer than 200 characters, or a body that is not JSON', async () => {
     const id = await openAccount('v-idem-key');
     expectError(await order(id, 'BTCUSDT', 'BUY', '1', 'k'.repeat(201)), 400, 'VALIDATION_ERROR');
-    expectError(await api.post(`/api/v1/accounts/${id}/orders`, 'symbol=BTCUSDT'), 400, 'VALIDATION_ERROR');
-    expect((await api.get(`/api/v1/accounts/${id}/orders`)).body).toEqual([]);
+    expectError(await t.api.post(`/api/v1/accounts/${id}/orders`, 'symbol=BTCUSDT'), 400, 'VALIDATION_ERROR');
+    expect((await t.api.get(`/api/v1/accounts/${id}/orders`)).body).toEqual([]);
   });
 
   it('keeps the order state readable by an operator in Redis', async () => {
@@ -126,8 +117,8 @@ describe('idempotency', () => {
     const again = await order(id, 'BTCUSDT', 'BUY', '1', 'key-1');
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
-    expect((await api.get(`/api/v1/accounts/${id}`)).body.cash).toBe('9899.9000000000');
-    expect((await api.get(`/api/v1/accounts/${id}/orders`)).body).toHaveLength(1);
+    expect((await t.api.get(`/api/v1/accounts/${id}`)).body.cash).toBe('9899.9000000000');
+    expect((await t.api.get(`/api/v1/accounts/${id}/orders`)).body).toHaveLength(1);
   });
 
   it('refuses the same key with another body (422 IDEMPOTENCY_KEY_REUSED)', async () => {
@@ -142,8 +133,8 @@ describe('idempotency', () => {
     const answers = await Promise.all(Array.from({ length: 12 }, () => order(id, 'SOLUSDT', 'BUY', '2', 'race-key')));
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([201]));
     expect(new Set(answers.map((a) => a.body.orderId)).size).toBe(1);
-    expect((await api.get(`/api/v1/accounts/${id}/orders`)).body).toHaveLength(1);
-    expect((await api.get(`/api/v1/accounts/${id}`)).body.cash).toBe('9699.7000000000');
+    expect((await t.api.get(`/api/v1/accounts/${id}/orders`)).body).toHaveLength(1);
+    expect((await t.api.get(`/api/v1/accounts/${id}`)).body.cash).toBe('9699.7000000000');
   });
 });
 
@@ -151,30 +142,28 @@ describe('history', () => {
   it('lists orders newest first with nested fills, honours limit and defaults to 100', async () => {
     const id = await openAccount('history', '100000');
     for (let i = 0; i < 103; i++) expect((await order(id, 'SOLUSDT', 'BUY', `0.${String(i + 1).padStart(3, '0')}`)).status).toBe(201);
-    const all = await api.get(`/api/v1/accounts/${id}/orders`);
+    const all = await t.api.get(`/api/v1/accounts/${id}/orders`);
     expect(all.body).toHaveLength(100);
     expect(all.body[0].qty).toBe('0.1030000000');
     expect(all.body[0]).toMatchObject({ status: 'FILLED', symbol: 'SOLUSDT', side: 'BUY', accountId: id, createdAt: expect.stringMatching(ISO) });
     expect(all.body[0].fills).toEqual([{ price: '150.0000000000', qty: '0.1030000000', gross: '15.4500000000' }]);
-    const two = await api.get(`/api/v1/accounts/${id}/orders?limit=2`);
+    const two = await t.api.get(`/api/v1/accounts/${id}/orders?limit=2`);
     expect(two.body.map((o: any) => o.qty)).toEqual(['0.1030000000', '0.1020000000']);
-    expect((await api.get(`/api/v1/accounts/${id}/orders?limit=1000`)).body).toHaveLength(103);
-    for (const bad of ['0', '-1', 'abc', '1.5', '1001']) expectError(await api.get(`/api/v1/accounts/${id}/orders?limit=${bad}`), 400, 'VALIDATION_ERROR');
+    expect((await t.api.get(`/api/v1/accounts/${id}/orders?limit=1000`)).body).toHaveLength(103);
+    for (const bad of ['0', '-1', 'abc', '1.5', '1001']) expectError(await t.api.get(`/api/v1/accounts/${id}/orders?limit=${bad}`), 400, 'VALIDATION_ERROR');
   });
 });
 
 describe('journal', () => {
   it('rebuilds every account balance from the journal stream', async () => {
-    const ids = (await api.get('/api/v1/accounts')).body.map((a: any) => a.id as string);
+    const ids = (await t.api.get('/api/v1/accounts')).body.map((a: any) => a.id as string);
     expect(ids.length).toBeGreaterThan(5);
     for (const id of ids) {
-      const raw = await t.redis.xrange(`exchange:account:${id}:journal`, '-', '+');
-      const entries = raw.map(([, f]) => parseJournalEntry(Object.fromEntries(f.flatMap((_, i) => (i % 2 === 0 ? [[f[i], f[i + 1]]] : [])))));
-      const rebuilt = replayJournal(entries);
-      const acc = (await api.get(`/api/v1/accounts/${id}`)).body;
+      const rebuilt = replayJournal(await journalIn(t.redis, id));
+      const acc = (await t.api.get(`/api/v1/accounts/${id}`)).body;
       expect(rebuilt.cash.toFixed(10)).toBe(acc.cash);
       expect(rebuilt.netDeposits.toFixed(10)).toBe(acc.netDeposits);
-      const positions = (await api.get(`/api/v1/accounts/${id}/positions`)).body;
+      const positions = (await t.api.get(`/api/v1/accounts/${id}/positions`)).body;
       for (const p of positions) {
         expect(rebuilt.positions[p.symbol as 'BTCUSDT']?.qty.toFixed(10)).toBe(p.qty);
         expect(rebuilt.positions[p.symbol as 'BTCUSDT']?.realizedPnl.toFixed(10)).toBe(p.realizedPnl);

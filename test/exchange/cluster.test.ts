@@ -2,19 +2,12 @@
  * Two exchange processes on one Redis racing orders on one account stay consistent, and a
  * restart on the same Redis changes nothing any read returns.
  */
-import type { NatsConnection } from '@nats-io/transport-node';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectNats } from '../../adapters/feed/nats-connection.ts';
-import { parseJournalEntry, replayJournal } from '../../runtime/exchange/journal.ts';
-import { freePort, startNatsServer, startRedisServer, startService, type RunningServer, type ServiceProcess } from '../support/servers.ts';
-import { book, client, D, publishAndWait, type Client } from './support.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { replayJournal } from '../../runtime/exchange/journal.ts';
+import { journalIn, sharedLedgerForSuite } from './harness.ts';
+import { book, D, type Client } from './support.ts';
 
-let nats: RunningServer;
-let redisServer: RunningServer;
-let redis: Redis;
-let nc: NatsConnection;
-const processes: ServiceProcess[] = [];
+const ledger = sharedLedgerForSuite();
 
 const booksTs = Date.now();
 const books = [
@@ -23,36 +16,9 @@ const books = [
   book('SOLUSDT', [['149.90', '1000']], [['150.00', '1000']], booksTs),
 ];
 
-async function startExchange(): Promise<Client> {
-  const [port, mgmtPort] = [await freePort(), await freePort()];
-  const p = await startService(
-    'exchange',
-    { EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmtPort), NATS_URL: nats.url, REDIS_URL: redisServer.url, LOG_LEVEL: 'warn' },
-    mgmtPort,
-  );
-  processes.push(p);
-  const api = client(`http://127.0.0.1:${port}`);
-  for (const b of books) await publishAndWait(nc, api, b);
-  return api;
-}
+const startExchange = () => ledger.startExchange(books);
 
-beforeAll(async () => {
-  [nats, redisServer] = await Promise.all([startNatsServer(), startRedisServer()]);
-  redis = new Redis(redisServer.url);
-  nc = await connectNats(nats.url, 'cluster-test');
-});
-
-afterAll(async () => {
-  await nc?.drain();
-  await redis?.quit();
-  await Promise.all(processes.map((p) => p.stop()));
-  await Promise.all([nats?.stop(), redisServer?.stop()]);
-});
-
-async function rebuiltFromJournal(id: string) {
-  const raw = await redis.xrange(`exchange:account:${id}:journal`, '-', '+');
-  return replayJournal(raw.map(([, f]) => parseJournalEntry(Object.fromEntries(f.flatMap((_, i) => (i % 2 === 0 ? [[f[i], f[i + 1]]] : []))))));
-}
+const rebuiltFromJournal = async (id: string) => replayJournal(await journalIn(ledger.redis, id));
 
 describe('two processes on one Redis', () => {
   let a: Client;
@@ -134,7 +100,7 @@ describe('two processes on one Redis', () => {
     };
     const before = await reads(a);
     expect(Object.keys(before).length).toBeGreaterThan(10);
-    await Promise.all(processes.splice(0).map((p) => p.stop()));
+    await Promise.all(ledger.processes.splice(0).map((p) => p.stop()));
     const c = await startExchange();
     expect(await reads(c)).toEqual(before);
   });

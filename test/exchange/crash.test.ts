@@ -3,50 +3,16 @@
  * each order is in Redis whole or not at all, the journal still replays to the balances, and
  * retrying every Idempotency-Key on a fresh process trades each order exactly once.
  */
-import type { NatsConnection } from '@nats-io/transport-node';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectNats } from '../../adapters/feed/nats-connection.ts';
-import { parseJournalEntry, replayJournal } from '../../runtime/exchange/journal.ts';
-import { freePort, startNatsServer, startRedisServer, startService, type RunningServer, type ServiceProcess } from '../support/servers.ts';
-import { book, client, D, publishAndWait, type Client } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { replayJournal } from '../../runtime/exchange/journal.ts';
+import { journalIn, sharedLedgerForSuite } from './harness.ts';
+import { book, D, type Client } from './support.ts';
 
-let nats: RunningServer;
-let redisServer: RunningServer;
-let redis: Redis;
-let nc: NatsConnection;
-const processes: ServiceProcess[] = [];
+const ledger = sharedLedgerForSuite();
 
-async function startExchange(): Promise<Client> {
-  const [port, mgmtPort] = [await freePort(), await freePort()];
-  const p = await startService(
-    'exchange',
-    { EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmtPort), NATS_URL: nats.url, REDIS_URL: redisServer.url, LOG_LEVEL: 'warn' },
-    mgmtPort,
-  );
-  processes.push(p);
-  const api = client(`http://127.0.0.1:${port}`);
-  await publishAndWait(nc, api, book('SOLUSDT', [['149.90', '100000']], [['150.00', '100000']]));
-  return api;
-}
+const startExchange = () => ledger.startExchange([book('SOLUSDT', [['149.90', '100000']], [['150.00', '100000']])]);
 
-beforeAll(async () => {
-  [nats, redisServer] = await Promise.all([startNatsServer(), startRedisServer()]);
-  redis = new Redis(redisServer.url);
-  nc = await connectNats(nats.url, 'crash-test');
-});
-
-afterAll(async () => {
-  await nc?.drain();
-  await redis?.quit();
-  await Promise.all(processes.map((p) => p.stop()));
-  await Promise.all([nats?.stop(), redisServer?.stop()]);
-});
-
-async function journalOf(id: string) {
-  const raw = await redis.xrange(`exchange:account:${id}:journal`, '-', '+');
-  return raw.map(([, f]) => parseJournalEntry(Object.fromEntries(f.flatMap((_, i) => (i % 2 === 0 ? [[f[i], f[i + 1]]] : [])))));
-}
+const journalOf = (id: string) => journalIn(ledger.redis, id);
 
 describe('crash in the middle of a burst', () => {
   it('keeps every order whole or absent, and retries trade each exactly once', async () => {
@@ -68,7 +34,7 @@ describe('crash in the middle of a burst', () => {
     );
     // kill once the first order is answered, while the rest are in flight; the ledger must stay whole
     await killPoint;
-    await processes[0]!.stop('SIGKILL');
+    await ledger.processes[0]!.stop('SIGKILL');
     const answered = (await Promise.all(burst)).filter((r) => r?.status === 201);
 
     const second = await startExchange();
@@ -79,7 +45,7 @@ describe('crash in the middle of a burst', () => {
     expect(new Set(history.map((o) => o.orderId))).toEqual(new Set(trades.map((e) => (e.type === 'TRADE' ? e.orderId : ''))));
     for (const r of answered) expect(history.map((o) => o.orderId)).toContain(r!.body.orderId);
     expect(replayJournal(entries).cash.toFixed(10)).toBe((await second.get(`/api/v1/accounts/${id}`)).body.cash);
-    expect(await redis.scard(`exchange:account:${id}:orders-unfinished`)).toBe(0);
+    expect(await ledger.redis.scard(`exchange:account:${id}:orders-unfinished`)).toBe(0);
 
     const retried = await Promise.all(Array.from({ length: 300 }, (_, i) => place(second, i)));
     expect(retried.map((r) => r.status)).toEqual(Array(300).fill(201));

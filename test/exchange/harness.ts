@@ -5,10 +5,12 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import * as v from 'valibot';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { connectNats } from '../../adapters/feed/nats-connection.ts';
 import { ErrorView } from '../../server/exchange/wire.ts';
-import { freePort, startNatsServer, startRedisServer, startService } from '../support/servers.ts';
+import { freePort, startNatsServer, startRedisServer, startService, type RunningServer, type ServiceProcess } from '../support/servers.ts';
+import { parseJournalEntry, type JournalEntry } from '../../runtime/exchange/journal.ts';
+import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import { book, client, publishAndWait, type Client, type Response } from './support.ts';
 
 const BTC_BIDS: [string, string][] = [['99.00', '1'], ['98.00', '2']];
@@ -61,6 +63,95 @@ export async function startExchangeUnderTest(): Promise<ExchangeUnderTest> {
       await redis.quit();
       await exchange.stop();
       await Promise.all([nats.stop(), redisServer.stop()]);
+    },
+  };
+}
+
+/**
+ * One exchange for the calling suite: started in `beforeAll`, stopped in `afterAll`. The handle
+ * can be taken at module level; its members are read from the running exchange when used.
+ */
+export function exchangeForSuite(): ExchangeUnderTest {
+  let running: ExchangeUnderTest | undefined;
+  beforeAll(async () => {
+    running = await startExchangeUnderTest();
+  });
+  afterAll(async () => {
+    await running?.stop();
+  });
+  const current = (): ExchangeUnderTest => {
+    if (running === undefined) throw new Error('the exchange of this suite is not running (used outside a test?)');
+    return running;
+  };
+  return {
+    get api() {
+      return current().api;
+    },
+    get mgmt() {
+      return current().mgmt;
+    },
+    get redis() {
+      return current().redis;
+    },
+    get nc() {
+      return current().nc;
+    },
+    openAccount: (name, initialCash, feeRate) => current().openAccount(name, initialCash, feeRate),
+    order: (id, symbol, side, qty, key) => current().order(id, symbol, side, qty, key),
+    stop: () => current().stop(),
+  };
+}
+
+/** An account's journal as the exchange wrote it: the Redis stream, read directly and parsed. */
+export async function journalIn(redis: Redis, accountId: string): Promise<JournalEntry[]> {
+  const raw = await redis.xrange(`exchange:account:${accountId}:journal`, '-', '+');
+  return raw.map(([, f]) => parseJournalEntry(Object.fromEntries(f.flatMap((_, i) => (i % 2 === 0 ? [[f[i], f[i + 1]]] : [])))));
+}
+
+/** Private NATS and Redis for the calling suite, on which it starts as many exchange processes as it likes. */
+export interface SharedLedger {
+  readonly redis: Redis;
+  readonly nc: NatsConnection;
+  /** The exchange processes started so far, oldest first (a test may stop or kill them). */
+  readonly processes: ServiceProcess[];
+  /** Starts one more exchange process on the suite's NATS and Redis and waits until it has every book. */
+  startExchange(books: BookSnapshot[]): Promise<Client>;
+}
+
+/** Registers `beforeAll`/`afterAll` that start and stop the servers of a {@link SharedLedger}. */
+export function sharedLedgerForSuite(): SharedLedger {
+  let servers: { nats: RunningServer; redisServer: RunningServer; redis: Redis; nc: NatsConnection } | undefined;
+  const processes: ServiceProcess[] = [];
+  beforeAll(async () => {
+    const [nats, redisServer] = await Promise.all([startNatsServer(), startRedisServer()]);
+    servers = { nats, redisServer, redis: new Redis(redisServer.url), nc: await connectNats(nats.url, 'exchange-test') };
+  });
+  afterAll(async () => {
+    await servers?.nc.drain();
+    await servers?.redis.quit();
+    await Promise.all(processes.map((p) => p.stop()));
+    await Promise.all([servers?.nats.stop(), servers?.redisServer.stop()]);
+  });
+  const current = () => {
+    if (servers === undefined) throw new Error('the servers of this suite are not running (used outside a test?)');
+    return servers;
+  };
+  return {
+    get redis() {
+      return current().redis;
+    },
+    get nc() {
+      return current().nc;
+    },
+    processes,
+    async startExchange(books) {
+      const { nats, redisServer, nc } = current();
+      const [port, mgmtPort] = [await freePort(), await freePort()];
+      const env = { EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmtPort), NATS_URL: nats.url, REDIS_URL: redisServer.url, LOG_LEVEL: 'warn' };
+      processes.push(await startService('exchange', env, mgmtPort));
+      const api = client(`http://127.0.0.1:${port}`);
+      for (const b of books) await publishAndWait(nc, api, b);
+      return api;
     },
   };
 }
