@@ -9,7 +9,7 @@
  *   feed.onBook((b) => books.set(b.symbol, b)); await feed.start();
  */
 import { log as rootLog, type Logger } from '../../runtime/log.ts';
-import { systemClock, type Clock, type TimerHandle } from './clock.ts';
+import { Repeater, systemClock, type Clock } from './clock.ts';
 import { Listeners } from './listeners.ts';
 import { BOOK_SYMBOLS, type BookLevel, type BookSnapshot, type BookFeed, type BookSymbol, type Unsubscribe } from './port.ts';
 import { normal, type Random } from './random.ts';
@@ -107,8 +107,7 @@ export class SyntheticBookFeed implements BookFeed {
   private readonly models: BookModel[];
   private readonly listeners: Listeners<BookSnapshot>;
   private readonly log: Logger;
-  private timer: TimerHandle | undefined;
-  private running = false;
+  private readonly loop: Repeater;
 
   constructor(options: SyntheticBookFeedOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -117,14 +116,18 @@ export class SyntheticBookFeed implements BookFeed {
     this.models = BOOK_SYMBOLS.map((symbol) => new BookModel(symbol, random));
     this.log = (options.logger ?? rootLog).child({ component: 'synthetic-book-feed' });
     this.listeners = new Listeners(this.log);
+    let dtMs = 0;
+    this.loop = new Repeater(this.clock, () => {
+      const ts = this.clock.now();
+      for (const model of this.models) this.listeners.emit(model.next(dtMs, ts));
+      dtMs = this.intervalMs;
+      return this.intervalMs;
+    });
   }
 
   /** Emits a book of every symbol at once, then again every `intervalMs`. */
   async start(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    this.log.info({ symbols: BOOK_SYMBOLS, intervalMs: this.intervalMs }, 'synthetic books started');
-    this.refresh(0);
+    if (this.loop.start()) this.log.info({ symbols: BOOK_SYMBOLS, intervalMs: this.intervalMs }, 'synthetic books started');
   }
 
   onBook(listener: (book: BookSnapshot) => void): Unsubscribe {
@@ -132,20 +135,6 @@ export class SyntheticBookFeed implements BookFeed {
   }
 
   async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
-    this.timer = undefined;
-    this.log.info('synthetic books stopped');
-  }
-
-  private refresh(dtMs: number): void {
-    const ts = this.clock.now();
-    for (const model of this.models) this.listeners.emit(model.next(dtMs, ts));
-    // a listener may have stopped the feed
-    if (!this.running) return;
-    this.timer = this.clock.setTimeout(() => {
-      if (this.running) this.refresh(this.intervalMs);
-    }, this.intervalMs);
+    if (this.loop.stop()) this.log.info('synthetic books stopped');
   }
 }

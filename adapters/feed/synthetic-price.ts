@@ -10,7 +10,7 @@
  *   const test = new SyntheticPriceFeed({ clock, random: seededRandom(1) });
  */
 import { log as rootLog, type Logger } from '../../runtime/log.ts';
-import { systemClock, type Clock, type TimerHandle } from './clock.ts';
+import { Repeater, systemClock, type Clock } from './clock.ts';
 import { Listeners } from './listeners.ts';
 import type { PriceFeed, PriceTick, Unsubscribe } from './port.ts';
 import { normal, type Random } from './random.ts';
@@ -107,23 +107,26 @@ export class SyntheticPriceFeed implements PriceFeed {
   private readonly model: SolTickModel;
   private readonly listeners: Listeners<PriceTick>;
   private readonly log: Logger;
-  private timer: TimerHandle | undefined;
-  private running = false;
+  private readonly loop: Repeater;
 
   constructor(options: SyntheticPriceFeedOptions = {}) {
     this.clock = options.clock ?? systemClock;
     this.model = new SolTickModel(options.random ?? Math.random, options.shape);
     this.log = (options.logger ?? rootLog).child({ component: 'synthetic-price-feed' });
     this.listeners = new Listeners(this.log);
+    let cents = this.model.cents;
+    this.loop = new Repeater(this.clock, () => {
+      this.listeners.emit({ symbol: 'solusdt', price: centsToDecimal(cents), ts: this.clock.now() });
+      const step = this.model.next();
+      cents = step.cents;
+      return step.delayMs;
+    });
   }
 
   /** Emits a first tick at once, then ticks at the model's spacing. */
   async start(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    this.log.info({ price: centsToDecimal(this.model.cents) }, 'synthetic SOL/USDT ticks started');
-    this.emit(this.model.cents);
-    this.schedule();
+    const price = centsToDecimal(this.model.cents);
+    if (this.loop.start()) this.log.info({ price }, 'synthetic SOL/USDT ticks started');
   }
 
   onTick(listener: (tick: PriceTick) => void): Unsubscribe {
@@ -131,25 +134,6 @@ export class SyntheticPriceFeed implements PriceFeed {
   }
 
   async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
-    this.timer = undefined;
-    this.log.info('synthetic SOL/USDT ticks stopped');
-  }
-
-  private schedule(): void {
-    // a listener may have stopped the feed
-    if (!this.running) return;
-    const step = this.model.next();
-    this.timer = this.clock.setTimeout(() => {
-      if (!this.running) return;
-      this.emit(step.cents);
-      this.schedule();
-    }, step.delayMs);
-  }
-
-  private emit(cents: number): void {
-    this.listeners.emit({ symbol: 'solusdt', price: centsToDecimal(cents), ts: this.clock.now() });
+    if (this.loop.stop()) this.log.info('synthetic SOL/USDT ticks stopped');
   }
 }
