@@ -2,7 +2,7 @@
  * A chain that does not answer, or answers garbage, is ChainUnavailable (HTTP 500 upstream)
  * for every adapter operation — never a hang, never a crash.
  */
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +44,36 @@ async function everyOperationUnavailable(chain: RpcChain): Promise<void> {
   }
 }
 
+/**
+ * A fake node for the calling suite: an HTTP server on a free loopback port that hands each
+ * request's body to `answer`. Returns the server's URL (read it inside tests).
+ */
+function fakeNodeForSuite(answer: (body: string, res: ServerResponse) => void): () => string {
+  let server: HttpServer | undefined;
+  let url = '';
+  beforeAll(async () => {
+    const started = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => answer(body, res));
+    });
+    server = started;
+    await new Promise<void>((r) => started.listen(0, '127.0.0.1', () => r()));
+    url = `http://127.0.0.1:${(started.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((r) => server?.close(r));
+  });
+  return () => url;
+}
+
+/** Answers the JSON-RPC request in `body` with `result(method)` under the request's id. */
+function rpcAnswer(body: string, res: ServerResponse, result: (method: string) => unknown): void {
+  const { id, method } = JSON.parse(body) as { id: number; method: string };
+  res.writeHead(200).end(JSON.stringify({ jsonrpc: '2.0', id, result: result(method) }));
+}
+
 describe('a port that never answers', () => {
   let server: TcpServer;
   const sockets: Socket[] = [];
@@ -73,7 +103,7 @@ describe('a closed port', () => {
 });
 
 describe('a port that answers nonsense', () => {
-  const answers: Record<string, (body: string, res: import('node:http').ServerResponse) => void> = {
+  const answers: Record<string, (body: string, res: ServerResponse) => void> = {
     'plain text': (_b, res) => res.writeHead(200).end('hello, I am not a validator'),
     'binary bytes': (_b, res) => res.writeHead(200).end(Buffer.from([0, 159, 146, 150, 255])),
     'HTTP 502': (_b, res) => res.writeHead(502).end('bad gateway'),
@@ -96,85 +126,44 @@ describe('a port that answers nonsense', () => {
 
   for (const [name, answer] of Object.entries(answers)) {
     describe(name, () => {
-      let server: HttpServer;
-      let url: string;
-      beforeAll(async () => {
-        server = createHttpServer((req, res) => {
-          let body = '';
-          req.on('data', (c: Buffer) => (body += c.toString()));
-          req.on('end', () => answer(body, res));
-        });
-        await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-        url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      });
-      afterAll(async () => {
-        server.closeAllConnections();
-        await new Promise((r) => server.close(r));
-      });
+      const url = fakeNodeForSuite(answer);
 
       it('makes every operation ChainUnavailable', async () => {
-        await everyOperationUnavailable(adapterAt(url));
+        await everyOperationUnavailable(adapterAt(url()));
       });
     });
   }
 });
 
 describe('a chain that takes transactions but never confirms them', () => {
-  let server: HttpServer;
-  let url: string;
-  beforeAll(async () => {
-    server = createHttpServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const { id, method } = JSON.parse(body) as { id: number; method: string };
-        const results: Record<string, unknown> = {
-          getLatestBlockhash: { context: { slot: 1 }, value: { blockhash: Keypair.generate().publicKey.toBase58(), lastValidBlockHeight: 150 } },
-          sendTransaction: '5'.repeat(88),
-          getSignatureStatuses: { context: { slot: 1 }, value: [null] },
-        };
-        res.writeHead(200).end(JSON.stringify({ jsonrpc: '2.0', id, result: results[method] ?? null }));
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  });
+  const url = fakeNodeForSuite((body, res) =>
+    rpcAnswer(body, res, (method) => {
+      const results: Record<string, unknown> = {
+        getLatestBlockhash: { context: { slot: 1 }, value: { blockhash: Keypair.generate().publicKey.toBase58(), lastValidBlockHeight: 150 } },
+        sendTransaction: '5'.repeat(88),
+        getSignatureStatuses: { context: { slot: 1 }, value: [null] },
+      };
+      return results[method] ?? null;
+    }),
+  );
 
   it('gives up polling the status after the confirmation timeout', async () => {
-    const err = await adapterAt(url).setPaused(true).catch((e: unknown) => e);
+    const err = await adapterAt(url()).setPaused(true).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ChainUnavailable);
     expect((err as Error).message).toMatch(/not confirmed within 1000 ms/);
   });
 });
 
 describe('a chain that serves program accounts whose data does not decode', () => {
-  let server: HttpServer;
-  let url: string;
-  beforeAll(async () => {
-    const junk = { data: [Buffer.from('not an account').toString('base64'), 'base64'], executable: false, lamports: 1, owner: PROGRAM_ID.toBase58(), rentEpoch: 0, space: 14 };
-    server = createHttpServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const { id, method } = JSON.parse(body) as { id: number; method: string };
-        const result = method === 'getProgramAccounts' ? [{ pubkey: Keypair.generate().publicKey.toBase58(), account: junk }] : { context: { slot: 1 }, value: junk };
-        res.writeHead(200).end(JSON.stringify({ jsonrpc: '2.0', id, result }));
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  });
+  const junk = { data: [Buffer.from('not an account').toString('base64'), 'base64'], executable: false, lamports: 1, owner: PROGRAM_ID.toBase58(), rentEpoch: 0, space: 14 };
+  const url = fakeNodeForSuite((body, res) =>
+    rpcAnswer(body, res, (method) =>
+      method === 'getProgramAccounts' ? [{ pubkey: Keypair.generate().publicKey.toBase58(), account: junk }] : { context: { slot: 1 }, value: junk },
+    ),
+  );
 
   it('reports ChainUnavailable instead of a decoder crash', async () => {
-    const chain = adapterAt(url);
+    const chain = adapterAt(url());
     await expect(chain.readConfig()).rejects.toBeInstanceOf(ChainUnavailable);
     await expect(chain.readBet(1n)).rejects.toBeInstanceOf(ChainUnavailable);
     await expect(chain.readOpenBetId(Keypair.generate().publicKey)).rejects.toBeInstanceOf(ChainUnavailable);
