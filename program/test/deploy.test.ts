@@ -10,19 +10,24 @@ import { BPF_LOADER_UPGRADEABLE_ID, programDataAddress, upgradeableDeploySteps }
 import { expectRefused } from './refusal.ts';
 import { BetChain } from './svm.ts';
 
+/** The upgradeable loader's deploy transactions for `elf` under the program's key, paid by a freshly funded deployer. */
+function deployStepsOn(chain: BetChain, elf: Buffer) {
+  const deployer = Keypair.generate();
+  chain.airdrop(deployer.publicKey, 100_000_000_000n);
+  return upgradeableDeploySteps({
+    payer: deployer,
+    program: programKeypair(),
+    buffer: Keypair.generate(),
+    elf,
+    rentExempt: (bytes) => chain.svm.minimumBalanceForRentExemption(BigInt(bytes)),
+  });
+}
+
 describe('deploy through the upgradeable loader', () => {
   it('deploys the committed .so and runs a whole bet on it', async () => {
     const chain = new BetChain({ deploy: false });
     const elf = readFileSync(PROGRAM_SO_PATH);
-    const deployer = Keypair.generate();
-    chain.airdrop(deployer.publicKey, 100_000_000_000n);
-    const steps = upgradeableDeploySteps({
-      payer: deployer,
-      program: programKeypair(),
-      buffer: Keypair.generate(),
-      elf,
-      rentExempt: (bytes) => chain.svm.minimumBalanceForRentExemption(BigInt(bytes)),
-    });
+    const steps = deployStepsOn(chain, elf);
     for (const step of steps) chain.mustSend(step.instructions, step.signers);
     chain.nextSlot();
 
@@ -44,15 +49,7 @@ describe('deploy through the upgradeable loader', () => {
     const chain = new BetChain({ deploy: false });
     const elf = Buffer.from(readFileSync(PROGRAM_SO_PATH));
     elf.writeUInt16LE(62, 18); // e_machine x86-64
-    const deployer = Keypair.generate();
-    chain.airdrop(deployer.publicKey, 100_000_000_000n);
-    const steps = upgradeableDeploySteps({
-      payer: deployer,
-      program: programKeypair(),
-      buffer: Keypair.generate(),
-      elf,
-      rentExempt: (bytes) => chain.svm.minimumBalanceForRentExemption(BigInt(bytes)),
-    });
+    const steps = deployStepsOn(chain, elf);
     for (const step of steps.slice(0, -1)) chain.mustSend(step.instructions, step.signers);
     const last = steps.at(-1)!;
     const sent = chain.send(last.instructions, last.signers);
