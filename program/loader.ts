@@ -23,6 +23,11 @@ export interface DeployStep {
   signers: Keypair[];
 }
 
+/** Sizes of the accounts a deployment of `elfLength` bytes creates (buffer, program), for their rent-exempt minimums. */
+export function deployAccountSizes(elfLength: number): number[] {
+  return [BUFFER_HEADER + elfLength, PROGRAM_ACCOUNT_SIZE];
+}
+
 /** The program's ProgramData account (holds the ELF and the upgrade authority). */
 export function programDataAddress(programId: PublicKey): PublicKey {
   return PublicKey.findProgramAddressSync([programId.toBuffer()], BPF_LOADER_UPGRADEABLE_ID)[0];
