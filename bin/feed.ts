@@ -4,14 +4,14 @@
  * (default nats://127.0.0.1:4222) until SIGINT/SIGTERM.
  */
 import { ConfigError, integer, readEnv, text } from '../runtime/env.ts';
-import { log as rootLog } from '../runtime/log.ts';
+import { componentLog, log as rootLog } from '../runtime/log.ts';
 import { BOOK_SUBJECTS, PRICE_SUBJECT } from '../adapters/feed/messages.ts';
 import { connectNats } from '../adapters/feed/nats-connection.ts';
 import { publishBook, publishPrice } from '../adapters/feed/publisher.ts';
 import { SyntheticBookFeed } from '../adapters/feed/synthetic-book.ts';
 import { SyntheticPriceFeed } from '../adapters/feed/synthetic-price.ts';
 
-const log = rootLog.child({ component: 'feed' });
+const log = componentLog(rootLog, 'feed');
 
 async function main(): Promise<void> {
   const cfg = readEnv({

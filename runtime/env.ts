@@ -1,9 +1,13 @@
 /**
  * Boot-time configuration: every variable is validated once with valibot, and a bad value
- * stops the process with an error that names the variable (design: "Run contract").
+ * stops the process with an error that names the variable (design: "Run contract"). Each
+ * field may carry a one-line description; `envHelp` prints them with their defaults for
+ * `--help`.
  *
  * @example
- *   const cfg = readEnv({ GATEWAY_PORT: port(8080) });
+ *   const fields = { GATEWAY_PORT: describe('HTTP port of the gateway', port(8080)) };
+ *   exitOnHelp('npm run gateway', 'the betting gateway', fields);
+ *   const cfg = readEnv(fields);
  */
 import * as v from 'valibot';
 
@@ -17,7 +21,9 @@ export class ConfigError extends Error {
   }
 }
 
-type Field<T> = v.GenericSchema<string | undefined, T>;
+export type Field<T> = v.GenericSchema<string | undefined, T>;
+/** A set of variables and how each is read. */
+export type EnvFields = Record<string, Field<unknown>>;
 
 /** A TCP port, defaulting to `fallback`. */
 export const port = (fallback: number): Field<number> =>
@@ -53,11 +59,54 @@ export const optionalText = (): Field<string | undefined> => v.optional(v.pipe(v
 /** A string with a default. */
 export const text = (fallback: string): Field<string> => v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), fallback);
 
+/** Whether `s` parses as a URL with one of `schemes` (e.g. `http:`) and a host. */
+function isUrlOf(s: string, schemes: readonly string[]): boolean {
+  try {
+    const u = new URL(s);
+    return schemes.includes(u.protocol) && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** A URL with one of `schemes` (`['http:', 'https:']`); absent when `fallback` is undefined. */
+export function url(schemes: readonly string[], example: string): Field<string | undefined>;
+export function url(schemes: readonly string[], example: string, fallback: string): Field<string>;
+export function url(schemes: readonly string[], example: string, fallback?: string): Field<string | undefined> {
+  const check = v.pipe(
+    v.string(),
+    v.check((s: string) => isUrlOf(s, schemes), `must be a URL such as ${example}`),
+  );
+  return fallback === undefined ? v.optional(check) : v.optional(check, fallback);
+}
+
+/** A NATS server list: `nats://host:port` (or tls/ws/wss), `host:port`, comma-separated. */
+export function natsUrl(): Field<string | undefined>;
+export function natsUrl(fallback: string): Field<string>;
+export function natsUrl(fallback?: string): Field<string | undefined> {
+  const one = (s: string) => /^[^\s:/,]+:\d+$/.test(s) || isUrlOf(s, ['nats:', 'tls:', 'ws:', 'wss:']);
+  const check = v.pipe(
+    v.string(),
+    v.check((s: string) => s.split(',').every((part) => one(part.trim())), 'must be a NATS URL such as nats://127.0.0.1:4222'),
+  );
+  return fallback === undefined ? v.optional(check) : v.optional(check, fallback);
+}
+
+/** pino's levels (`LOG_LEVEL`). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The variables every process reads. */
+export const commonEnv = {
+  LOG_LEVEL: describe('log level of the JSON log lines on stdout', oneOf(LOG_LEVELS, 'info')),
+};
+
+/** Attaches a one-line description to a field (shown by `--help`). */
+export function describe<T>(help: string, field: Field<T>): Field<T> {
+  return v.pipe(field, v.description(help));
+}
+
 /** Validates `source` (default `process.env`) against the given fields; throws ConfigError naming the first bad variable. */
-export function readEnv<S extends Record<string, Field<unknown>>>(
-  fields: S,
-  source: Record<string, string | undefined> = process.env,
-): { [K in keyof S]: v.InferOutput<S[K]> } {
+export function readEnv<S extends EnvFields>(fields: S, source: Record<string, string | undefined> = process.env): { [K in keyof S]: v.InferOutput<S[K]> } {
   const out: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(fields)) {
     const raw = source[name];
@@ -66,4 +115,33 @@ export function readEnv<S extends Record<string, Field<unknown>>>(
     out[name] = result.output;
   }
   return out as { [K in keyof S]: v.InferOutput<S[K]> };
+}
+
+/** The default of a field as text (what it reads when the variable is unset), or `(unset)`. */
+function defaultText(schema: Field<unknown>): string {
+  const r = v.safeParse(schema, undefined);
+  if (!r.success || r.output === undefined) return '(unset)';
+  return String(r.output);
+}
+
+/** A help text: usage line, purpose, then every variable with its default and description. */
+export function envHelp(command: string, purpose: string, fields: EnvFields): string {
+  const rows = Object.entries(fields).map(([name, schema]) => [name, defaultText(schema), v.getDescription(schema) ?? ''] as const);
+  const nameWidth = Math.max(...rows.map(([n]) => n.length), 8);
+  const defaultWidth = Math.max(...rows.map(([, d]) => d.length), 7);
+  const lines = rows.map(([n, d, h]) => `  ${n.padEnd(nameWidth)}  ${d.padEnd(defaultWidth)}  ${h}`.trimEnd());
+  return [`usage: ${command}`, '', purpose, '', 'Configured by environment variables (unset or empty: the default):', '', `  ${'variable'.padEnd(nameWidth)}  ${'default'.padEnd(defaultWidth)}  meaning`, ...lines, ''].join('\n');
+}
+
+/** Prints the help text and exits 0 when `argv` asks for it (`--help`, `-h`); exits 2 on an unknown argument. */
+export function exitOnHelp(command: string, purpose: string, fields: EnvFields, argv: readonly string[] = process.argv.slice(2)): void {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(envHelp(command, purpose, fields));
+    process.exit(0);
+  }
+  const unknown = argv.find((a) => a.trim() !== '');
+  if (unknown !== undefined) {
+    process.stderr.write(`${command}: unknown argument ${JSON.stringify(unknown)} (configuration is by environment variables; see --help)\n`);
+    process.exit(2);
+  }
 }

@@ -1,6 +1,8 @@
 /**
  * Small HTTP building blocks over uWebSockets.js shared by both services: JSON replies
- * (corked, CORS-open), size-limited body reading, one error type that carries a status.
+ * (corked, CORS-open; HEAD gets the headers without the body), size-limited body reading that
+ * refuses strings which are not well-formed Unicode, one error type that carries a status (and
+ * headers such as Retry-After), and an exclusive listen that names a busy port.
  */
 import uws from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
@@ -12,12 +14,22 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly body: Record<string, unknown>,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; headers?: ReadonlyArray<readonly [string, string]> },
   ) {
     super(typeof body.message === 'string' ? body.message : String(body.error), options);
     this.name = 'HttpError';
+    this.headers = options?.headers ?? [];
   }
+
+  /** extra response headers (e.g. Retry-After) */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
 }
+
+/** Seconds a client should wait before retrying after a dependency outage (Retry-After). */
+export const OUTAGE_RETRY_AFTER_SECONDS = 2;
+
+/** The Retry-After header of an outage answer. */
+export const retryAfter = (seconds = OUTAGE_RETRY_AFTER_SECONDS): [string, string] => ['Retry-After', String(seconds)];
 
 const STATUS_TEXT: Record<number, string> = {
   200: '200 OK',
@@ -28,11 +40,17 @@ const STATUS_TEXT: Record<number, string> = {
   404: '404 Not Found',
   405: '405 Method Not Allowed',
   409: '409 Conflict',
+  401: '401 Unauthorized',
   413: '413 Payload Too Large',
   415: '415 Unsupported Media Type',
   422: '422 Unprocessable Entity',
+  426: '426 Upgrade Required',
+  431: '431 Request Header Fields Too Large',
   500: '500 Internal Server Error',
+  501: '501 Not Implemented',
+  502: '502 Bad Gateway',
   503: '503 Service Unavailable',
+  504: '504 Gateway Timeout',
 };
 
 export const statusLine = (status: number): string => STATUS_TEXT[status] ?? `${status} Status`;
@@ -48,10 +66,13 @@ export const CORS_HEADERS: ReadonlyArray<readonly [string, string]> = [
 export interface Reply {
   readonly res: HttpResponse;
   aborted: boolean;
+  /** a HEAD request: headers as for GET, no body */
+  readonly head: boolean;
 }
 
-export function reply(res: HttpResponse): Reply {
-  const r: Reply = { res, aborted: false };
+/** Wraps `res` (call synchronously in the handler); `method` as uWS reports it (any case). */
+export function reply(res: HttpResponse, method = ''): Reply {
+  const r: Reply = { res, aborted: false, head: method.toUpperCase() === 'HEAD' };
   res.onAborted(() => {
     r.aborted = true;
   });
@@ -68,6 +89,9 @@ export function sendJson(r: Reply, status: number, body?: unknown, headers: Read
     for (const [k, v] of headers) r.res.writeHeader(k, v);
     if (payload === undefined) {
       r.res.endWithoutBody();
+    } else if (r.head) {
+      r.res.writeHeader('Content-Type', 'application/json');
+      r.res.endWithoutBody(Buffer.byteLength(payload));
     } else {
       r.res.writeHeader('Content-Type', 'application/json');
       r.res.end(payload);
@@ -107,15 +131,62 @@ export function readBody(r: Reply, limit = 64 * 1024): Promise<Buffer> {
   });
 }
 
-/** Parses bytes as JSON; `undefined` for an empty body; throws `invalid` for malformed JSON. */
-export function parseJson(bytes: Buffer, invalid: () => HttpError): unknown {
+/** Whether every string in `value` (object keys too) is well-formed Unicode (no lone surrogate). */
+export function wellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return value.isWellFormed();
+  if (Array.isArray(value)) return value.every(wellFormed);
+  if (typeof value === 'object' && value !== null) return Object.entries(value).every(([k, v]) => k.isWellFormed() && wellFormed(v));
+  return true;
+}
+
+/** Why a body was refused although it parsed: a `\ud800`-style escape without its pair. */
+export const NOT_WELL_FORMED = 'strings must be well-formed Unicode (a \\uD800-\\uDFFF escape without its pair is not)';
+
+/**
+ * Parses bytes as JSON; `undefined` for an empty body; throws `invalid(reason)` for malformed
+ * JSON and for strings that are not well-formed Unicode (lone surrogates): no store or script
+ * downstream can take them.
+ */
+export function parseJson(bytes: Buffer, invalid: (reason?: string) => HttpError): unknown {
   if (bytes.length === 0) return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(bytes.toString('utf8')) as unknown;
+    parsed = JSON.parse(bytes.toString('utf8')) as unknown;
   } catch (cause) {
     const err = invalid();
     throw new HttpError(err.status, err.body, { cause });
   }
+  if (!wellFormed(parsed)) throw invalid(NOT_WELL_FORMED);
+  return parsed;
+}
+
+/** uWS's ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT. */
+const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
+
+/** A port another process already listens on (uWS listens exclusively, never sharing a port). */
+export class PortInUse extends Error {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
+    super(`port ${port} is in use (${host}:${port}); stop the other process or choose another port`);
+    this.name = 'PortInUse';
+  }
+}
+
+/**
+ * Listens on `host:port` exclusively (no SO_REUSEPORT: a second process on the same port would
+ * otherwise silently share its traffic); rejects with PortInUse. Port 0 picks a free port.
+ */
+export function listenExclusive(app: TemplatedApp, host: string, port: number): Promise<uws.us_listen_socket> {
+  // this build's typings lack the (host, port, options, cb) overload the addon has
+  const listen = app.listen.bind(app) as unknown as (h: string, p: number, options: number, cb: (socket: uws.us_listen_socket | false) => void) => void;
+  return new Promise((resolve, reject) => {
+    listen(host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) => {
+      if (socket) resolve(socket);
+      else reject(new PortInUse(host, port));
+    });
+  });
 }
 
 /** Request headers must be read synchronously in the handler; this copies the ones we need. */

@@ -5,6 +5,7 @@
  * answer, or answers garbage, as `ChainUnavailable`.
  */
 import type { Keypair, PublicKey } from '@solana/web3.js';
+import { DependencyUnavailable } from '../dependency.ts';
 
 export type Side = 'UP' | 'DOWN';
 /** Raw contract status: 0 open, 1 payout_done, 2 house_won, 3 refunded (spec section 3). */
@@ -97,10 +98,10 @@ export interface ChainPort {
   clusterKind(): Promise<ClusterKind>;
 }
 
-/** The chain did not answer, timed out, or answered something that is not JSON-RPC. Maps to HTTP 500. */
-export class ChainUnavailable extends Error {
+/** The chain did not answer, timed out, or answered something that is not JSON-RPC (spec section 7: 500 on POST /bet, 503 elsewhere). */
+export class ChainUnavailable extends DependencyUnavailable {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super('chain', message, options);
     this.name = 'ChainUnavailable';
   }
 }

@@ -11,7 +11,7 @@
  */
 import WebSocket from 'ws';
 import * as v from 'valibot';
-import { log as rootLog, type Logger } from '../../runtime/log.ts';
+import { componentLog, log as rootLog, type Logger } from '../../runtime/log.ts';
 import { DroppedLog } from './dropped-log.ts';
 import { Listeners } from './listeners.ts';
 import { checkBook } from './messages.ts';
@@ -94,7 +94,7 @@ export class BinanceBookFeed implements BookFeed {
       silenceTimeoutMs: options.silenceTimeoutMs ?? 30_000,
       connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
     };
-    this.log = (options.logger ?? rootLog).child({ component: 'binance-book-feed' });
+    this.log = componentLog(options.logger ?? rootLog, 'binance-book-feed');
     this.listeners = new Listeners(this.log);
     this.drops = new DroppedLog(this.log, 'malformed Binance frame dropped');
   }

@@ -6,7 +6,7 @@
  *   const nc = await connectNats('nats://127.0.0.1:4222', 'gateway-price-feed');
  */
 import { connect, type NatsConnection, type Status } from '@nats-io/transport-node';
-import { log as rootLog, type Logger } from '../../runtime/log.ts';
+import { componentLog, log as rootLog, type Logger } from '../../runtime/log.ts';
 
 /** Status fields worth a log line, without the live objects some statuses carry. */
 export function describeStatus(status: Status): { level: 'debug' | 'info' | 'warn' | 'error'; fields: Record<string, unknown> } {
@@ -38,7 +38,7 @@ export function describeStatus(status: Status): { level: 'debug' | 'info' | 'war
  * Rejects, naming the URL, when the first connection cannot be made.
  */
 export async function connectNats(url: string, name: string, logger: Logger = rootLog): Promise<NatsConnection> {
-  const log = logger.child({ component: 'nats', connection: name });
+  const log = componentLog(logger, 'nats', { connection: name });
   let nc: NatsConnection;
   try {
     nc = await connect({

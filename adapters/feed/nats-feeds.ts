@@ -8,7 +8,7 @@
  *   feed.onTick((t) => history.add(t)); await feed.start();
  */
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { log as rootLog, type Logger } from '../../runtime/log.ts';
+import { componentLog, log as rootLog, type Logger } from '../../runtime/log.ts';
 import { DroppedLog } from './dropped-log.ts';
 import { Listeners } from './listeners.ts';
 import { BOOK_SUBJECTS, decodeBook, decodePriceTick, PRICE_SUBJECT, symbolOfBookSubject, type Decoded } from './messages.ts';
@@ -37,7 +37,7 @@ class NatsSubjectsFeed<T> {
     private readonly decode: (subject: string, data: Uint8Array) => Decoded<T>,
     private readonly kind: string,
   ) {
-    this.log = (options.logger ?? rootLog).child({ component: kind });
+    this.log = componentLog(options.logger ?? rootLog, kind);
     this.listeners = new Listeners<T>(this.log);
     this.drops = new DroppedLog(this.log, 'malformed market message dropped');
   }

@@ -8,7 +8,7 @@
  *   const feed = new SyntheticBookFeed({ intervalMs: 500 });
  *   feed.onBook((b) => books.set(b.symbol, b)); await feed.start();
  */
-import { log as rootLog, type Logger } from '../../runtime/log.ts';
+import { componentLog, log as rootLog, type Logger } from '../../runtime/log.ts';
 import { Repeater, systemClock, type Clock } from './clock.ts';
 import { Listeners } from './listeners.ts';
 import { BOOK_SYMBOLS, type BookLevel, type BookSnapshot, type BookFeed, type BookSymbol, type Unsubscribe } from './port.ts';
@@ -114,7 +114,7 @@ export class SyntheticBookFeed implements BookFeed {
     this.intervalMs = options.intervalMs ?? 500;
     const random = options.random ?? Math.random;
     this.models = BOOK_SYMBOLS.map((symbol) => new BookModel(symbol, random));
-    this.log = (options.logger ?? rootLog).child({ component: 'synthetic-book-feed' });
+    this.log = componentLog(options.logger ?? rootLog, 'synthetic-book-feed');
     this.listeners = new Listeners(this.log);
     let dtMs = 0;
     this.loop = new Repeater(this.clock, () => {

@@ -9,7 +9,7 @@
  *   const feed = new SyntheticPriceFeed();            // real time, Math.random
  *   const test = new SyntheticPriceFeed({ clock, random: seededRandom(1) });
  */
-import { log as rootLog, type Logger } from '../../runtime/log.ts';
+import { componentLog, log as rootLog, type Logger } from '../../runtime/log.ts';
 import { Repeater, systemClock, type Clock } from './clock.ts';
 import { Listeners } from './listeners.ts';
 import type { PriceFeed, PriceTick, Unsubscribe } from './port.ts';
@@ -112,7 +112,7 @@ export class SyntheticPriceFeed implements PriceFeed {
   constructor(options: SyntheticPriceFeedOptions = {}) {
     this.clock = options.clock ?? systemClock;
     this.model = new SolTickModel(options.random ?? Math.random, options.shape);
-    this.log = (options.logger ?? rootLog).child({ component: 'synthetic-price-feed' });
+    this.log = componentLog(options.logger ?? rootLog, 'synthetic-price-feed');
     this.listeners = new Listeners(this.log);
     let cents = this.model.cents;
     this.loop = new Repeater(this.clock, () => {

@@ -3,38 +3,24 @@
  * all-or-nothing and a version check inside the script serialises racing writers, also
  * across processes. The scripts do no arithmetic: decimals are computed in TypeScript.
  */
-import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
-
-/** A Lua script called by SHA, loaded on first NOSCRIPT. */
-export function luaScript(source: string): (redis: Redis, keys: string[], args: string[]) => Promise<unknown> {
-  const sha = createHash('sha1').update(source).digest('hex');
-  return async (redis, keys, args) => {
-    try {
-      return await redis.evalsha(sha, keys.length, ...keys, ...args);
-    } catch (err) {
-      if (!(err instanceof Error) || !err.message.includes('NOSCRIPT')) throw err;
-      return redis.eval(source, keys.length, ...keys, ...args);
-    }
-  };
-}
+import { redisScript } from './redis-script.ts';
 
 /** KEYS: names, accounts, account, journal, equity. ARGV: name, id, createdMs, hash fields, journal fields, point score, point. */
-export const CREATE_ACCOUNT = luaScript(`
+export const CREATE_ACCOUNT = redisScript(`
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 'name_taken' end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
 redis.call('HSET', KEYS[3], unpack(cjson.decode(ARGV[4])))
 redis.call('XADD', KEYS[4], '*', unpack(cjson.decode(ARGV[5])))
 redis.call('ZADD', KEYS[5], ARGV[6], ARGV[7])
 return 'created'
-`);
+`, { deadline: true });
 
 /**
  * KEYS: account, positions, orders, equity, journal, idempotency. ARGV: expected version,
  * change JSON {cash, netDeposits, feesPaid, positions{symbol: json}, journal[[k,v,...]],
  * order?, equity?{score, member}, idem?{key, value}}.
  */
-export const COMMIT = luaScript(`
+export const COMMIT = redisScript(`
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return 'missing' end
 if v ~= ARGV[1] then return 'conflict' end
@@ -48,10 +34,10 @@ if c.equity then redis.call('ZADD', KEYS[4], c.equity.score, c.equity.member) en
 if c.idem then redis.call('HSET', KEYS[6], c.idem.key, c.idem.value) end
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 return 'committed'
-`);
+`, { deadline: true });
 
 /** KEYS: account, names, accounts, then every key the account owns. ARGV: id. */
-export const DELETE_ACCOUNT = luaScript(`
+export const DELETE_ACCOUNT = redisScript(`
 local name = redis.call('HGET', KEYS[1], 'name')
 if not name then return 0 end
 if redis.call('HGET', KEYS[2], name) == ARGV[1] then redis.call('HDEL', KEYS[2], name) end
@@ -59,15 +45,15 @@ redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('DEL', KEYS[1])
 for i = 4, #KEYS do redis.call('DEL', KEYS[i]) end
 return 1
-`);
+`, { deadline: true });
 
 /**
  * KEYS: account, order states, unfinished orders. ARGV: order id, snapshot JSON, 'active'|'done'.
  * Writes only while the account exists; keeps the set of unfinished orders in step.
  */
-export const SAVE_ORDER_STATE = luaScript(`
+export const SAVE_ORDER_STATE = redisScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 if ARGV[3] == 'active' then redis.call('SADD', KEYS[3], ARGV[1]) else redis.call('SREM', KEYS[3], ARGV[1]) end
 return 1
-`);
+`, { deadline: true });

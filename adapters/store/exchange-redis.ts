@@ -89,7 +89,7 @@ export function redisExchangeStore(url: string, prefix = 'exchange'): ExchangeSt
         'cash', balances.cash.toFixed(), 'netDeposits', balances.netDeposits.toFixed(), 'feesPaid', balances.feesPaid.toFixed(),
         'version', '1',
       ];
-      const out = await CREATE_ACCOUNT(
+      const out = await CREATE_ACCOUNT.run(
         redis,
         [names, accounts, keys.account, keys.journal, keys.equity],
         [account.name, account.id, String(Date.parse(account.createdAt)), JSON.stringify(hash),
@@ -131,7 +131,7 @@ export function redisExchangeStore(url: string, prefix = 'exchange'): ExchangeSt
       if (change.order) payload.order = JSON.stringify(change.order);
       if (change.equityPoint) payload.equity = { score: pointScore(change.equityPoint), member: JSON.stringify(change.equityPoint) };
       if (change.idempotency) payload.idem = { key: change.idempotency.key, value: JSON.stringify(change.idempotency.record) };
-      const out = await COMMIT(
+      const out = await COMMIT.run(
         redis,
         [keys.account, keys.positions, keys.orders, keys.equity, keys.journal, keys.idempotency],
         [String(expectedVersion), JSON.stringify(payload)],
@@ -165,7 +165,7 @@ export function redisExchangeStore(url: string, prefix = 'exchange'): ExchangeSt
     async saveOrderState(accountId, orderId, snapshot) {
       const keys = k(accountId);
       const status = (snapshot as { status?: unknown } | null)?.status === 'active' ? 'active' : 'done';
-      await SAVE_ORDER_STATE(redis, [keys.account, keys.orderStates, keys.unfinished], [orderId, JSON.stringify(snapshot), status]);
+      await SAVE_ORDER_STATE.run(redis, [keys.account, keys.orderStates, keys.unfinished], [orderId, JSON.stringify(snapshot), status]);
     },
 
     async readOrderState(accountId, orderId) {
@@ -186,7 +186,7 @@ export function redisExchangeStore(url: string, prefix = 'exchange'): ExchangeSt
 
     async deleteAccount(id) {
       const keys = k(id);
-      const out = await DELETE_ACCOUNT(
+      const out = await DELETE_ACCOUNT.run(
         redis,
         [keys.account, names, accounts, keys.positions, keys.orders, keys.equity, keys.journal, keys.idempotency, keys.orderStates, keys.unfinished],
         [id],

@@ -16,7 +16,7 @@ import { betMachine, DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from '../..
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import type { BetInput } from '../../machines/bet-types.ts';
 import { clockMachine, type TickEvent } from '../../machines/clock.ts';
-import { log as processLog, type Logger } from '../log.ts';
+import { componentLog, log as processLog, type Logger } from '../log.ts';
 import { betEffectActors, type BetEffects } from './bet-effects.ts';
 
 /** The xstate clock interface (setTimeout/clearTimeout), e.g. a `SimulatedClock` in tests. */
@@ -62,7 +62,7 @@ export class BetActors {
 
   private constructor(private readonly options: BetActorsOptions) {
     this.machine = buildMachine(options.effects, options.retry ?? DEFAULT_RETRY);
-    this.log = (options.log ?? processLog).child({ component: 'bet-actors' });
+    this.log = componentLog(options.log ?? processLog, 'bet-actors');
   }
 
   /** Creates the runtime and rehydrates every live chain of the store; chains waiting on a retry retry at once. */

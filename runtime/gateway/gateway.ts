@@ -14,7 +14,7 @@ import { priceFeedFromEnv } from '../../adapters/feed/from-env.ts';
 import { registerGatewayRoutes } from '../../server/gateway/routes.ts';
 import { createGatewayShell } from '../../server/gateway/shell.ts';
 import type { GatewayEvent } from '../../server/gateway/wire.ts';
-import { log as rootLog, type Logger } from '../log.ts';
+import { componentLog, log as rootLog, type Logger } from '../log.ts';
 import { BetActors } from './bet-actors.ts';
 import { connectChain } from './chain-setup.ts';
 import type { GatewayConfig } from './config.ts';
@@ -46,7 +46,7 @@ export interface GatewayOptions {
 
 /** Starts the gateway; resolves once it listens. */
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
-  const log = (options.log ?? rootLog).child({ component: 'gateway' });
+  const log = componentLog(options.log ?? rootLog, 'gateway');
   const started = performance.now();
   const stores = await openStores(config, log);
   const cleanups: Array<() => Promise<void>> = [() => stores.close()];

@@ -12,7 +12,7 @@ import type { ExchangeStore } from '../../adapters/store/exchange-port.ts';
 import { bookCache } from '../../runtime/exchange/book-cache.ts';
 import type { ExchangeContext } from '../../runtime/exchange/context.ts';
 import { resumeUnfinishedOrders } from '../../runtime/exchange/recovery.ts';
-import { log as rootLog, type Logger } from '../../runtime/log.ts';
+import { componentLog, log as rootLog, type Logger } from '../../runtime/log.ts';
 import { assertNativeUws } from '../http.ts';
 import { InFlight } from './handle.ts';
 import { mountExchangeRoutes, mountManagementRoutes } from './routes.ts';
@@ -51,7 +51,7 @@ function listen(app: uws.TemplatedApp, host: string, port: number): Promise<uws.
 /** Starts the exchange; resolves once both ports listen and the feed is started. */
 export async function startExchange(options: ExchangeOptions): Promise<RunningExchange> {
   assertNativeUws();
-  const log = (options.logger ?? rootLog).child({ component: 'exchange' });
+  const log = componentLog(options.logger ?? rootLog, 'exchange');
   const now = options.now ?? Date.now;
   const books = bookCache(options.bookMaxAgeMs, now);
   const context: ExchangeContext = { store: options.store, books, now: () => new Date(now()), log };

@@ -88,7 +88,7 @@ export function handler(
       try {
         const bytes = await body;
         const json = opts.withBody
-          ? parseJson(bytes, () => new HttpError(400, { error: 'VALIDATION_ERROR', message: 'body is not valid JSON' }))
+          ? parseJson(bytes, (reason) => new HttpError(400, { error: 'VALIDATION_ERROR', message: reason ? `body: ${reason}` : 'body is not valid JSON' }))
           : undefined;
         const out = await run({ params, query, headers, body: json });
         sendJson(r, out.status, out.body);

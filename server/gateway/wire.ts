@@ -94,7 +94,7 @@ export function parseSequencedEvent(raw: unknown): SequencedEvent {
 }
 
 /** Spec section 7, Profile B: "body is not JSON (error says invalid JSON body)"; used for every JSON route. */
-export const invalidJsonBody = (): HttpError => new HttpError(400, { error: 'invalid JSON body' });
+export const invalidJsonBody = (reason?: string): HttpError => new HttpError(400, { error: reason ? `invalid JSON body: ${reason}` : 'invalid JSON body' });
 
 /** A validated Profile A bet request. */
 export interface BetRequestA {

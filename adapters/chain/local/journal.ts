@@ -5,8 +5,9 @@
  * A restart loads the snapshot and replays the journal; a torn last line (the process was
  * killed mid-write, before the client could have seen the signature) is cut off.
  */
-import { closeSync, existsSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { LineJournal, syncDir } from '../../store/line-journal.ts';
 import type { TxErrorJson } from './tx-errors.ts';
 
 /** One account as written by a transaction; `lamports` null means the account was deleted. */
@@ -48,7 +49,7 @@ type StoredAccount = [string, string | null, string, 0 | 1, string];
 
 function encodeRecord(r: JournalRecord): string {
   const accounts = r.accounts?.map((a): StoredAccount => [a.address, a.lamports === null ? null : a.lamports.toString(), a.owner, a.executable ? 1 : 0, Buffer.from(a.data).toString('base64')]);
-  return `${JSON.stringify({ s: r.slot, g: r.signature, e: r.err, a: accounts })}\n`;
+  return JSON.stringify({ s: r.slot, g: r.signature, e: r.err, a: accounts });
 }
 
 function decodeRecord(line: string): JournalRecord {
@@ -71,10 +72,7 @@ function decodeRecord(line: string): JournalRecord {
 
 /** Journal + snapshot files in one directory. */
 export class Journal {
-  private fd: number | null = null;
-  private count = 0;
-  private flushWaiters: (() => void)[] = [];
-  private flushScheduled = false;
+  private log: LineJournal | null = null;
   private readonly logPath: string;
   private readonly snapPath: string;
 
@@ -86,7 +84,7 @@ export class Journal {
 
   /** Records appended since the last compaction. */
   get length(): number {
-    return this.count;
+    return this.log?.length ?? 0;
   }
 
   /** Reads snapshot and journal, cutting a torn tail, and opens the journal for appends. */
@@ -98,60 +96,29 @@ export class Journal {
       const meta = JSON.parse(buf.subarray(4, 4 + headerLen).toString('utf8')) as SnapshotMeta;
       snapshot = { meta, svm: new Uint8Array(buf.subarray(4 + headerLen)) };
     }
-    const records: JournalRecord[] = [];
-    let goodBytes = 0;
-    if (existsSync(this.logPath)) {
-      const text = readFileSync(this.logPath);
-      let start = 0;
-      while (start < text.length) {
-        const nl = text.indexOf(10, start);
-        if (nl < 0) break; // torn tail: no newline
-        try {
-          records.push(decodeRecord(text.subarray(start, nl).toString('utf8')));
-        } catch (err) {
-          if (text.indexOf(10, nl + 1) >= 0) throw new Error(`journal corrupt at byte ${start}`, { cause: err });
-          break; // torn last line
-        }
-        start = nl + 1;
-        goodBytes = start;
-      }
-    }
-    this.fd = openSync(this.logPath, 'a+');
-    ftruncateSync(this.fd, goodBytes);
-    this.count = records.length;
-    return { snapshot, records };
+    const { journal, lines } = LineJournal.open(this.logPath, (line) => void decodeRecord(line));
+    this.log = journal;
+    return { snapshot, records: lines.map(decodeRecord) };
+  }
+
+  private open(): LineJournal {
+    if (!this.log) throw new Error('journal not open');
+    return this.log;
   }
 
   /** Appends one record (in the page cache; `sync()` makes it durable). */
   append(record: JournalRecord): void {
-    if (this.fd === null) throw new Error('journal not open');
-    writeSync(this.fd, encodeRecord(record));
-    this.count++;
+    this.open().append(encodeRecord(record));
   }
 
   /** Waits until every appended record is on disk. */
   sync(): void {
-    if (this.fd !== null) fdatasyncSync(this.fd);
+    this.log?.sync();
   }
 
-  /**
-   * Appends a record and resolves once it is on disk. Group commit: one fsync, at the end of
-   * this event-loop turn, serves every record appended in it.
-   */
+  /** Appends a record and resolves once it is on disk (group commit: one fsync per event-loop turn). */
   appendDurably(record: JournalRecord): Promise<void> {
-    this.append(record);
-    return new Promise((resolve) => {
-      this.flushWaiters.push(resolve);
-      if (this.flushScheduled) return;
-      this.flushScheduled = true;
-      setImmediate(() => {
-        this.flushScheduled = false;
-        const waiters = this.flushWaiters;
-        this.flushWaiters = [];
-        this.sync(); // a failing fsync throws out of the event loop: the process stops rather than lie
-        for (const w of waiters) w();
-      });
-    });
+    return this.open().appendDurably(encodeRecord(record));
   }
 
   /** Writes a new snapshot atomically, then empties the journal (replaying it over the snapshot would be harmless). */
@@ -168,28 +135,14 @@ export class Journal {
     closeSync(fd);
     renameSync(tmp, this.snapPath);
     syncDir(this.dir);
-    if (this.fd !== null) {
-      ftruncateSync(this.fd, 0);
-      fsyncSync(this.fd);
-    }
-    this.count = 0;
+    this.log?.truncate();
   }
 
   /** Syncs and closes the journal file. */
   close(): void {
-    if (this.fd === null) return;
-    fdatasyncSync(this.fd);
-    closeSync(this.fd);
-    this.fd = null;
+    this.log?.close();
+    this.log = null;
   }
 }
 
-/** fsync a directory so a rename inside it survives a crash. */
-export function syncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
+export { syncDir };

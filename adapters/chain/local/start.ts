@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { getBase58Decoder } from '@solana/kit';
-import { log as rootLog, type Logger } from '../../../runtime/log.ts';
+import { componentLog, log as rootLog, type Logger } from '../../../runtime/log.ts';
 import type { InitParams } from '../port.ts';
 import { chainDir, loadOrCreateOperatorKey, readChainInfo, stateDir, writeChainInfo } from './data-dir.ts';
 import { listenJsonRpc } from './http.ts';
@@ -43,7 +43,7 @@ export interface LocalChain {
 
 /** Starts the local chain; resolves once it answers JSON-RPC with the contract deployed. */
 export async function startLocalChain(o: LocalChainOptions): Promise<LocalChain> {
-  const log = (o.log ?? rootLog).child({ component: 'local-chain' });
+  const log = componentLog(o.log ?? rootLog, 'local-chain');
   const started = performance.now();
   const operator = loadOrCreateOperatorKey(o.dataDir);
   let info = readChainInfo(o.dataDir);

@@ -1,0 +1,146 @@
+/**
+ * An append-only file of JSON lines, the durable half of every embedded store (design: "the
+ * embedded default keeps its state in DATA_DIR, append-only files, as the local chain's
+ * journal"). A restart reads every line back; a torn last line (the process was killed in the
+ * middle of a write, before anyone was told it was written) is cut off; damage before the last
+ * line stops the open. `appendDurably` group-commits: one fdatasync at the end of the event-loop
+ * turn serves every line appended in it. `rewrite` replaces the whole file atomically (compaction).
+ *
+ * @example
+ *   const { journal, lines } = LineJournal.open('.data/gateway/journal.log');
+ *   for (const l of lines) apply(JSON.parse(l));
+ *   await journal.appendDurably(JSON.stringify(change));
+ */
+import { closeSync, existsSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** fsync a directory so a rename inside it survives a crash. */
+export function syncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads the complete lines of `path` (none when it does not exist) and how many bytes they span. */
+function readLines(path: string, check: (line: string) => void): { lines: string[]; goodBytes: number } {
+  const lines: string[] = [];
+  let goodBytes = 0;
+  if (!existsSync(path)) return { lines, goodBytes };
+  const text = readFileSync(path);
+  let start = 0;
+  while (start < text.length) {
+    const nl = text.indexOf(10, start);
+    if (nl < 0) break; // torn tail: no newline
+    const line = text.subarray(start, nl).toString('utf8');
+    try {
+      check(line);
+    } catch (err) {
+      if (text.indexOf(10, nl + 1) >= 0) throw new Error(`${path} is corrupt at byte ${start}`, { cause: err });
+      break; // torn last line
+    }
+    lines.push(line);
+    start = nl + 1;
+    goodBytes = start;
+  }
+  return { lines, goodBytes };
+}
+
+/** An open journal file. */
+export class LineJournal {
+  private fd: number | null;
+  private count: number;
+  private waiters: (() => void)[] = [];
+  private flushScheduled = false;
+
+  private constructor(
+    readonly path: string,
+    fd: number,
+    count: number,
+  ) {
+    this.fd = fd;
+    this.count = count;
+  }
+
+  /**
+   * Opens (creating) the journal, returning its lines. `check` validates a line (default: it
+   * parses as JSON); a line it rejects is a torn tail when it is the last one, damage otherwise.
+   */
+  static open(path: string, check: (line: string) => void = (l) => void JSON.parse(l)): { journal: LineJournal; lines: string[] } {
+    mkdirSync(dirname(path), { recursive: true });
+    const { lines, goodBytes } = readLines(path, check);
+    const fd = openSync(path, 'a+');
+    ftruncateSync(fd, goodBytes);
+    return { journal: new LineJournal(path, fd, lines.length), lines };
+  }
+
+  /** Lines written since the last rewrite (or open). */
+  get length(): number {
+    return this.count;
+  }
+
+  /** Appends one line (into the page cache: it survives the process being killed, not the machine failing). */
+  append(line: string): void {
+    if (this.fd === null) throw new Error(`${this.path} is closed`);
+    if (line.includes('\n')) throw new Error('a journal line must not contain a newline');
+    writeSync(this.fd, `${line}\n`);
+    this.count++;
+  }
+
+  /** Appends one line and resolves once it is on disk (group commit per event-loop turn). */
+  appendDurably(line: string): Promise<void> {
+    this.append(line);
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      if (this.flushScheduled) return;
+      this.flushScheduled = true;
+      setImmediate(() => {
+        this.flushScheduled = false;
+        const waiters = this.waiters;
+        this.waiters = [];
+        this.sync(); // a failing fsync throws out of the event loop: the process stops rather than lie
+        for (const w of waiters) w();
+      });
+    });
+  }
+
+  /** Waits until every appended line is on disk. */
+  sync(): void {
+    if (this.fd !== null) fdatasyncSync(this.fd);
+  }
+
+  /** Empties the file (its content was folded somewhere durable). */
+  truncate(): void {
+    if (this.fd === null) return;
+    ftruncateSync(this.fd, 0);
+    fsyncSync(this.fd);
+    this.count = 0;
+  }
+
+  /** Replaces the whole file with `lines` atomically (write aside, fsync, rename), then appends after them. */
+  rewrite(lines: readonly string[]): void {
+    const tmp = `${this.path}.tmp`;
+    const fd = openSync(tmp, 'w');
+    try {
+      if (lines.length > 0) writeSync(fd, `${lines.join('\n')}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, this.path);
+    syncDir(dirname(this.path));
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = openSync(this.path, 'a+');
+    this.count = lines.length;
+  }
+
+  /** Syncs and closes the file. */
+  close(): void {
+    if (this.fd === null) return;
+    fdatasyncSync(this.fd);
+    closeSync(this.fd);
+    this.fd = null;
+  }
+}
