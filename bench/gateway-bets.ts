@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { pino } from 'pino';
 import { readGatewayConfig } from '../runtime/gateway/config.ts';
-import { startGateway } from '../runtime/gateway/gateway.ts';
+import { startGateway } from '../bin/gateway-app.ts';
 
 const COUNT = Number(process.env.BENCH_GW_BETS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_GW_CONCURRENCY ?? 16);

@@ -2,68 +2,81 @@
  * `npm start`: the whole stack on embedded defaults in one process (design: "Run contract"):
  * the local chain on CHAIN_PORT (8899), synthetic prices and books (unless NATS_URL is set),
  * the gateway on GATEWAY_PORT (8080) and the exchange on EXCHANGE_PORT (8081, health on 8082).
+ * SIGTERM or SIGINT stops all of it within a few seconds ("stack stopped").
  */
 import { bookFeedFromEnv } from '../adapters/feed/from-env.ts';
 import { startLocalChain } from '../adapters/chain/local/start.ts';
-import { ConfigError, port, readEnv, text } from '../runtime/env.ts';
+import { describe, port, readEnv, text } from '../runtime/env.ts';
 import { initParams } from '../runtime/gateway/chain-setup.ts';
-import { readGatewayConfig } from '../runtime/gateway/config.ts';
-import { startGateway } from '../runtime/gateway/gateway.ts';
+import { gatewayEnv, readGatewayConfig } from '../runtime/gateway/config.ts';
 import { log } from '../runtime/log.ts';
 import { assertNativeUws } from '../server/http.ts';
 import { exchangeEnv, exchangeStoreOf, startExchange } from './exchange.ts';
+import { startGateway } from './gateway-app.ts';
+import { runService, type Stoppable } from './process.ts';
 
-const started = performance.now();
-const stops: Array<() => Promise<void>> = [];
+const chainEnv = {
+  CHAIN_PORT: describe('JSON-RPC port of the local chain', port(8899)),
+  CHAIN_HOST: describe('listen address of the local chain', text('127.0.0.1')),
+};
 
-async function stopAll(code: number): Promise<never> {
-  for (const stop of stops.reverse()) await stop().catch((err: unknown) => log.error({ err }, 'shutdown step failed'));
-  process.exit(code);
-}
+await runService(
+  {
+    name: 'stack',
+    command: 'npm start',
+    purpose: 'The whole stack in one process on embedded defaults: local chain, synthetic prices and books, gateway, exchange.',
+    env: { ...gatewayEnv, ...chainEnv, EXCHANGE_PORT: describe('exchange API port (see npm run exchange -- --help)', port(8081)), EXCHANGE_MGMT_PORT: describe('exchange health port', port(8082)) },
+  },
+  async () => {
+    const started = performance.now();
+    const stops: Array<() => Promise<void>> = [];
+    const stopAll = async () => {
+      for (const stop of stops.reverse()) await stop().catch((err: unknown) => log.error({ err }, 'shutdown step failed'));
+    };
+    try {
+      assertNativeUws();
+      const chainConfig = readEnv(chainEnv);
+      const gatewayConfig = readGatewayConfig();
+      const exchange = exchangeEnv();
 
-try {
-  assertNativeUws();
-  const chainEnv = readEnv({ CHAIN_PORT: port(8899), CHAIN_HOST: text('127.0.0.1') });
-  const gatewayConfig = readGatewayConfig();
-  const exchange = exchangeEnv();
+      // an external chain (SOLANA_RPC_URL) replaces the embedded one
+      if (!gatewayConfig.SOLANA_RPC_URL) {
+        const chain = await startLocalChain({
+          dataDir: gatewayConfig.DATA_DIR,
+          host: chainConfig.CHAIN_HOST,
+          port: chainConfig.CHAIN_PORT,
+          init: gatewayConfig.GW_INIT === 'on' ? initParams(gatewayConfig) : null,
+        });
+        stops.push(() => chain.stop());
+        gatewayConfig.SOLANA_RPC_URL = chain.url;
+      }
 
-  // an external chain (SOLANA_RPC_URL) replaces the embedded one
-  if (!gatewayConfig.SOLANA_RPC_URL) {
-    const chain = await startLocalChain({
-      dataDir: gatewayConfig.DATA_DIR,
-      host: chainEnv.CHAIN_HOST,
-      port: chainEnv.CHAIN_PORT,
-      init: gatewayConfig.GW_INIT === 'on' ? initParams(gatewayConfig) : null,
-    });
-    stops.push(() => chain.stop());
-    gatewayConfig.SOLANA_RPC_URL = chain.url;
-  }
+      const gateway = await startGateway(gatewayConfig);
+      stops.push(() => gateway.stop());
 
-  const gateway = await startGateway(gatewayConfig);
-  stops.push(() => gateway.stop());
+      const running = await startExchange({
+        port: exchange.EXCHANGE_PORT,
+        mgmtPort: exchange.EXCHANGE_MGMT_PORT,
+        bookMaxAgeMs: exchange.BOOK_MAX_AGE_MS,
+        feed: bookFeedFromEnv(),
+        store: exchangeStoreOf(exchange.REDIS_URL),
+      });
+      stops.push(() => running.stop());
 
-  const running = await startExchange({
-    port: exchange.EXCHANGE_PORT,
-    mgmtPort: exchange.EXCHANGE_MGMT_PORT,
-    bookMaxAgeMs: exchange.BOOK_MAX_AGE_MS,
-    feed: bookFeedFromEnv(),
-    store: exchangeStoreOf(exchange.REDIS_URL),
-  });
-  stops.push(() => running.stop());
-
-  log.info(
-    {
-      chain: gatewayConfig.SOLANA_RPC_URL,
-      gateway: `http://127.0.0.1:${gateway.port}/api`,
-      exchange: `http://127.0.0.1:${exchange.EXCHANGE_PORT}/api/v1`,
-      health: `http://127.0.0.1:${exchange.EXCHANGE_MGMT_PORT}/actuator/health`,
-      readyMs: Math.round(performance.now() - started),
-    },
-    'stack ready',
-  );
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll(0));
-} catch (err) {
-  if (err instanceof ConfigError) log.fatal({ variable: err.variable }, `bad configuration: ${err.message}`);
-  else log.fatal({ err }, 'stack failed to start');
-  await stopAll(1);
-}
+      log.info(
+        {
+          chain: gatewayConfig.SOLANA_RPC_URL,
+          gateway: `http://127.0.0.1:${gateway.port}/api`,
+          exchange: `http://127.0.0.1:${exchange.EXCHANGE_PORT}/api/v1`,
+          health: `http://127.0.0.1:${exchange.EXCHANGE_MGMT_PORT}/actuator/health`,
+          readyMs: Math.round(performance.now() - started),
+        },
+        'stack ready',
+      );
+      return { stop: stopAll } satisfies Stoppable;
+    } catch (err) {
+      await stopAll();
+      throw err;
+    }
+  },
+);

@@ -9,10 +9,11 @@ import * as v from 'valibot';
 import type { BetContext } from './bet-types.ts';
 
 const Side = v.picklist(['UP', 'DOWN']);
-const DecimalId = v.pipe(v.string(), v.regex(/^\d+$/));
-const Units = v.pipe(v.string(), v.regex(/^\d+$/));
-const PriceX1e8 = v.pipe(v.number(), v.integer(), v.minValue(0));
-const UnixSeconds = v.pipe(v.number(), v.integer(), v.minValue(0));
+const DecimalId = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a decimal integer string'));
+const Units = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a decimal integer string'));
+const Address = v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address'));
+const PriceX1e8 = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+const UnixSeconds = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 
 /** Status names of spec section 3, indexed by the raw contract status. */
 export const STATUS_NAMES = ['open', 'payout_done', 'house_won', 'refunded'] as const;
@@ -23,38 +24,41 @@ export type StatusName = (typeof STATUS_NAMES)[number];
 export const BetOpenEvent = v.strictObject({
   type: v.literal('bet_open'),
   id: DecimalId,
-  bettor: v.string(),
+  bettor: Address,
   side: Side,
   amountUnits: Units,
   entryPrice: PriceX1e8,
   expireTime: UnixSeconds,
 });
 
-/** `bet_closed`: the scheduler settled a bet, or a Profile B chain ended (spec section 6). */
-export const BetClosedEvent = v.strictObject({
-  type: v.literal('bet_closed'),
-  id: DecimalId,
-  bettor: v.string(),
-  exitPrice: PriceX1e8,
-  status: v.picklist([0, 1, 2, 3]),
-  statusName: v.picklist(STATUS_NAMES),
-});
+/** `bet_closed`: the scheduler settled a bet, or a Profile B chain ended (spec section 6); `statusName` matches `status`. */
+export const BetClosedEvent = v.pipe(
+  v.strictObject({
+    type: v.literal('bet_closed'),
+    id: DecimalId,
+    bettor: Address,
+    exitPrice: PriceX1e8,
+    status: v.picklist([0, 1, 2, 3]),
+    statusName: v.picklist(STATUS_NAMES),
+  }),
+  v.check((e) => STATUS_NAMES[e.status] === e.statusName, 'statusName does not match status'),
+);
 
 /** `bet_replay` (Profile B): a tie was replayed as a new bet (spec section 6). */
 export const BetReplayEvent = v.strictObject({
   type: v.literal('bet_replay'),
   id: DecimalId,
   prevId: DecimalId,
-  bettor: v.string(),
+  bettor: Address,
   side: Side,
   amountUnits: Units,
   entryPrice: PriceX1e8,
   expireTime: UnixSeconds,
-  replayCount: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  replayCount: v.pipe(v.number(), v.safeInteger(), v.minValue(1)),
 });
 
 /** Any event a bet chain emits. */
-export const BetEmittedEvent = v.variant('type', [BetOpenEvent, BetClosedEvent, BetReplayEvent]);
+export const BetEmittedEvent = v.union([BetOpenEvent, BetClosedEvent, BetReplayEvent]);
 
 export type BetOpenEvent = v.InferOutput<typeof BetOpenEvent>;
 export type BetClosedEvent = v.InferOutput<typeof BetClosedEvent>;

@@ -5,9 +5,11 @@
  * headers such as Retry-After), and an exclusive listen that names a busy port.
  */
 import uws from 'uWebSockets.js';
+import { PortInUse } from '../adapters/port-in-use.ts';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 
 export type { HttpRequest, HttpResponse, TemplatedApp };
+export { PortInUse };
 
 /** An error that becomes an HTTP reply: `status` and a JSON body (`{error, ...}` or `{error, message}`). */
 export class HttpError extends Error {
@@ -162,17 +164,6 @@ export function parseJson(bytes: Buffer, invalid: (reason?: string) => HttpError
 
 /** uWS's ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT. */
 const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
-
-/** A port another process already listens on (uWS listens exclusively, never sharing a port). */
-export class PortInUse extends Error {
-  constructor(
-    readonly host: string,
-    readonly port: number,
-  ) {
-    super(`port ${port} is in use (${host}:${port}); stop the other process or choose another port`);
-    this.name = 'PortInUse';
-  }
-}
 
 /**
  * Listens on `host:port` exclusively (no SO_REUSEPORT: a second process on the same port would

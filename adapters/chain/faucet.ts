@@ -1,10 +1,13 @@
 /**
- * Test funds for an address (spec: faucet): airdrop 5 SOL, and mint 10000 tokens to its
- * associated token account, creating that account when missing. The operator key is the
- * mint authority of the local test mint.
+ * Test funds for an address (spec: faucet): 5 SOL and 10000 tokens (minted to its associated
+ * token account, created when missing) in ONE transaction, so a grant is all or nothing. The
+ * operator key pays the SOL and is the mint authority of the local test mint; it is topped up by
+ * airdrop (the faucet runs only on the local chain) when it runs low. A memo with a fresh nonce
+ * makes every grant its own transaction: two grants in one blockhash window are two grants.
  */
+import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import { LAMPORTS_PER_SOL, type Keypair, type PublicKey } from '@solana/web3.js';
+import { LAMPORTS_PER_SOL, PublicKey, SystemProgram, TransactionInstruction, type Keypair } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction } from '@solana/spl-token';
 import { tokenAccountOf } from './codec.ts';
 import type { RpcClient } from './rpc-client.ts';
@@ -15,14 +18,29 @@ export const FAUCET_LAMPORTS = 5n * BigInt(LAMPORTS_PER_SOL);
 /** 10000 tokens of a 6-decimal mint */
 export const FAUCET_TOKEN_UNITS = 10_000n * 1_000_000n;
 
-/** Airdrops SOL and mints test tokens to `address`. */
-export async function fundFromFaucet(rpc: RpcClient, sender: TxSender, operator: Keypair, mint: PublicKey, address: PublicKey): Promise<void> {
-  const airdrop = await rpc.call('requestAirdrop', [address.toBase58(), Number(FAUCET_LAMPORTS), { commitment: 'confirmed' }], v.string());
-  await sender.confirm('airdrop', airdrop);
+/** The SPL Memo program (on every cluster, and preloaded in LiteSVM). */
+const MEMO_PROGRAM = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+/** Below this the operator asks the local chain for more SOL before granting. */
+const OPERATOR_LOW_WATER = 1_000n * BigInt(LAMPORTS_PER_SOL);
+const OPERATOR_TOP_UP = 100_000 * LAMPORTS_PER_SOL;
+
+const memo = (text: string) => new TransactionInstruction({ programId: MEMO_PROGRAM, keys: [], data: Buffer.from(text, 'utf8') });
+
+/** Tops the operator up when low, then grants SOL and test tokens to `address` in one transaction; resolves with its signature. */
+export async function fundFromFaucet(rpc: RpcClient, sender: TxSender, operator: Keypair, mint: PublicKey, address: PublicKey): Promise<string> {
+  const { value: balance } = await rpc.call('getBalance', [operator.publicKey.toBase58(), { commitment: 'confirmed' }], v.object({ value: v.number() }));
+  if (BigInt(balance) < OPERATOR_LOW_WATER) {
+    await sender.confirm('operator top-up', await rpc.call('requestAirdrop', [operator.publicKey.toBase58(), OPERATOR_TOP_UP, { commitment: 'confirmed' }], v.string()));
+  }
   const ata = tokenAccountOf(mint, address);
-  await sender.sendAndConfirm(
-    'faucet mint',
-    [createAssociatedTokenAccountIdempotentInstruction(operator.publicKey, ata, address, mint), createMintToInstruction(mint, ata, operator.publicKey, FAUCET_TOKEN_UNITS)],
+  return sender.sendAndConfirm(
+    'faucet grant',
+    [
+      SystemProgram.transfer({ fromPubkey: operator.publicKey, toPubkey: address, lamports: FAUCET_LAMPORTS }),
+      createAssociatedTokenAccountIdempotentInstruction(operator.publicKey, ata, address, mint),
+      createMintToInstruction(mint, ata, operator.publicKey, FAUCET_TOKEN_UNITS),
+      memo(`faucet ${randomUUID()}`),
+    ],
     operator,
   );
 }

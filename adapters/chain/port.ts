@@ -90,12 +90,17 @@ export interface ChainPort {
   /** close_bet + place_bet (same bettor, side, amount) in one transaction (Profile B tie replay) */
   closeAndReplace(id: bigint, exitPrice: bigint, bettor: Keypair, entryPrice: bigint): Promise<{ closed: Closed; placed: Placed }>;
   setPaused(paused: boolean): Promise<string>;
-  /** airdrop 5 SOL and mint 10000 tokens to the address's ATA (created when missing) */
-  faucet(address: PublicKey): Promise<Balance>;
+  /**
+   * Grants 5 SOL and 10000 tokens (to the address's ATA, created when missing) in one
+   * transaction; concurrent grants to the same address are one grant. Resolves with the grant's signature.
+   */
+  faucet(address: PublicKey): Promise<string>;
   balances(address: PublicKey): Promise<Balance>;
   vaultBalance(): Promise<bigint>;
   genesisHash(): Promise<string>;
   clusterKind(): Promise<ClusterKind>;
+  /** one cheap round trip (health checks); rejects with ChainUnavailable when the chain does not answer */
+  ping(): Promise<void>;
 }
 
 /** The chain did not answer, timed out, or answered something that is not JSON-RPC (spec section 7: 500 on POST /bet, 503 elsewhere). */
@@ -103,6 +108,14 @@ export class ChainUnavailable extends DependencyUnavailable {
   constructor(message: string, options?: { cause?: unknown }) {
     super('chain', message, options);
     this.name = 'ChainUnavailable';
+  }
+}
+
+/** The chain answered and refused the transaction for a reason that is not the program's (fee payer short of SOL, a malformed transaction): not an outage, and not the client's fault. */
+export class ChainRejected extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ChainRejected';
   }
 }
 

@@ -91,6 +91,7 @@ export class RpcChain implements ChainPort {
   private readonly operator: Keypair;
   private readonly lane = new PlacementLane();
   private statics: { mint: PublicKey; vault: PublicKey } | null = null;
+  private readonly faucetGrants = new Map<string, Promise<string>>();
   private genesis: string | null = null;
 
   constructor(private readonly opts: RpcChainOptions) {
@@ -189,11 +190,25 @@ export class RpcChain implements ChainPort {
     return this.sender.sendAndConfirm('set_paused', [setPausedIx(this.operator.publicKey, paused)], this.operator);
   }
 
-  async faucet(address: PublicKey): Promise<Balance> {
+  faucet(address: PublicKey): Promise<string> {
+    const key = address.toBase58();
+    // six concurrent identical requests are one grant, not six racing half-grants
+    let grant = this.faucetGrants.get(key);
+    if (!grant) {
+      grant = this.grant(address).finally(() => this.faucetGrants.delete(key));
+      this.faucetGrants.set(key, grant);
+    }
+    return grant;
+  }
+
+  private async grant(address: PublicKey): Promise<string> {
     const mint = this.statics?.mint ?? (await this.readConfig().then((c) => (c ? new PublicKey(c.mint) : this.opts.mint)));
     if (!mint) throw new Error('faucet: no mint known (contract not initialised and no mint configured)');
-    await fundFromFaucet(this.rpc, this.sender, this.operator, mint, address);
-    return this.balances(address);
+    return fundFromFaucet(this.rpc, this.sender, this.operator, mint, address);
+  }
+
+  async ping(): Promise<void> {
+    await this.rpc.call('getSlot', [{ commitment: 'confirmed' }], v.number());
   }
 
   async balances(address: PublicKey): Promise<Balance> {

@@ -1,10 +1,10 @@
 /**
  * Turns a failed transaction (a preflight error or an `err` in its status) into the
  * adapter's typed errors: a custom program error becomes `ProgramRefusal` with the
- * program's code; anything else is the chain failing us (`ChainUnavailable`).
+ * program's code; anything else is the chain refusing it for its own reasons (`ChainRejected`).
  */
 import { errorMessage, errorName } from './codec.ts';
-import { ChainUnavailable, ProgramRefusal } from './port.ts';
+import { ChainRejected, ProgramRefusal } from './port.ts';
 import { RpcError } from './rpc-client.ts';
 
 /** SPL Token error names a bettor can run into (token program custom codes). */
@@ -30,7 +30,7 @@ export function failureOf(err: unknown, logs: string[], what: string): Error {
     const name = TOKEN_ERRORS[code] ?? `Custom${code}`;
     return new ProgramRefusal(code, name, `${what}: token program refused (${name})`, logs);
   }
-  return new ChainUnavailable(`${what} failed on chain: ${JSON.stringify(err)}`);
+  return new ChainRejected(`${what} failed on chain: ${JSON.stringify(err)}`);
 }
 
 /** Preflight data (`-32002`) as sent by validators: `{ err, logs }`. */

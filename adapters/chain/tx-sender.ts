@@ -1,14 +1,15 @@
 /**
  * Sends a transaction and confirms it by polling `getSignatureStatuses` until it is
  * confirmed or a deadline passes. Preflight is on, so most refusals come back at send
- * time with the program's logs; an identical transaction already processed, or an expired
- * blockhash, is re-signed over a newer blockhash; a send whose answer was lost is looked up
- * by its signature before it is called failed.
+ * time with the program's logs; an identical transaction already processed is the same
+ * intent already on chain (its signature is returned: a duplicate is never reported as an
+ * outage); an expired blockhash is re-signed over a newer one; a send whose answer was lost is
+ * looked up by its signature before it is called failed.
  */
 import * as v from 'valibot';
 import { Transaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
 import { getBase58Decoder } from '@solana/kit';
-import { ChainUnavailable } from './port.ts';
+import { ChainRejected, ChainUnavailable } from './port.ts';
 import { RpcClient, RpcError } from './rpc-client.ts';
 import { failureOf, preflightOf } from './tx-outcome.ts';
 
@@ -48,8 +49,9 @@ export class TxSender {
 
   /**
    * Sends (with preflight) and returns the signature once the chain accepted it. An identical
-   * transaction already processed (same instructions, same blockhash) is re-signed over a newer
-   * blockhash, so two equal intents (e.g. two faucet calls) are two transactions.
+   * transaction already processed (same instructions, signers and blockhash: the same intent sent
+   * twice) answers the signature it already has; callers that mean two intents make their
+   * transactions differ (the faucet adds a memo nonce).
    */
   async send(what: string, instructions: TransactionInstruction[], payer: Keypair, signers: Keypair[] = []): Promise<string> {
     let avoid: string | null = null;
@@ -68,12 +70,14 @@ export class TxSender {
           throw e;
         }
         const pre = preflightOf(e);
+        const signature = tx.signature ? base58.decode(tx.signature) : null;
+        if (pre?.err === 'AlreadyProcessed' && signature && (await this.landed(signature))) return signature;
         if ((pre?.err === 'AlreadyProcessed' || pre?.err === 'BlockhashNotFound') && attempt < 3) {
           avoid = blockhash;
           continue;
         }
         if (pre) throw failureOf(pre.err, pre.logs, what);
-        throw new ChainUnavailable(`${what}: ${e.message}`, { cause: e });
+        throw new ChainRejected(`${what}: the chain refused the transaction: ${e.message}`, { cause: e });
       }
     }
   }

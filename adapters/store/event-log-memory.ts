@@ -1,25 +1,50 @@
-/** In-memory EventLog (embedded default): a ring buffer of the last `capacity` events; seq restarts at 1 on restart. */
+/** In-memory EventLog (unit tests, and the state behind the embedded file store): a ring buffer of the last `capacity` events. */
 import { DEFAULT_EVENT_CAPACITY, DEFAULT_READ_LIMIT, type EventLog, type LoggedEvent, type Sequenced } from './event-log.ts';
 
+/** A memory log: the EventLog port plus synchronous access for stores built on it. */
+export interface MemoryEventLog<E extends LoggedEvent> extends EventLog<E> {
+  /** Assigns the next seq and stores the event, synchronously. */
+  appendNow(event: E): Sequenced<E>;
+  /** Puts back an event with the seq it had (replaying a journal); seqs must come in increasing order. */
+  restore(event: Sequenced<E>): void;
+  /** The events held, oldest first (compaction). */
+  held(): Array<Sequenced<E>>;
+}
+
 /** Creates an empty in-memory event log holding at most `capacity` events. */
-export function createMemoryEventLog<E extends LoggedEvent>(capacity = DEFAULT_EVENT_CAPACITY): EventLog<E> {
+export function createMemoryEventLog<E extends LoggedEvent>(capacity = DEFAULT_EVENT_CAPACITY): MemoryEventLog<E> {
   if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`event log capacity must be a positive integer, got ${capacity}`);
   const ring: Array<Sequenced<E> | undefined> = new Array(capacity);
   let last = 0;
 
+  const readSinceNow = (since: number, limit: number): Array<Sequenced<E>> => {
+    const oldest = Math.max(1, last - capacity + 1);
+    const out: Array<Sequenced<E>> = [];
+    for (let seq = Math.max(oldest, Math.floor(since) + 1); seq <= last && out.length < limit; seq++) {
+      const e = ring[seq % capacity];
+      if (e && e.seq === seq) out.push(e);
+    }
+    return out;
+  };
+
   return {
-    async append(event) {
-      const stored = { ...event, seq: ++last } as Sequenced<E>;
+    appendNow(event) {
+      const { seq: _ignored, ...fields } = event as E & { seq?: unknown };
+      const stored = { ...(fields as E), seq: ++last } as Sequenced<E>;
       ring[last % capacity] = stored;
       return stored;
     },
+    restore(event) {
+      if (event.seq <= last) return;
+      last = event.seq;
+      ring[last % capacity] = event;
+    },
+    held: () => readSinceNow(0, capacity),
+    async append(event) {
+      return this.appendNow(event);
+    },
     async readSince(since, limit = DEFAULT_READ_LIMIT) {
-      const oldest = Math.max(1, last - capacity + 1);
-      const out: Array<Sequenced<E>> = [];
-      for (let seq = Math.max(oldest, Math.floor(since) + 1); seq <= last && out.length < limit; seq++) {
-        out.push(ring[seq % capacity] as Sequenced<E>);
-      }
-      return out;
+      return readSinceNow(since, limit);
     },
     async lastSeq() {
       return last;

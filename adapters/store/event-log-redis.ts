@@ -24,11 +24,14 @@ export interface RedisEventLogOptions<E extends LoggedEvent> {
   parse?: (raw: unknown) => E;
 }
 
+/** Keys of the event log under `prefix`: the seq counter and the stream (snapshot commits append to them too). */
+export function redisEventLogKeys(prefix = 'gw:'): { counter: string; stream: string } {
+  return { counter: `${prefix}events:seq`, stream: `${prefix}events` };
+}
+
 /** Creates an event log on `redis` (the caller owns the connection). */
 export function createRedisEventLog<E extends LoggedEvent>(redis: Redis, options: RedisEventLogOptions<E> = {}): EventLog<E> {
-  const prefix = options.prefix ?? 'gw:';
-  const counterKey = `${prefix}events:seq`;
-  const streamKey = `${prefix}events`;
+  const { counter: counterKey, stream: streamKey } = redisEventLogKeys(options.prefix);
   const capacity = options.capacity ?? DEFAULT_EVENT_CAPACITY;
   const parse = options.parse ?? ((raw: unknown) => asLoggedEvent(raw) as E);
 

@@ -1,8 +1,15 @@
-/** In-memory PriceHistory (embedded default): a ts-sorted array, binary search, trimmed on append. */
+/** In-memory PriceHistory (unit tests, and the state behind the embedded file store): a ts-sorted array, binary search, trimmed on append. */
 import { DEFAULT_RETENTION, type PriceHistory, type PriceHistoryRetention, type Tick } from './price-history.ts';
 
-/** Creates an empty in-memory price history. Lost on restart (the Redis adapter is not). */
-export function createMemoryPriceHistory(retention: PriceHistoryRetention = DEFAULT_RETENTION): PriceHistory {
+/** A memory history: the port plus synchronous access for stores built on it. */
+export interface MemoryPriceHistory extends PriceHistory {
+  appendNow(tick: Tick): void;
+  /** Every tick held, oldest first (compaction). */
+  all(): Tick[];
+}
+
+/** Creates an empty in-memory price history. Lost on restart (the file and Redis adapters are not). */
+export function createMemoryPriceHistory(retention: PriceHistoryRetention = DEFAULT_RETENTION): MemoryPriceHistory {
   const ticks: Tick[] = [];
 
   /** Index of the first tick with ts > tsMs. */
@@ -18,7 +25,7 @@ export function createMemoryPriceHistory(retention: PriceHistoryRetention = DEFA
   };
 
   return {
-    async append(tick) {
+    appendNow(tick) {
       const at = upperBound(tick.ts);
       const prev = ticks[at - 1];
       const copy = { price: tick.price, ts: tick.ts };
@@ -27,6 +34,10 @@ export function createMemoryPriceHistory(retention: PriceHistoryRetention = DEFA
       const newest = (ticks[ticks.length - 1] as Tick).ts;
       const keepFrom = Math.max(upperBound(newest - retention.retentionMs - 1), ticks.length - retention.maxTicks);
       if (keepFrom > 0) ticks.splice(0, keepFrom);
+    },
+    all: () => ticks.slice(),
+    async append(tick) {
+      this.appendNow(tick);
     },
     async latest() {
       return ticks[ticks.length - 1];

@@ -1,4 +1,7 @@
 import { MemorySnapshotStore } from './snapshot-memory.ts';
-import { snapshotStoreContract } from '../../test/support/snapshot-store-contract.ts';
+import { snapshotStoreContract, type ContractEvent } from '../../test/support/snapshot-store-contract.ts';
 
-snapshotStoreContract('memory', () => new MemorySnapshotStore());
+snapshotStoreContract('memory', () => {
+  const store = new MemorySnapshotStore<ContractEvent>();
+  return { store, events: store.events };
+});

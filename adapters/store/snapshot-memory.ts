@@ -1,18 +1,54 @@
 /**
- * In-memory `SnapshotStore`: the embedded default when `REDIS_URL` is unset (design: "Run
- * contract"). Keeps JSON text, not objects, so it round-trips exactly like Redis does.
+ * In-memory `SnapshotStore` (unit tests, and the state behind the embedded file store): keeps
+ * JSON text, not objects, so it round-trips exactly like Redis does, and appends committed
+ * events to its event log in the same synchronous step as the snapshot.
  *
  * @example
- *   const store = new MemorySnapshotStore();
+ *   const events = createMemoryEventLog<GatewayEvent>();
+ *   const store = new MemorySnapshotStore(events);
  */
-import { parseOrNull, type SnapshotStore, type StoredSnapshot } from './snapshot-port.ts';
+import type { LoggedEvent } from './event-log.ts';
+import { createMemoryEventLog, type MemoryEventLog } from './event-log-memory.ts';
+import { parseOrNull, type CommitResult, type SnapshotCommit, type SnapshotStore, type StoredSnapshot } from './snapshot-port.ts';
 
-/** Snapshots in a Map; lost when the process ends. */
-export class MemorySnapshotStore implements SnapshotStore {
-  private readonly records = new Map<string, { json: string; final: boolean }>();
+/** A record as kept: JSON text, live or final, and its rev. */
+export interface SnapshotRecord {
+  json: string;
+  final: boolean;
+  rev: number;
+}
 
-  async save(id: string, snapshot: unknown, final: boolean): Promise<void> {
-    this.records.set(id, { json: JSON.stringify(snapshot), final });
+/** Snapshots in a Map; lost when the process ends (the file store journals them). */
+export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent> implements SnapshotStore<E> {
+  private readonly records = new Map<string, SnapshotRecord>();
+
+  constructor(readonly events: MemoryEventLog<E> = createMemoryEventLog<E>()) {}
+
+  async commit(id: string, change: SnapshotCommit<E>): Promise<CommitResult<E>> {
+    return this.commitNow(id, change);
+  }
+
+  /** The commit, done synchronously (the file store journals exactly what this did). */
+  commitNow(id: string, change: SnapshotCommit<E>): CommitResult<E> {
+    const stored = this.records.get(id);
+    if (stored && change.rev <= stored.rev) return { applied: false };
+    this.records.set(id, { json: JSON.stringify(change.snapshot), final: change.final, rev: change.rev });
+    return { applied: true, events: change.events.map((e) => this.events.appendNow(e)) };
+  }
+
+  /** Puts a record back as it was (replaying a journal). */
+  restore(id: string, record: SnapshotRecord): void {
+    this.records.set(id, record);
+  }
+
+  /** Every record (compaction of the file store). */
+  entries(): IterableIterator<[string, SnapshotRecord]> {
+    return this.records.entries();
+  }
+
+  /** Forgets a final record (retention). */
+  forget(id: string): void {
+    if (this.records.get(id)?.final) this.records.delete(id);
   }
 
   async load(id: string): Promise<unknown | null> {
@@ -22,7 +58,7 @@ export class MemorySnapshotStore implements SnapshotStore {
 
   async loadLive(): Promise<StoredSnapshot[]> {
     const out: StoredSnapshot[] = [];
-    for (const [id, rec] of this.records) if (!rec.final) out.push({ id, snapshot: parseOrNull(rec.json) });
+    for (const [id, rec] of this.records) if (!rec.final) out.push({ id, snapshot: parseOrNull(rec.json), rev: rec.rev });
     return out;
   }
 

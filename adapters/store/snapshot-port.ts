@@ -1,14 +1,24 @@
 /**
  * Where actor snapshots live between transitions (design: "Shape": persisted on every
- * transition, rehydrated at boot). One record per actor, keyed by a domain id (for bets:
- * the chain's first bet id). A record is either live (rehydrated at boot) or final
- * (kept for operators, never rehydrated). Snapshots are stored as JSON text.
+ * transition, rehydrated at boot), together with the events each transition emitted: a commit
+ * writes the snapshot, moves the actor in or out of the live set and appends its events to the
+ * event log (each getting its seq) in ONE atomic step (design: "a bet's final snapshot and its
+ * events are one atomic write"), so a crash can never keep one without the other.
+ *
+ * One record per actor, keyed by a domain id (for bets: the chain's first bet id). A record is
+ * either live (rehydrated at boot) or final (kept for operators, never rehydrated). Snapshots
+ * are stored as JSON text. Commits of one id carry increasing `rev`s; a commit whose rev is not
+ * above the stored one changes nothing (`applied: false`), so retrying a commit whose answer
+ * was lost never appends its events twice.
  */
+import type { LoggedEvent, Sequenced } from './event-log.ts';
 
 /** A stored snapshot with the id it was saved under; `snapshot` is null when the stored text is not JSON. */
 export interface StoredSnapshot {
   id: string;
   snapshot: unknown;
+  /** rev of the commit that wrote it (0 when unknown) */
+  rev: number;
 }
 
 /** JSON.parse that answers null for text that is not JSON (a damaged record must not stop a boot). */
@@ -20,10 +30,23 @@ export function parseOrNull(json: string): unknown {
   }
 }
 
-/** Storage of persisted actor snapshots; implemented in memory and over Redis. */
-export interface SnapshotStore {
-  /** Writes the snapshot of `id`; `final` moves it out of the live set. Saves of one id must be awaited in order. */
-  save(id: string, snapshot: unknown, final: boolean): Promise<void>;
+/** One atomic write: the snapshot after a transition and the events that transition emitted. */
+export interface SnapshotCommit<E extends LoggedEvent> {
+  snapshot: unknown;
+  /** moves the record out of the live set */
+  final: boolean;
+  events: readonly E[];
+  /** increasing per id (1 for the first commit) */
+  rev: number;
+}
+
+/** What a commit did: appended its events (with their seqs), or nothing because its rev was already stored. */
+export type CommitResult<E extends LoggedEvent> = { applied: true; events: Array<Sequenced<E>> } | { applied: false };
+
+/** Storage of persisted actor snapshots and their events; implemented in memory, in a file and over Redis. */
+export interface SnapshotStore<E extends LoggedEvent = LoggedEvent> {
+  /** Writes snapshot, live-set change and events atomically. Commits of one id must be awaited in order. */
+  commit(id: string, change: SnapshotCommit<E>): Promise<CommitResult<E>>;
   /** The last snapshot saved for `id`, live or final; null when none. */
   load(id: string): Promise<unknown | null>;
   /** Every live (non-final) snapshot, for rehydration at boot. */

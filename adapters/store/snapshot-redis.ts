@@ -1,30 +1,62 @@
 /**
  * Redis `SnapshotStore`. Layout, readable by an operator with redis-cli:
- *   `<prefix><kind>:<id>`     string, the snapshot as JSON (a final one expires after `finalTtlSeconds`)
- *   `<prefix><kind>s:live`    set of the ids whose snapshot is live (rehydrated at boot)
- * Each save is one MULTI, so the record and the live set never disagree.
+ *   `<prefix><kind>:<id>`      string, the snapshot as JSON (a final one expires after `finalTtlSeconds`)
+ *   `<prefix><kind>:<id>:rev`  the rev of the commit that wrote it (expires with a final snapshot)
+ *   `<prefix><kind>s:live`     set of the ids whose snapshot is live (rehydrated at boot)
+ * and the events of each commit go to the event log under the same prefix (`event-log-redis.ts`).
+ * A commit is one Lua script (snapshot, rev, live set, seq counter, stream), so the record, the
+ * live set and the events never disagree, across processes too.
  *
  * @example
- *   const store = new RedisSnapshotStore(redis, { kind: 'bet' }); // keys bet:<id>, set bets:live
+ *   const store = new RedisSnapshotStore(redis, { kind: 'bet', prefix: 'gw:' }); // keys gw:bet:<id>, set gw:bets:live
  */
 import type { Redis } from 'ioredis';
-import { parseOrNull, type SnapshotStore, type StoredSnapshot } from './snapshot-port.ts';
+import { DEFAULT_EVENT_CAPACITY, type LoggedEvent, type Sequenced } from './event-log.ts';
+import { redisEventLogKeys } from './event-log-redis.ts';
+import { redisScript } from './redis-script.ts';
+import { parseOrNull, type CommitResult, type SnapshotCommit, type SnapshotStore, type StoredSnapshot } from './snapshot-port.ts';
+
+// KEYS: snapshot, rev, live set, seq counter, stream. ARGV: id, json, final (1|0), final ttl s, rev, capacity, events JSON array.
+const COMMIT = redisScript(`
+local stored = tonumber(redis.call('GET', KEYS[2]) or '0')
+if tonumber(ARGV[5]) <= stored then return {'dup'} end
+if ARGV[3] == '1' then
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[4])
+  redis.call('SET', KEYS[2], ARGV[5], 'EX', ARGV[4])
+  redis.call('SREM', KEYS[3], ARGV[1])
+else
+  redis.call('SET', KEYS[1], ARGV[2])
+  redis.call('SET', KEYS[2], ARGV[5])
+  redis.call('SADD', KEYS[3], ARGV[1])
+end
+local seqs = {}
+for _, e in ipairs(cjson.decode(ARGV[7])) do
+  local seq = redis.call('INCR', KEYS[4])
+  redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[6], seq .. '-0', 'e', e)
+  seqs[#seqs + 1] = seq
+end
+return seqs
+`);
 
 /** Naming and retention of one kind of actor in Redis. */
 export interface RedisSnapshotOptions {
   /** actor kind, e.g. `bet` */
   kind: string;
-  /** prepended to every key (tests use a unique one) */
+  /** prepended to every key, the event log's too (tests use a unique one) */
   prefix?: string;
   /** how long a final snapshot stays readable; default 7 days */
   finalTtlSeconds?: number;
+  /** events the log keeps (approximately) */
+  eventCapacity?: number;
 }
 
 /** Snapshots of one actor kind in Redis; does not own the connection unless `close` is called. */
-export class RedisSnapshotStore implements SnapshotStore {
+export class RedisSnapshotStore<E extends LoggedEvent = LoggedEvent> implements SnapshotStore<E> {
   private readonly keyPrefix: string;
   private readonly liveKey: string;
   private readonly finalTtl: number;
+  private readonly events: { counter: string; stream: string };
+  private readonly capacity: number;
 
   constructor(
     private readonly redis: Redis,
@@ -34,6 +66,8 @@ export class RedisSnapshotStore implements SnapshotStore {
     this.keyPrefix = `${prefix}${options.kind}:`;
     this.liveKey = `${prefix}${options.kind}s:live`;
     this.finalTtl = options.finalTtlSeconds ?? 7 * 24 * 3600;
+    this.events = redisEventLogKeys(prefix);
+    this.capacity = options.eventCapacity ?? DEFAULT_EVENT_CAPACITY;
   }
 
   /** The Redis key of one snapshot. */
@@ -41,14 +75,19 @@ export class RedisSnapshotStore implements SnapshotStore {
     return `${this.keyPrefix}${id}`;
   }
 
-  async save(id: string, snapshot: unknown, final: boolean): Promise<void> {
-    const json = JSON.stringify(snapshot);
-    const tx = this.redis.multi();
-    if (final) tx.set(this.keyOf(id), json, 'EX', this.finalTtl).srem(this.liveKey, id);
-    else tx.set(this.keyOf(id), json).sadd(this.liveKey, id);
-    const results = await tx.exec();
-    const failure = results?.find(([err]) => err !== null)?.[0];
-    if (failure) throw failure;
+  async commit(id: string, change: SnapshotCommit<E>): Promise<CommitResult<E>> {
+    const fields = change.events.map((e) => {
+      const { seq: _ignored, ...rest } = e as E & { seq?: unknown };
+      return rest as E;
+    });
+    const out = await COMMIT.run(
+      this.redis,
+      [this.keyOf(id), `${this.keyOf(id)}:rev`, this.liveKey, this.events.counter, this.events.stream],
+      [id, JSON.stringify(change.snapshot), change.final ? '1' : '0', this.finalTtl, change.rev, this.capacity, JSON.stringify(fields.map((f) => JSON.stringify(f)))],
+    );
+    if (!Array.isArray(out)) throw new Error(`snapshot commit answered ${JSON.stringify(out)}`);
+    if (out[0] === 'dup') return { applied: false };
+    return { applied: true, events: fields.map((f, i) => ({ ...f, seq: Number(out[i]) }) as Sequenced<E>) };
   }
 
   async load(id: string): Promise<unknown | null> {
@@ -59,11 +98,11 @@ export class RedisSnapshotStore implements SnapshotStore {
   async loadLive(): Promise<StoredSnapshot[]> {
     const ids = await this.redis.smembers(this.liveKey);
     if (ids.length === 0) return [];
-    const jsons = await this.redis.mget(ids.map((id) => this.keyOf(id)));
+    const values = await this.redis.mget(ids.flatMap((id) => [this.keyOf(id), `${this.keyOf(id)}:rev`]));
     const out: StoredSnapshot[] = [];
     ids.forEach((id, i) => {
-      const json = jsons[i];
-      if (json !== null && json !== undefined) out.push({ id, snapshot: parseOrNull(json) });
+      const json = values[2 * i];
+      if (json !== null && json !== undefined) out.push({ id, snapshot: parseOrNull(json), rev: Number(values[2 * i + 1] ?? 0) || 0 });
     });
     return out;
   }

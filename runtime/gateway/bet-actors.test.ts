@@ -2,18 +2,20 @@ import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { MemorySnapshotStore } from '../../adapters/store/snapshot-memory.ts';
+import type { CommitResult, SnapshotCommit } from '../../adapters/store/snapshot-port.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import type { BetInput } from '../../machines/bet-types.ts';
 import { FakeChain } from '../../test/gateway/support/fake-chain.ts';
 import { BetActors } from './bet-actors.ts';
 import { quietLog } from '../../test/support/quiet-log.ts';
+import { recordInto } from '../../test/support/published.ts';
 
 const BETTOR = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const T0 = 1_800_000_000;
 const input: BetInput = { id: '11', bettor: BETTOR, side: 'UP', amountUnits: '100000000', entryPrice: '15000000000', expireTime: T0 };
 
-/** A memory store that counts saves and can hold them until released. */
-class GatedStore extends MemorySnapshotStore {
+/** A memory store that counts commits and can hold them until released. */
+class GatedStore extends MemorySnapshotStore<BetEmittedEvent> {
   saves = 0;
   private gate: Promise<void> = Promise.resolve();
   private release: () => void = () => undefined;
@@ -23,10 +25,10 @@ class GatedStore extends MemorySnapshotStore {
   open(): void {
     this.release();
   }
-  override async save(id: string, snapshot: unknown, final: boolean): Promise<void> {
+  override async commit(id: string, change: SnapshotCommit<BetEmittedEvent>): Promise<CommitResult<BetEmittedEvent>> {
     this.saves += 1;
     await this.gate;
-    return super.save(id, snapshot, final);
+    return super.commit(id, change);
   }
 }
 
@@ -36,7 +38,7 @@ async function world(store = new GatedStore()) {
   chain.exitFor = () => ({ kind: 'price', value: 15_000_000_100n });
   const clock = new SimulatedClock();
   const published: BetEmittedEvent[] = [];
-  const runtime = await BetActors.boot({ store, effects: chain.effects, publish: (e) => published.push(e), clock, retry: { baseMs: 10, maxMs: 40 }, log: quietLog });
+  const runtime = await BetActors.boot({ store, effects: chain.effects, publish: recordInto(published), clock, retry: { baseMs: 10, maxMs: 40 }, log: quietLog });
   const flush = async () => {
     for (let i = 0; i < 3; i++) {
       await nextMacrotask();
@@ -93,8 +95,8 @@ describe('bet runtime', () => {
 
   it('at boot, leaves a damaged snapshot alone and retires a snapshot that is not active', async () => {
     const store = new GatedStore();
-    await store.save('1', { hello: 'world' }, false);
-    await store.save('2', { status: 'error', value: 'x', context: { chainId: '2', id: '2' } }, false);
+    await store.commit('1', { snapshot: { hello: 'world' }, final: false, events: [], rev: 1 });
+    await store.commit('2', { snapshot: { status: 'error', value: 'x', context: { chainId: '2', id: '2' } }, final: false, events: [], rev: 1 });
     const w = await world(store);
     expect(w.runtime.chainIds()).toEqual([]);
     expect(await store.isLive('1')).toBe(true);

@@ -1,36 +1,49 @@
 /**
- * Live bet chains of the gateway: one `betMachine` actor per chain, with the runtime's
- * effects injected, its snapshot saved on every transition and rehydrated at boot
- * (design: "Shape"). Events a chain emits are published only after the snapshot of the
- * transition that emitted them is saved, so what clients saw is what a restart resumes from.
+ * Live bet chains of the gateway: one `betMachine` actor per chain, with the runtime's effects
+ * injected (design: "Shape"). After every transition the chain's snapshot and the events the
+ * transition emitted are committed to the store in one atomic write (snapshot, live set, event
+ * log), and only then handed to `publish` with their seqs: what clients saw is exactly what a
+ * restart resumes from, and a crash can never keep a final snapshot without its `bet_closed`.
+ *
+ * Nothing is left stuck (design: "actors that fail are restarted from their last snapshot"):
+ * - a commit that fails (Redis down) is retried with backoff until it lands, the same commit
+ *   with the same rev, so a retry whose first answer was lost never appends events twice;
+ *   transitions made meanwhile are coalesced into the next commit;
+ * - an actor that fails is restarted from its latest snapshot with backoff, never left stopped.
  *
  * @example
- *   const bets = await BetActors.boot({ store, effects, publish: (ev) => app.publish('bets', JSON.stringify(ev)) });
+ *   const bets = await BetActors.boot({ store, effects, publish: (events) => stream.deliver(events) });
  *   bets.open({ id: '7', bettor, side: 'UP', amountUnits: '100000000', entryPrice: '15012345678', expireTime });
- *   bets.startClock(2000); // TICK every SMART_SETTLE_INTERVAL_MS
+ *   bets.tick(Date.now()); // the settler ticks every SMART_SETTLE_INTERVAL_MS
  */
 import * as v from 'valibot';
 import { createActor, fromCallback, type Actor, type ActorOptions, type AnyActorLogic, type AnyActorRef, type Snapshot } from 'xstate';
+import type { Sequenced } from '../../adapters/store/event-log.ts';
 import type { SnapshotStore } from '../../adapters/store/snapshot-port.ts';
 import { betMachine, DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from '../../machines/bet.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
-import type { BetInput } from '../../machines/bet-types.ts';
+import type { BetContext, BetInput } from '../../machines/bet-types.ts';
 import { clockMachine, type TickEvent } from '../../machines/clock.ts';
 import { componentLog, log as processLog, type Logger } from '../log.ts';
 import { betEffectActors, type BetEffects } from './bet-effects.ts';
 
-/** The xstate clock interface (setTimeout/clearTimeout), e.g. a `SimulatedClock` in tests. */
+/** The xstate clock interface (setTimeout/clearTimeout), e.g. a `SimulatedClock` in model tests. */
 export type XstateClock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
 
 /** What the bet runtime is built from. */
 export interface BetActorsOptions {
-  store: SnapshotStore;
+  store: SnapshotStore<BetEmittedEvent>;
   effects: BetEffects;
-  /** the outside world (WebSocket fan-out); called once per emitted event, in order */
-  publish: (event: BetEmittedEvent) => void;
-  /** xstate clock for retry delays and the settlement clock; tests pass a SimulatedClock */
+  /** the outside world (the event stream); called with the events of each commit, seqs assigned */
+  publish: (events: Array<Sequenced<BetEmittedEvent>>) => void;
+  /** xstate clock for retry delays; only model tests pass one (production uses xstate's own timers) */
   clock?: XstateClock;
+  /** delays of failed effects inside the machine */
   retry?: RetryPolicy;
+  /** delays between attempts of a failed commit [250 ms doubling to 5 s] */
+  commitRetry?: RetryPolicy;
+  /** delays before restarting a failed actor [1 s doubling to 30 s] */
+  restartBackoff?: RetryPolicy;
   /** default: the process logger */
   log?: Logger;
 }
@@ -39,7 +52,7 @@ export interface BetActorsOptions {
 const StoredBet = v.looseObject({
   status: v.picklist(['active', 'done', 'error', 'stopped']),
   value: v.unknown(),
-  context: v.looseObject({ chainId: v.string(), id: v.string() }),
+  context: v.looseObject({ chainId: v.string(), id: v.string(), bettor: v.optional(v.string()) }),
 });
 
 function buildMachine(effects: BetEffects, policy: RetryPolicy) {
@@ -51,14 +64,50 @@ function buildMachine(effects: BetEffects, policy: RetryPolicy) {
 
 type BetActor = Actor<ReturnType<typeof buildMachine>>;
 
+/** A batch of transitions to commit: the newest snapshot and every event emitted since the last batch. */
+interface Batch {
+  json: string;
+  final: boolean;
+  events: BetEmittedEvent[];
+}
+
+/** Everything the runtime keeps per live chain. */
+interface Chain {
+  id: string;
+  actor: BetActor | null;
+  /** rev of the last commit handed to the store */
+  rev: number;
+  /** the newest persisted snapshot (JSON), where a restart resumes */
+  latest: string | null;
+  pending: Batch | null;
+  draining: Promise<void> | null;
+  /** actor failures so far (restart backoff) */
+  failures: number;
+  restartTimer: NodeJS.Timeout | null;
+}
+
+/** Counters for operators (logs now, metrics later). */
+export interface BetActorStats {
+  live: number;
+  actorFailures: number;
+  actorRestarts: number;
+  commitFailures: number;
+}
+
+const COMMIT_RETRY: RetryPolicy = { baseMs: 250, maxMs: 5_000 };
+const RESTART_BACKOFF: RetryPolicy = { baseMs: 1_000, maxMs: 30_000 };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 /** The live bet chains of one process. */
 export class BetActors {
   private readonly machine: ReturnType<typeof buildMachine>;
-  private readonly live = new Map<string, BetActor>();
-  private readonly saving = new Map<string, Promise<void>>();
-  private readonly lastSaved = new Map<string, string>();
+  private readonly chains = new Map<string, Chain>();
   private readonly log: Logger;
   private clockActors: AnyActorRef[] = [];
+  private stopped = false;
+  private readonly counters = { actorFailures: 0, actorRestarts: 0, commitFailures: 0 };
 
   private constructor(private readonly options: BetActorsOptions) {
     this.machine = buildMachine(options.effects, options.retry ?? DEFAULT_RETRY);
@@ -73,7 +122,7 @@ export class BetActors {
   }
 
   private async rehydrate(): Promise<void> {
-    for (const { id, snapshot } of await this.options.store.loadLive()) {
+    for (const { id, snapshot, rev } of await this.options.store.loadLive()) {
       const parsed = v.safeParse(StoredBet, snapshot);
       if (!parsed.success) {
         this.log.error({ chainId: id }, 'stored bet snapshot is not a bet chain; left in the store, not rehydrated');
@@ -81,112 +130,222 @@ export class BetActors {
       }
       if (parsed.output.status !== 'active') {
         this.log.warn({ chainId: id, status: parsed.output.status }, 'stored bet snapshot is not active; marked final');
-        await this.options.store.save(id, snapshot, true);
+        await this.options.store.commit(id, { snapshot, final: true, events: [], rev: rev + 1 }).catch((err: unknown) => {
+          this.log.error({ chainId: id, err: message(err) }, 'could not mark the snapshot final; the next boot tries again');
+        });
         continue;
       }
-      // `input` is never read when restoring from a snapshot; the type asks for it anyway
-      const restore = { snapshot: snapshot as Snapshot<unknown>, clock: this.options.clock, input: parsed.output.context as unknown as BetInput };
-      this.attach(id, createActor(this.machine, restore));
-      // xstate does not persist delays: a chain restored in a backoff state would wait forever (xstate issue #5331)
-      this.live.get(id)?.send({ type: 'RESUME' });
+      this.start(this.track(id, rev, JSON.stringify(snapshot)));
       this.log.info({ chainId: id, state: parsed.output.value }, 'bet chain rehydrated');
     }
   }
 
   /** Starts the chain of a freshly placed bet; its actor emits `bet_open`. Returns the chain id. */
   open(input: BetInput): string {
-    if (this.live.has(input.id)) throw new Error(`bet chain ${input.id} is already live`);
-    this.attach(input.id, createActor(this.machine, { input, clock: this.options.clock }));
+    if (this.chains.has(input.id)) throw new Error(`bet chain ${input.id} is already live`);
+    const chain = this.track(input.id, 0, null);
+    this.attach(chain, createActor(this.machine, { input, ...this.clockOption() }));
     return input.id;
   }
 
-  private attach(chainId: string, actor: BetActor): void {
+  private clockOption(): { clock?: XstateClock } {
+    // passing `clock: undefined` would replace xstate's default clock and break every delay
+    return this.options.clock ? { clock: this.options.clock } : {};
+  }
+
+  private track(id: string, rev: number, latest: string | null): Chain {
+    const chain: Chain = { id, actor: null, rev, latest, pending: null, draining: null, failures: 0, restartTimer: null };
+    this.chains.set(id, chain);
+    return chain;
+  }
+
+  /** (Re)starts a chain's actor from its latest snapshot; a chain in a backoff state retries at once. */
+  private start(chain: Chain): void {
+    if (chain.latest === null) throw new Error(`bet chain ${chain.id} has no snapshot to start from`);
+    const snapshot = JSON.parse(chain.latest) as Snapshot<unknown> & { context: BetInput };
+    // `input` is never read when restoring from a snapshot; the type asks for it anyway
+    this.attach(chain, createActor(this.machine, { snapshot, input: snapshot.context, ...this.clockOption() }));
+    // xstate does not persist delays: a chain restored in a backoff state would wait forever (xstate issue #5331)
+    chain.actor?.send({ type: 'RESUME' });
+  }
+
+  private attach(chain: Chain, actor: BetActor): void {
     const outbox: BetEmittedEvent[] = [];
     actor.on('*', (event) => outbox.push(event));
     actor.subscribe({
       next: (snap) => {
+        if (chain.actor !== actor) return;
         const final = snap.status === 'done';
-        this.persist(chainId, actor.getPersistedSnapshot(), final, outbox.splice(0));
-        if (final) this.live.delete(chainId);
+        this.persist(chain, actor.getPersistedSnapshot(), final, outbox.splice(0));
+        if (final) chain.actor = null;
       },
       error: (err) => {
-        // the last saved snapshot stays live, so the next boot tries again
-        this.log.error({ chainId, err }, 'bet chain actor failed; stopped until the next boot');
-        this.live.delete(chainId);
+        if (chain.actor !== actor) return;
+        chain.actor = null;
+        this.supervise(chain, err);
       },
     });
-    this.live.set(chainId, actor);
+    chain.actor = actor;
     actor.start();
   }
 
-  /** Saves in order per chain, then publishes what the saved transition emitted. */
-  private persist(chainId: string, snapshot: unknown, final: boolean, events: BetEmittedEvent[]): void {
+  /** An actor failed: restart it from its latest snapshot after a backoff (never left stopped). */
+  private supervise(chain: Chain, err: unknown): void {
+    this.counters.actorFailures++;
+    chain.failures++;
+    const delay = retryDelayMs(chain.failures, this.options.restartBackoff ?? RESTART_BACKOFF);
+    this.log.error({ chainId: chain.id, err, failures: chain.failures, restartInMs: delay }, 'bet chain actor failed; restarting it from its last snapshot');
+    if (this.stopped) return;
+    chain.restartTimer = setTimeout(() => {
+      chain.restartTimer = null;
+      if (this.stopped || this.chains.get(chain.id) !== chain || chain.actor) return;
+      this.counters.actorRestarts++;
+      try {
+        this.start(chain);
+        this.log.info({ chainId: chain.id, failures: chain.failures }, 'bet chain actor restarted');
+      } catch (restartErr) {
+        this.supervise(chain, restartErr);
+      }
+    }, delay);
+  }
+
+  /** Queues a commit of the chain's newest snapshot with the events emitted since the last one. */
+  private persist(chain: Chain, snapshot: unknown, final: boolean, events: BetEmittedEvent[]): void {
     const json = JSON.stringify(snapshot);
-    if (!final && events.length === 0 && this.lastSaved.get(chainId) === json) return; // a tick that changed nothing
-    this.lastSaved.set(chainId, json);
-    if (final) this.lastSaved.delete(chainId);
-    const previous = this.saving.get(chainId) ?? Promise.resolve();
-    const next = previous
-      .then(() => this.options.store.save(chainId, JSON.parse(json) as unknown, final))
-      .catch((err: unknown) => this.log.error({ chainId, err }, 'bet snapshot not saved'))
-      .then(() => {
-        for (const event of events) {
-          try {
-            this.options.publish(event);
-          } catch (err) {
-            this.log.error({ chainId, err, event: event.type }, 'publishing a bet event failed');
-          }
-        }
-      });
-    this.saving.set(chainId, next);
-    void next.then(() => {
-      if (this.saving.get(chainId) === next) this.saving.delete(chainId);
+    if (!final && events.length === 0 && chain.latest === json) return; // a tick that changed nothing
+    chain.latest = json;
+    const pending = chain.pending;
+    chain.pending = pending ? { json, final: pending.final || final, events: [...pending.events, ...events] } : { json, final, events };
+    this.kick(chain);
+  }
+
+  /** Starts draining the chain's commits unless a drain runs; a batch queued while one was finishing gets a new drain. */
+  private kick(chain: Chain): void {
+    if (chain.draining) return;
+    chain.draining = this.drain(chain).finally(() => {
+      chain.draining = null;
+      if (chain.pending && !this.stopped) this.kick(chain);
     });
+  }
+
+  /** Commits pending batches in order; a failed commit is retried (same rev) until it lands or the runtime stops. */
+  private async drain(chain: Chain): Promise<void> {
+    const policy = this.options.commitRetry ?? COMMIT_RETRY;
+    while (chain.pending) {
+      const batch = chain.pending;
+      chain.pending = null;
+      const rev = ++chain.rev;
+      for (let failures = 0; ; ) {
+        try {
+          const out = await this.options.store.commit(chain.id, { snapshot: JSON.parse(batch.json), final: batch.final, events: batch.events, rev });
+          if (failures > 0) this.log.info({ chainId: chain.id, rev, failures }, 'bet snapshot committed after failures');
+          if (out.applied) this.publish(chain.id, out.events);
+          else this.log.warn({ chainId: chain.id, rev }, 'bet commit was already stored (an earlier answer was lost); its events come from the log');
+          break;
+        } catch (err) {
+          failures++;
+          this.counters.commitFailures++;
+          if (failures === 1) this.log.error({ chainId: chain.id, rev, err: message(err) }, 'bet snapshot not committed; retrying until it is');
+          if (this.stopped) return;
+          await sleep(retryDelayMs(failures, policy));
+          if (this.stopped) return;
+        }
+      }
+      if (batch.final && !chain.pending) this.chains.delete(chain.id);
+    }
+  }
+
+  private publish(chainId: string, events: Array<Sequenced<BetEmittedEvent>>): void {
+    if (events.length === 0) return;
+    try {
+      this.options.publish(events);
+    } catch (err) {
+      this.log.error({ chainId, err }, 'publishing bet events failed');
+    }
   }
 
   /** Forwards a clock tick (unix ms) to every live chain; expired bets start settling. */
   tick(now: number): void {
-    for (const actor of this.live.values()) actor.send({ type: 'TICK', now });
+    for (const chain of this.chains.values()) chain.actor?.send({ type: 'TICK', now });
   }
 
-  /** Starts the settlement clock: `tick(now())` every `intervalMs` (spec section 1.3). */
+  /** Starts a settlement clock of its own: `tick(now())` every `intervalMs` (tests; the gateway's Settler ticks). */
   startClock(intervalMs: number, now: () => number = Date.now): void {
     const relay = createActor(
       fromCallback<TickEvent>(({ receive }) => {
         receive((event) => this.tick(event.now));
       }),
     ).start();
-    const clock = createActor(clockMachine, { input: { intervalMs, target: relay, now }, clock: this.options.clock }).start();
+    const clock = createActor(clockMachine, { input: { intervalMs, target: relay, now }, ...this.clockOption() }).start();
     this.clockActors.push(relay, clock);
   }
 
-  /** Ids of the live chains. */
+  /** Ids of the live chains (also those waiting for a restart or for their final commit). */
   chainIds(): string[] {
-    return [...this.live.keys()];
+    return [...this.chains.keys()];
+  }
+
+  /** The context of a live chain: its actor's, or its latest snapshot's while the actor is restarting. */
+  contextOf(chainId: string): BetContext | undefined {
+    const chain = this.chains.get(chainId);
+    if (!chain) return undefined;
+    if (chain.actor) return chain.actor.getSnapshot().context;
+    return chain.latest ? (JSON.parse(chain.latest) as { context: BetContext }).context : undefined;
   }
 
   /** The persisted snapshot of a live chain, as it would be saved; undefined when not live. */
   persistedSnapshotOf(chainId: string): unknown {
-    const actor = this.live.get(chainId);
+    const actor = this.chains.get(chainId)?.actor;
     return actor ? (JSON.parse(JSON.stringify(actor.getPersistedSnapshot())) as unknown) : undefined;
   }
 
-  /** The current snapshot of a live chain (state value and context). */
+  /** The current snapshot of a live chain's actor (state value and context). */
   snapshotOf(chainId: string) {
-    return this.live.get(chainId)?.getSnapshot();
+    return this.chains.get(chainId)?.actor?.getSnapshot();
   }
 
-  /** Resolves once every save started so far is written and its events published. */
+  /** Counters for operators. */
+  stats(): BetActorStats {
+    return { live: this.chains.size, ...this.counters };
+  }
+
+  /** Resolves once every commit queued so far has landed (waits through retries). */
   async settled(): Promise<void> {
-    while (this.saving.size > 0) await Promise.all([...this.saving.values()]);
+    for (;;) {
+      const draining = [...this.chains.values()].map((c) => c.draining).filter((d): d is Promise<void> => d !== null);
+      if (draining.length === 0) return;
+      await Promise.all(draining);
+    }
   }
 
-  /** Stops the clock and every actor (pending effects are abandoned, snapshots stay live), then waits for saves. */
-  async stop(): Promise<void> {
+  /** Resolves once the chain's queued commits have landed, or after `timeoutMs` (false then). */
+  async committed(chainId: string, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const draining = this.chains.get(chainId)?.draining;
+      if (!draining) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([draining.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), left)))]);
+      clearTimeout(timer);
+      if (timedOut) return false;
+    }
+  }
+
+  /** Stops the clock and every actor (pending effects are abandoned, snapshots stay live); waits up to `graceMs` for commits. */
+  async stop(graceMs = 3_000): Promise<void> {
     for (const ref of this.clockActors) ref.stop();
     this.clockActors = [];
-    for (const actor of this.live.values()) actor.stop();
-    this.live.clear();
-    await this.settled();
+    for (const chain of this.chains.values()) {
+      const actor = chain.actor;
+      chain.actor = null; // first: a stopping actor's last snapshot must not be committed
+      actor?.stop();
+      if (chain.restartTimer) clearTimeout(chain.restartTimer);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.settled(), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
+    this.stopped = true;
   }
 }

@@ -1,28 +1,32 @@
-/** Gateway configuration, validated once at boot (design: "Run contract"). */
+/** Gateway configuration, validated once at boot (design: "Run contract"); `--help` prints it. */
+import { hostname } from 'node:os';
 import * as v from 'valibot';
-import { bigUint, integer, oneOf, optionalText, port, readEnv, text } from '../env.ts';
+import { bigUint, commonEnv, describe, integer, natsUrl, oneOf, optionalText, port, readEnv, text, url } from '../env.ts';
 
 const base58Address = v.optional(v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address')));
 
 export const gatewayEnv = {
-  GATEWAY_PORT: port(8080),
-  GW_PROFILE: oneOf(['A', 'B'] as const),
-  SMART_MODE: oneOf(['test', 'prod'] as const),
-  SMART_SETTLE_INTERVAL_MS: integer(2000, 10),
-  SOLANA_RPC_URL: optionalText(),
-  NATS_URL: optionalText(),
-  REDIS_URL: optionalText(),
-  DATA_DIR: text('.data'),
-  GW_FIXED_BETTOR: base58Address,
-  GW_BET_PERCENT: v.pipe(integer(30, 1), v.maxValue(100, 'must be <= 100')),
-  GW_MAX_REPLAYS: integer(10),
-  GW_KEYSTORE_SECRET: optionalText(),
-  GW_ADMIN_TOKEN: optionalText(),
-  GW_EXPIRY_SECONDS: integer(15, 1),
-  GW_MIN_AMOUNT: bigUint(100_000_000n),
-  GW_MAX_AMOUNT: bigUint(10_000_000_000n),
-  GW_MULTIPLIER_BPS: bigUint(13_000n),
-  GW_INIT: oneOf(['on', 'off'] as const),
+  GATEWAY_PORT: describe('HTTP and WebSocket port', port(8080)),
+  HOST: describe('listen address (0.0.0.0 in a container)', text('127.0.0.1')),
+  GW_PROFILE: describe('A: the client names bettor and amount; B: one fixed bettor, amount chosen, ties replayed', oneOf(['A', 'B'] as const)),
+  SMART_MODE: describe('test: custodial wallets and the faucet exist; prod: they do not', oneOf(['test', 'prod'] as const)),
+  SMART_SETTLE_INTERVAL_MS: describe('settlement scan period, ms', integer(2000, 10)),
+  SOLANA_RPC_URL: describe('JSON-RPC of the chain (unset: the local chain in-process over DATA_DIR)', url(['http:', 'https:'], 'http://127.0.0.1:8899')),
+  NATS_URL: describe('NATS for market.price.solusdt (unset: synthetic prices)', natsUrl()),
+  REDIS_URL: describe('Redis for snapshots, events, prices, keys (unset: files in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
+  DATA_DIR: describe('where the local chain and the embedded stores keep their files', text('.data')),
+  GW_NODE_ID: describe('name of this gateway in logs and /health (default: hostname-pid)', text(`${hostname()}-${process.pid}`)),
+  GW_FIXED_BETTOR: describe('Profile B: the fixed bettor (unset: one is created and kept in DATA_DIR)', base58Address),
+  GW_BET_PERCENT: describe('Profile B: stake as a percentage of the token balance', v.pipe(integer(30, 1), v.maxValue(100, 'must be <= 100'))),
+  GW_MAX_REPLAYS: describe('Profile B: most tie replays in one chain', integer(10)),
+  GW_KEYSTORE_SECRET: describe('encrypts custodial keys at rest (test mode: generated into DATA_DIR when unset)', optionalText()),
+  GW_ADMIN_TOKEN: describe('enables POST /api/admin/pause with Authorization: Bearer <token>', optionalText()),
+  GW_EXPIRY_SECONDS: describe('init: bet window, seconds', integer(15, 1)),
+  GW_MIN_AMOUNT: describe('init: minimum stake, token base units', bigUint(100_000_000n)),
+  GW_MAX_AMOUNT: describe('init: maximum stake, token base units', bigUint(10_000_000_000n)),
+  GW_MULTIPLIER_BPS: describe('init: payout multiplier, basis points', bigUint(13_000n)),
+  GW_INIT: describe('on: initialise an uninitialised contract at boot with the init parameters', oneOf(['on', 'off'] as const)),
+  ...commonEnv,
 };
 
 export type GatewayConfig = ReturnType<typeof readGatewayConfig>;

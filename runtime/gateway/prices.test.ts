@@ -4,7 +4,7 @@ import { createMemoryEventLog } from '../../adapters/store/event-log-memory.ts';
 import { createMemoryPriceHistory } from '../../adapters/store/price-history-memory.ts';
 import type { PriceHistory } from '../../adapters/store/price-history.ts';
 import { EventStream } from '../../server/gateway/event-stream.ts';
-import type { GatewayEvent } from '../../server/gateway/wire.ts';
+import type { GatewayEvent } from './events.ts';
 import { manualPriceFeed } from '../../test/support/manual-price-feed.ts';
 import { entryPriceNow, exitPriceAt, MAX_TICK_FUTURE_SKEW_MS, startPriceIngestion, type PriceEventSink } from './prices.ts';
 import { PRICE_RULES } from './pricing.ts';

@@ -12,7 +12,7 @@
 import type { PriceFeed, PriceTick, Unsubscribe } from '../../adapters/feed/port.ts';
 import type { PriceHistory } from '../../adapters/store/price-history.ts';
 import type { Logger } from '../log.ts';
-import type { PriceEvent, PriceObject } from '../../server/gateway/wire.ts';
+import type { PriceEvent, PriceObject } from './events.ts';
 import { decideEntryPrice, decideExitPrice, formatPrice, type EntryDecision, type ExitDecision } from './pricing.ts';
 
 /** A price event with its seq, as broadcast. */
@@ -33,6 +33,10 @@ export interface PriceIngestionDeps {
   maxPending?: number;
   /** clock, unix ms [Date.now] */
   now?: () => number;
+  /** starts the feed [feed.start()]; the gateway waits for it with backoff */
+  start?: () => Promise<void>;
+  /** ticks kept while the history store is down, stored in order once it is back [2400: 20 min at 2/s] */
+  maxUnstored?: number;
 }
 
 /** A tick stamped further ahead of our clock than this is refused: it would push every real tick out of the history's retention window. */
@@ -60,15 +64,40 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
   let snapshot: SequencedPriceEvent | undefined;
   let pending = 0;
   let tail: Promise<void> = Promise.resolve();
+  // ticks the history store could not take yet (it is down): stored first, in order, once it is back,
+  // so no newer tick is ever stored while an older one is missing (exit prices stay exact)
+  const unstored: Array<{ price: string; ts: number }> = [];
+  const maxUnstored = deps.maxUnstored ?? 2_400;
+  let historyDown = false;
+  let streamDown = false;
+
+  const store = async (tick: { price: string; ts: number }): Promise<void> => {
+    unstored.push(tick);
+    if (unstored.length > maxUnstored) unstored.splice(0, unstored.length - maxUnstored);
+    try {
+      while (unstored.length > 0) {
+        await history.append(unstored[0] as { price: string; ts: number });
+        unstored.shift();
+      }
+      if (historyDown) logger.info('price history store reachable again; the ticks it missed are stored');
+      historyDown = false;
+    } catch (err) {
+      if (!historyDown) logger.error({ err: err instanceof Error ? err.message : err }, 'price history store unavailable; ticks are kept and stored once it is back');
+      historyDown = true;
+    }
+  };
 
   const ingest = async (tick: { price: string; ts: number }): Promise<void> => {
+    await store(tick);
     try {
-      await history.append(tick);
+      const event = await events.broadcast({ type: 'price', symbol: 'solusdt', price: tick.price, ts: tick.ts });
+      if (!snapshot || event.ts >= snapshot.ts) snapshot = event;
+      if (streamDown) logger.info('event log reachable again; price events flow');
+      streamDown = false;
     } catch (err) {
-      logger.error({ err, tick }, 'price history append failed; tick still broadcast');
+      if (!streamDown) logger.error({ err: err instanceof Error ? err.message : err }, 'event log unavailable; price events are not broadcast until it is back');
+      streamDown = true;
     }
-    const event = await events.broadcast({ type: 'price', symbol: 'solusdt', price: tick.price, ts: tick.ts });
-    if (!snapshot || event.ts >= snapshot.ts) snapshot = event;
   };
 
   const onTick = (raw: PriceTick): void => {
@@ -96,7 +125,7 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
   };
 
   const unsubscribe: Unsubscribe = feed.onTick(onTick);
-  await feed.start();
+  await (deps.start ?? (() => feed.start()))();
   return {
     current: () => current,
     snapshotEvent: () => snapshot,

@@ -8,7 +8,7 @@ export type RefusalKind =
   | 'forbidden' // 403: paused, or faucet/wallet outside test mode
   | 'open_bet' // 409 {error, openBetId}
   | 'not_initialized' // 409
-  | 'chain_unavailable' // 500
+  | 'chain_unavailable' // 500 on POST /bet (spec section 7), 503 elsewhere
   | 'no_price'; // 503
 
 export interface GatewayRefusal {
@@ -33,7 +33,7 @@ export const REFUSAL_STATUS: Record<RefusalKind, number> = {
   forbidden: 403,
   open_bet: 409,
   not_initialized: 409,
-  chain_unavailable: 500,
+  chain_unavailable: 503,
   no_price: 503,
 };
 

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { ChainUnavailable, ProgramRefusal } from '../../adapters/chain/port.ts';
+import { ChainRejected, ChainUnavailable, ProgramRefusal } from '../../adapters/chain/port.ts';
+import { RedisUnavailable } from '../../adapters/store/redis-client.ts';
 import { refusal } from '../../runtime/gateway/refusals.ts';
 import { HttpError } from '../http.ts';
 import { answering, orRefuse } from './answers.ts';
@@ -22,7 +23,6 @@ it('maps refusals to the spec statuses, with openBetId only for an open bet', as
     ['not_approved', 400],
     ['forbidden', 403],
     ['not_initialized', 409],
-    ['chain_unavailable', 500],
     ['no_price', 503],
   ] as const;
   for (const [kind, status] of cases) {
@@ -30,10 +30,18 @@ it('maps refusals to the spec statuses, with openBetId only for an open bet', as
     expect([e.status, e.body]).toEqual([status, { error: kind }]);
   }
   expect(orRefuse({ ok: 1 })).toEqual({ ok: 1 });
+  // the chain being down is 503 with Retry-After, except where the spec says 500 (POST /bet)
+  const down = await thrown(async () => orRefuse(refusal('chain_unavailable', 'the chain node is unreachable')));
+  expect([down.status, down.body, down.headers]).toEqual([503, { error: 'the chain node is unreachable' }, [['Retry-After', '2']]]);
+  expect((await thrown(async () => orRefuse(refusal('chain_unavailable', 'x'), 500))).status).toBe(500);
 });
 
-it('turns an unreachable chain into 500 and an uninitialised program into 409; anything else passes through', async () => {
-  expect((await thrown(() => answering(async () => Promise.reject(new ChainUnavailable('down'))))).status).toBe(500);
+it('turns an unreachable chain into 503 (500 where asked), Redis down into 503 naming it, an uninitialised program into 409; anything else passes through', async () => {
+  expect((await thrown(() => answering(async () => Promise.reject(new ChainUnavailable('down'))))).status).toBe(503);
+  expect((await thrown(() => answering(async () => Promise.reject(new ChainUnavailable('down')), 500))).status).toBe(500);
+  const redis = await thrown(() => answering(async () => Promise.reject(new RedisUnavailable('redis is unavailable: Connection is closed.'))));
+  expect([redis.status, redis.body.error, redis.headers]).toEqual([503, 'redis is unavailable; retry shortly', [['Retry-After', '2']]]);
+  expect((await thrown(() => answering(async () => Promise.reject(new ChainRejected('fee payer short of SOL'))))).status).toBe(502);
   expect((await thrown(() => answering(async () => Promise.reject(new ProgramRefusal(6001, 'NotInitialized', 'x'))))).status).toBe(409);
   await expect(answering(async () => Promise.reject(new ProgramRefusal(6005, 'Other', 'x')))).rejects.toBeInstanceOf(ProgramRefusal);
   await expect(answering(async () => 5)).resolves.toBe(5);

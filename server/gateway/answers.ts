@@ -1,30 +1,45 @@
 /**
  * Turning runtime outcomes into HTTP answers (spec section 7): gateway refusals become their
- * status with `{error, ...}`, an unreachable chain is 500, a program that says "not
- * initialised" is 409. Anything else stays an internal error (logged by the router).
+ * status with `{error, ...}`, a program that says "not initialised" is 409, and a dependency that
+ * is down is 503 with Retry-After naming it — except where the spec fixes the status: POST /bet
+ * answers 500 when the chain node is unreachable. Anything else stays an internal error (logged
+ * by the router).
  */
-import { ChainUnavailable, ProgramRefusal } from '../../adapters/chain/port.ts';
+import { DependencyUnavailable } from '../../adapters/dependency.ts';
+import { ChainRejected, ChainUnavailable, ProgramRefusal } from '../../adapters/chain/port.ts';
 import { isRefusal, MESSAGES, REFUSAL_STATUS, type GatewayRefusal } from '../../runtime/gateway/refusals.ts';
-import { HttpError } from '../http.ts';
+import { HttpError, retryAfter } from '../http.ts';
+
+/** Status of "the chain is unreachable" on a route: 500 on POST /bet (spec section 7), 503 elsewhere. */
+export type ChainDownStatus = 500 | 503;
 
 /** The HttpError of a refusal: its status and `{error}` (plus `openBetId` for 409 open bet). */
-export function refusalError(r: GatewayRefusal): HttpError {
+export function refusalError(r: GatewayRefusal, chainDown: ChainDownStatus = 503): HttpError {
+  if (r.kind === 'chain_unavailable') return new HttpError(chainDown, { error: r.error }, { headers: [retryAfter()] });
   return new HttpError(REFUSAL_STATUS[r.kind], r.openBetId === undefined ? { error: r.error } : { error: r.error, openBetId: r.openBetId });
 }
 
 /** Returns `value`, or throws the HttpError of a refusal. */
-export function orRefuse<T>(value: T | GatewayRefusal): T {
-  if (isRefusal(value)) throw refusalError(value);
+export function orRefuse<T>(value: T | GatewayRefusal, chainDown: ChainDownStatus = 503): T {
+  if (isRefusal(value)) throw refusalError(value, chainDown);
   return value;
 }
 
-/** Runs a handler body, mapping chain failures to the spec's statuses. */
-export async function answering<T>(body: () => Promise<T>): Promise<T> {
+/** The 503 (or the spec's status) of a dependency outage, with Retry-After and an error naming it. */
+export function outageError(err: DependencyUnavailable, chainDown: ChainDownStatus = 503): HttpError {
+  if (err instanceof ChainUnavailable) return new HttpError(chainDown, { error: MESSAGES.chainDown }, { cause: err, headers: [retryAfter()] });
+  return new HttpError(503, { error: `${err.dependency} is unavailable; retry shortly` }, { cause: err, headers: [retryAfter()] });
+}
+
+/** Runs a handler body, mapping chain and store failures to the spec's statuses. */
+export async function answering<T>(body: () => Promise<T>, chainDown: ChainDownStatus = 503): Promise<T> {
   try {
     return await body();
   } catch (err) {
-    if (err instanceof ChainUnavailable) throw new HttpError(500, { error: MESSAGES.chainDown }, { cause: err });
+    if (err instanceof DependencyUnavailable) throw outageError(err, chainDown);
     if (err instanceof ProgramRefusal && err.errorName === 'NotInitialized') throw new HttpError(409, { error: MESSAGES.notInitialized }, { cause: err });
+    // the chain is up and refused our transaction for its own reasons: not "unreachable", not the client's fault
+    if (err instanceof ChainRejected) throw new HttpError(502, { error: err.message }, { cause: err });
     throw err;
   }
 }

@@ -2,7 +2,9 @@
  * The WebSocket event stream (spec section 6) at `/api/ws` and `/ws`.
  *
  * Every broadcast event is first appended to the event log, which gives it its `seq`, then
- * published to one uWS topic (fan-out without a loop over sockets). Price events are logged and
+ * published to one uWS topic (fan-out without a loop over sockets). Events written to the log
+ * by others (a bet commit appends its events with its snapshot) come in through `deliver`; live
+ * publication is strictly in seq order whatever order the writes answer in. Price events are logged and
  * carry a seq like bet events, so "every event carries an increasing seq" holds and a replay is
  * exactly what a connected client saw; the log is bounded (oldest events drop out).
  *
@@ -43,6 +45,8 @@ export interface EventStreamOptions {
   replayPageSize?: number;
   /** seconds without traffic before uWS closes a socket; pings are sent automatically [120] */
   idleTimeoutSeconds?: number;
+  /** how long a delivered event waits for a missing predecessor before the log is read [500] */
+  gapFillMs?: number;
 }
 
 interface SocketState {
@@ -63,7 +67,10 @@ export interface EventBroadcaster<E extends LoggedEvent> {
 /** The event stream: broadcast side plus socket handling; attach it to an app with `attach`. */
 export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
   private lastPublished = 0;
-  private tail: Promise<unknown> = Promise.resolve();
+  /** delivered events whose predecessors have not been published yet, by seq */
+  private readonly waiting = new Map<number, Sequenced<E>>();
+  private gapTimer: NodeJS.Timeout | null = null;
+  private readonly gapFillMs: number;
   private app: TemplatedApp | undefined;
   private snapshot: () => Sequenced<E> | undefined = () => undefined;
   private readonly sockets = new Set<WebSocket<SocketState>>();
@@ -78,6 +85,7 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
     this.maxBackpressure = options.maxBackpressure ?? 1024 * 1024;
     this.replayHighWater = options.replayHighWater ?? Math.min(256 * 1024, Math.floor(this.maxBackpressure / 4));
     this.pageSize = options.replayPageSize ?? DEFAULT_READ_LIMIT;
+    this.gapFillMs = options.gapFillMs ?? 500;
   }
 
   /** Reads the log's last seq (a restarted process resumes numbering and replay from there). */
@@ -100,16 +108,59 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
     return this.lastPublished;
   }
 
-  broadcast<T extends E>(event: T): Promise<Sequenced<T>> {
-    // Serialised so that live sockets see seqs in increasing order.
-    const done = this.tail.then(async () => {
-      const sequenced = (await this.log.append(event)) as Sequenced<T>;
-      this.lastPublished = Math.max(this.lastPublished, sequenced.seq);
-      this.app?.publish(TOPIC, JSON.stringify(sequenced));
-      return sequenced;
-    });
-    this.tail = done.catch(() => undefined);
-    return done;
+  async broadcast<T extends E>(event: T): Promise<Sequenced<T>> {
+    const sequenced = (await this.log.append(event)) as Sequenced<T>;
+    if (sequenced.seq <= this.lastPublished) {
+      // a fresh append can only get a seq already published when the log started over (its store lost its data)
+      this.options.logger.warn({ seq: sequenced.seq, lastPublished: this.lastPublished }, 'event log numbering started over; live numbering follows it');
+      this.lastPublished = sequenced.seq - 1;
+      this.waiting.clear();
+    }
+    this.deliver([sequenced]);
+    return sequenced;
+  }
+
+  /**
+   * Publishes events already in the log (with their seqs) to live sockets, strictly in seq order:
+   * an event whose predecessor has not been delivered yet waits for it; after `gapFillMs` the
+   * missing ones are read from the log (an append whose answer was lost), and a seq the log does
+   * not hold is skipped.
+   */
+  deliver(events: ReadonlyArray<Sequenced<E>>): void {
+    for (const e of events) if (e.seq > this.lastPublished) this.waiting.set(e.seq, e);
+    this.publishWaiting();
+  }
+
+  private publishWaiting(): void {
+    for (let next = this.waiting.get(this.lastPublished + 1); next; next = this.waiting.get(this.lastPublished + 1)) {
+      this.waiting.delete(next.seq);
+      this.lastPublished = next.seq;
+      this.app?.publish(TOPIC, JSON.stringify(next));
+    }
+    if (this.waiting.size > 0) this.gapTimer ??= setTimeout(() => void this.fillGap(), this.gapFillMs);
+    else if (this.gapTimer) {
+      clearTimeout(this.gapTimer);
+      this.gapTimer = null;
+    }
+  }
+
+  private async fillGap(): Promise<void> {
+    this.gapTimer = null;
+    if (this.waiting.size === 0) return;
+    const from = this.lastPublished;
+    try {
+      for (const e of await this.log.readSince(from, this.pageSize)) if (e.seq > this.lastPublished && !this.waiting.has(e.seq)) this.waiting.set(e.seq, e);
+    } catch (err) {
+      this.options.logger.warn({ err: err instanceof Error ? err.message : err, from }, 'event log unreadable while filling a gap; trying again');
+      this.publishWaiting();
+      return;
+    }
+    if (!this.waiting.has(this.lastPublished + 1)) {
+      const lowest = Math.min(...this.waiting.keys());
+      this.options.logger.warn({ missing: [this.lastPublished + 1, lowest - 1] }, 'events missing from the log are skipped');
+      this.lastPublished = lowest - 1;
+    }
+    this.publishWaiting();
   }
 
   /** Registers the WebSocket routes on `app`. */
@@ -147,11 +198,17 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
           this.sockets.delete(ws);
         },
       });
+      // a plain GET (no Upgrade header) reaches here: say what the path needs
+      app.get(path, (res) =>
+        sendJson(reply(res), 426, { error: `${path} is a WebSocket endpoint: connect with an Upgrade: websocket request` }, [['Upgrade', 'websocket']]),
+      );
     }
   }
 
   /** Closes every socket (shutdown). */
   closeAll(code = 1001, reason = 'server shutting down'): void {
+    if (this.gapTimer) clearTimeout(this.gapTimer);
+    this.gapTimer = null;
     for (const ws of [...this.sockets]) ws.end(code, reason);
   }
 

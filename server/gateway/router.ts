@@ -5,9 +5,11 @@
  * - POST routes without `/api` answer 405; a route may demand `Content-Type: application/json`
  *   and a body (Profile A `POST /wallet`), answering 405 otherwise;
  * - a known path with another method answers 405 (with `Allow`), an unknown path 404 `{error}`
- *   (so `POST /api/close` is 404), OPTIONS is a CORS preflight on every path;
+ *   (so `POST /api/close` is 404), OPTIONS is a CORS preflight on every path, HEAD is answered
+ *   like GET without a body;
  * - bodies are size-limited (413 `{error}`), non-JSON bodies are 400 `invalid JSON body`;
- * - HttpError becomes its status/body, anything else 500 `{error}` logged, never a crash.
+ * - HttpError becomes its status/body/headers, a dependency outage 503 with Retry-After,
+ *   anything else 500 `{error}` logged, never a crash.
  * Every reply carries `Access-Control-Allow-Origin: *` (sendJson/sendPreflight).
  *
  * @example
@@ -15,8 +17,10 @@
  *   router.get('/balance/:address', ({ params }) => balances.of(params.address));
  *   router.post('/bet', ({ body }) => placeBet(parseBetBodyA(body)));
  */
+import { DependencyUnavailable } from '../../adapters/dependency.ts';
 import type { Logger } from '../../runtime/log.ts';
 import { CORS_HEADERS, HttpError, parseJson, readBody, reply, sendJson, sendPreflight, statusLine, type HttpRequest, type HttpResponse, type Reply, type TemplatedApp } from '../http.ts';
+import { outageError } from './answers.ts';
 import { invalidJsonBody } from './wire.ts';
 
 /** The API base (spec: "The API base is `{base_url}/api`"). */
@@ -103,12 +107,12 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
   };
 
   const dispatch = (res: HttpResponse, req: HttpRequest, table: MethodTable): void => {
-    const r = reply(res); // onAborted before anything async
     const method = req.getMethod().toUpperCase();
+    const r = reply(res, method); // onAborted before anything async
     if (method === 'OPTIONS') return sendPreflight(res);
-    const route = table.get(method);
+    const route = table.get(method === 'HEAD' ? 'GET' : method);
     if (!route) {
-      const allow = [...table.keys()].join(', ');
+      const allow = [...table.keys(), ...(table.has('GET') ? ['HEAD'] : [])].join(', ');
       return sendJson(r, 405, { error: `method ${method} not allowed on ${req.getUrl()}` }, allow ? [['Allow', allow]] : []);
     }
     // uWS request data is only valid synchronously: copy it all now.
@@ -147,10 +151,12 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
     return parseJson(raw, invalidJsonBody);
   };
 
-  const sendError = (r: Reply, request: GatewayRequest, err: unknown): void => {
+  const sendError = (r: Reply, request: GatewayRequest, failure: unknown): void => {
+    let err = failure;
+    if (err instanceof DependencyUnavailable) err = outageError(err);
     if (err instanceof HttpError) {
       if (err.status === 413) return sendAndClose(r, 413, err.body);
-      return sendJson(r, err.status, err.body);
+      return sendJson(r, err.status, err.body, err.headers);
     }
     log.error({ err, method: request.method, url: request.url }, 'request handler failed');
     sendJson(r, 500, { error: 'internal error' });
@@ -158,9 +164,10 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
 
   // Unknown paths: 404 JSON (spec 7: `POST /close` does not exist); preflight answered everywhere.
   app.any('/*', (res, req) => {
-    const r = reply(res);
-    if (req.getMethod().toUpperCase() === 'OPTIONS') return sendPreflight(res);
-    sendJson(r, 404, { error: `no route ${req.getMethod().toUpperCase()} ${req.getUrl()}` });
+    const method = req.getMethod().toUpperCase();
+    const r = reply(res, method);
+    if (method === 'OPTIONS') return sendPreflight(res);
+    sendJson(r, 404, { error: `no route ${method} ${req.getUrl()}` });
   });
 
   const add = (method: string, pattern: string, route: Route): void => {

@@ -9,17 +9,18 @@ import { FAUCET_LAMPORTS, FAUCET_TOKEN_UNITS } from '../../adapters/chain/faucet
 import type { KeyStore } from '../../adapters/store/keystore.ts';
 import type { GatewayConfig } from '../../runtime/gateway/config.ts';
 import { fixedBettorState, placeFixedBet, type FixedBettorDeps } from '../../runtime/gateway/fixed-bettor.ts';
+import type { Health } from '../../runtime/gateway/health.ts';
 import { placeBetA, type BetDeps } from '../../runtime/gateway/place-bet.ts';
 import type { PriceService } from '../../runtime/gateway/prices.ts';
 import { MESSAGES } from '../../runtime/gateway/refusals.ts';
 import { balanceView } from '../../runtime/gateway/units.ts';
 import { contractStateView } from '../../runtime/gateway/views.ts';
 import type { Logger } from '../../runtime/log.ts';
-import { HttpError } from '../http.ts';
+import { HttpError, retryAfter } from '../http.ts';
 import { registerAdminRoute } from './admin-route.ts';
 import { answering, orRefuse } from './answers.ts';
 import { registerPriceRoute } from './price-route.ts';
-import type { GatewayRouter } from './router.ts';
+import { respond, type GatewayRouter } from './router.ts';
 import { isPublicKey, parseBetBodyA, parseBetBodyB } from './wire.ts';
 
 /** What the routes call. */
@@ -31,6 +32,7 @@ export interface GatewayApi {
   bets: BetDeps;
   /** Profile B only */
   fixed: FixedBettorDeps | null;
+  health: Health;
   log: Logger;
 }
 
@@ -94,12 +96,24 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
     }),
   );
 
+  // spec section 7: 500 when the chain node is unreachable (with Retry-After, like every outage answer)
   router.post('/bet', ({ body }) =>
     answering(async () => {
-      if (api.fixed) return orRefuse(await placeFixedBet(api.fixed, parseBetBodyB(body).side));
-      return orRefuse(await placeBetA(api.bets, parseBetBodyA(body)));
-    }),
+      if (api.fixed) return orRefuse(await placeFixedBet(api.fixed, parseBetBodyB(body).side), 500);
+      return orRefuse(await placeBetA(api.bets, parseBetBodyA(body)), 500);
+    }, 500),
   );
+
+  // liveness with the dependencies it needs (chain, Redis), and readiness (also a fresh price)
+  router.get('/health', () => {
+    const report = api.health.report();
+    return report.status === 'UP' ? report : respond(503, report, [retryAfter()]);
+  });
+  router.get('/ready', () => {
+    const missing = api.health.missing();
+    if (missing.length === 0) return { ready: true, node: api.health.report().node };
+    return respond(503, { error: `not ready: ${missing.join('; ')}`, missing }, [retryAfter()]);
+  });
 
   registerPriceRoute(router, api.prices);
   registerAdminRoute(router, chain, config.GW_ADMIN_TOKEN, log);

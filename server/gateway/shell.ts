@@ -12,7 +12,7 @@
 import uws from 'uWebSockets.js';
 import type { EventLog, LoggedEvent } from '../../adapters/store/event-log.ts';
 import type { Logger } from '../../runtime/log.ts';
-import { assertNativeUws, type TemplatedApp } from '../http.ts';
+import { assertNativeUws, listenExclusive, type TemplatedApp } from '../http.ts';
 import { EventStream, type EventStreamOptions } from './event-stream.ts';
 import { createRouter, type GatewayRouter } from './router.ts';
 
@@ -30,7 +30,7 @@ export interface GatewayShell<E extends LoggedEvent> {
   app: TemplatedApp;
   router: GatewayRouter;
   events: EventStream<E>;
-  /** Listens on `host:port` (port 0: a free one); resolves with the bound port. */
+  /** Listens on `host:port` exclusively (port 0: a free one); resolves with the bound port, rejects with PortInUse. */
   listen(port: number, host?: string): Promise<number>;
   /** Stops listening and closes every WebSocket. */
   close(): void;
@@ -49,14 +49,10 @@ export function createGatewayShell<E extends LoggedEvent>(options: GatewayShellO
     app,
     router,
     events,
-    listen(port, host = '0.0.0.0') {
-      return new Promise((resolve, reject) => {
-        app.listen(host, port, (socket) => {
-          if (!socket) return reject(new Error(`gateway cannot listen on ${host}:${port}`));
-          listenSocket = socket;
-          resolve(uws.us_socket_local_port(socket));
-        });
-      });
+    async listen(port, host = '127.0.0.1') {
+      const socket = await listenExclusive(app, host, port);
+      listenSocket = socket;
+      return uws.us_socket_local_port(socket);
     },
     close() {
       if (listenSocket) uws.us_listen_socket_close(listenSocket);

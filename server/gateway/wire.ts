@@ -1,7 +1,7 @@
 /**
- * Wire formats of the gateway, declared once (style rule 2): the price object, the WebSocket
- * events of spec section 6 (each broadcast with its `seq`), and the POST /bet bodies of
- * profiles A and B with the 400 wording of spec sections 4 and 7.
+ * Wire formats of the gateway, declared once (style rule 2): the POST /bet bodies of profiles A
+ * and B with the 400 wording of spec sections 4 and 7; the price object and the WebSocket events
+ * of spec section 6 are the runtime's (`runtime/gateway/events.ts`), re-exported here.
  *
  * @example
  *   const { address, side, amountUnits } = parseBetBodyA(body); // throws HttpError(400, {error})
@@ -15,83 +15,19 @@ export const SideSchema = v.picklist(['UP', 'DOWN']);
 /** `UP` or `DOWN`. */
 export type Side = v.InferOutput<typeof SideSchema>;
 
-const WirePrice = v.pipe(v.string(), v.regex(/^\d+\.\d{8}$/, 'price must be a decimal string with 8 fraction digits'));
-const UnixMs = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
-const UnixSeconds = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
-const PriceE8 = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
-const DecimalText = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a decimal integer string'));
-const Address = v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address'));
-const Seq = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
-
-/** Price object of `GET /price` (spec section 2 "Price object"). */
-export const PriceObjectSchema = v.strictObject({ symbol: v.literal('solusdt'), price: WirePrice, ts: UnixMs });
-/** `{symbol, price, ts}`. */
-export type PriceObject = v.InferOutput<typeof PriceObjectSchema>;
-
-/** `price` event: each tick, and once on connect (spec section 6). */
-export const PriceEventSchema = v.strictObject({ type: v.literal('price'), ...PriceObjectSchema.entries });
-
-/** `bet_open` event (spec section 6). */
-export const BetOpenEventSchema = v.strictObject({
-  type: v.literal('bet_open'),
-  id: DecimalText,
-  bettor: Address,
-  side: SideSchema,
-  amountUnits: DecimalText,
-  entryPrice: PriceE8,
-  expireTime: UnixSeconds,
-});
-
-const STATUS_NAMES = ['open', 'payout_done', 'house_won', 'refunded'] as const;
-
-/** `bet_closed` event (spec section 6); `statusName` must match `status`. */
-export const BetClosedEventSchema = v.pipe(
-  v.strictObject({
-    type: v.literal('bet_closed'),
-    id: DecimalText,
-    bettor: Address,
-    exitPrice: PriceE8,
-    status: v.picklist([0, 1, 2, 3]),
-    statusName: v.picklist(STATUS_NAMES),
-  }),
-  v.check((e) => STATUS_NAMES[e.status] === e.statusName, 'statusName does not match status'),
-);
-
-/** `bet_replay` event, Profile B only (spec section 6). */
-export const BetReplayEventSchema = v.strictObject({
-  type: v.literal('bet_replay'),
-  id: DecimalText,
-  prevId: DecimalText,
-  bettor: Address,
-  side: SideSchema,
-  amountUnits: DecimalText,
-  entryPrice: PriceE8,
-  expireTime: UnixSeconds,
-  replayCount: v.pipe(v.number(), v.safeInteger(), v.minValue(1)),
-});
-
-/** Every event the gateway broadcasts, before it gets its seq. */
-export const GatewayEventSchema = v.variant('type', [PriceEventSchema, BetOpenEventSchema, BetClosedEventSchema, BetReplayEventSchema]);
-
-export type PriceEvent = v.InferOutput<typeof PriceEventSchema>;
-export type BetOpenEvent = v.InferOutput<typeof BetOpenEventSchema>;
-export type BetClosedEvent = v.InferOutput<typeof BetClosedEventSchema>;
-export type BetReplayEvent = v.InferOutput<typeof BetReplayEventSchema>;
-/** Union of the broadcast events (without seq). */
-export type GatewayEvent = v.InferOutput<typeof GatewayEventSchema>;
-
-/** An event as it goes out on the socket: its fields plus `seq` (increasing, from the gateway's event log). */
-export type SequencedEvent = GatewayEvent & { seq: number };
-
-/**
- * Parses one outgoing event exactly (tests, benchmarks, stream clients): the spec fields of its
- * type and nothing else, plus a positive integer `seq`. Throws a ValiError on mismatch.
- */
-export function parseSequencedEvent(raw: unknown): SequencedEvent {
-  const { seq } = v.parse(v.object({ seq: Seq }), raw);
-  const { seq: _seq, ...event } = raw as Record<string, unknown>;
-  return { ...v.parse(GatewayEventSchema, event), seq };
-}
+export {
+  BetClosedEventSchema,
+  BetOpenEventSchema,
+  BetReplayEventSchema,
+  GatewayEventSchema,
+  parseSequencedEvent,
+  PriceEventSchema,
+  PriceObjectSchema,
+  type GatewayEvent,
+  type PriceEvent,
+  type PriceObject,
+  type SequencedEvent,
+} from '../../runtime/gateway/events.ts';
 
 /** Spec section 7, Profile B: "body is not JSON (error says invalid JSON body)"; used for every JSON route. */
 export const invalidJsonBody = (reason?: string): HttpError => new HttpError(400, { error: reason ? `invalid JSON body: ${reason}` : 'invalid JSON body' });

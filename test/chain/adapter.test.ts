@@ -59,11 +59,20 @@ describe('RpcChain on the local chain', () => {
     expect(await t.adapter({ knownLocalGenesis: [] }).clusterKind()).toBe('unknown');
   });
 
-  it('faucet airdrops 5 SOL and mints 10000 tokens, creating the token account, each time it is asked', async () => {
+  it('faucet grants 5 SOL and 10000 tokens in one transaction, creating the token account, each time it is asked', async () => {
     const who = Keypair.generate();
     expect(await chain.balances(who.publicKey)).toEqual({ lamports: 0n, tokenUnits: 0n });
-    expect(await chain.faucet(who.publicKey)).toEqual({ lamports: 5_000_000_000n, tokenUnits: 10_000_000_000n });
-    expect(await chain.faucet(who.publicKey)).toEqual({ lamports: 10_000_000_000n, tokenUnits: 20_000_000_000n });
+    expect(await chain.faucet(who.publicKey)).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
+    expect(await chain.balances(who.publicKey)).toEqual({ lamports: 5_000_000_000n, tokenUnits: 10_000_000_000n });
+    await chain.faucet(who.publicKey); // same blockhash window, same instructions: still a second grant
+    expect(await chain.balances(who.publicKey)).toEqual({ lamports: 10_000_000_000n, tokenUnits: 20_000_000_000n });
+  });
+
+  it('six concurrent faucet calls for one address are one grant, all answered with its signature', async () => {
+    const who = Keypair.generate();
+    const signatures = await Promise.all(Array.from({ length: 6 }, () => chain.faucet(who.publicKey)));
+    expect(new Set(signatures).size).toBe(1);
+    expect(await chain.balances(who.publicKey)).toEqual({ lamports: 5_000_000_000n, tokenUnits: 10_000_000_000n });
   });
 
   it('places a signed bet, reads it back, finds it in the scans, and settles a win after expiry', async () => {

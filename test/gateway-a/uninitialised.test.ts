@@ -101,17 +101,20 @@ it('Profile B: PAUSED comes before the price and the wallet checks', async () =>
   expect((await call(profileB.base, 'POST', '/api/bet', { side: 'down' })).body.reasonCode).toBe('INSUFFICIENT_SOL');
 });
 
-it('answers 500 {error} when the chain node is unreachable, and keeps serving prices', async () => {
+it('chain unreachable: POST /bet answers 500 (spec section 7), reads 503, all with Retry-After and an error naming the chain; prices go on', async () => {
   await stack.chain.stop();
   await stack.tick('150.00');
-  for (const [method, path, body] of [
-    ['GET', '/api/state', undefined],
-    ['GET', '/api/balance/GdnSyH3YtwcxFvQrVVJMm1JhTS4QVX7MFsX56uJLUfiZ', undefined],
-    ['POST', '/api/bet', { address: 'GdnSyH3YtwcxFvQrVVJMm1JhTS4QVX7MFsX56uJLUfiZ', side: 'UP', amountUnits: '200000000' }],
+  for (const [method, path, body, status] of [
+    ['GET', '/api/state', undefined, 503],
+    ['GET', '/api/balance/GdnSyH3YtwcxFvQrVVJMm1JhTS4QVX7MFsX56uJLUfiZ', undefined, 503],
+    ['POST', '/api/bet', { address: 'GdnSyH3YtwcxFvQrVVJMm1JhTS4QVX7MFsX56uJLUfiZ', side: 'UP', amountUnits: '200000000' }, 500],
   ] as const) {
+    const started = Date.now();
     const r = await api(method, path, body);
-    expect(r.status, path).toBe(500);
-    expect(typeof r.body.error).toBe('string');
+    expect(r.status, path).toBe(status);
+    expect(r.body.error, path).toMatch(/chain/);
+    expect(r.headers.get('retry-after'), path).toBe('2');
+    expect(Date.now() - started, path).toBeLessThan(3_000);
   }
   expect((await api('GET', '/api/price')).status).toBe(200);
 });

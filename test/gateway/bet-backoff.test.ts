@@ -11,6 +11,7 @@ import { BetActors } from '../../runtime/gateway/bet-actors.ts';
 import type { BetEffects } from '../../runtime/gateway/bet-effects.ts';
 import { FakeChain } from './support/fake-chain.ts';
 import { quietLog } from '../support/quiet-log.ts';
+import { recordInto } from '../support/published.ts';
 
 const BETTOR = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const T0 = 1_800_000_000;
@@ -20,9 +21,9 @@ async function setup(profileB = false) {
   const clock = new SimulatedClock();
   const published: BetEmittedEvent[] = [];
   const runtime = await BetActors.boot({
-    store: new MemorySnapshotStore(),
+    store: new MemorySnapshotStore<BetEmittedEvent>(),
     effects: chain.effects,
-    publish: (e) => published.push(e),
+    publish: recordInto(published),
     clock,
     retry: { baseMs: 100, maxMs: 400 },
     log: quietLog,

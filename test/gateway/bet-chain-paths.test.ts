@@ -23,6 +23,7 @@ import { formatE8 } from '../../runtime/gateway/pricing.ts';
 import { settlementEffects } from '../../runtime/gateway/settlement-effects.ts';
 import { betInputOf } from '../../runtime/gateway/settler.ts';
 import { fundedBettor, startTestChain, type TestChain } from '../chain/support.ts';
+import { recordInto } from '../support/published.ts';
 
 type Path = StatePath<AnyMachineSnapshot, EventObject>;
 type Move = 'up' | 'down' | 'tie';
@@ -86,9 +87,9 @@ async function livePath(path: Path, side: 'UP' | 'DOWN', replayTies: boolean, ma
   const history = createMemoryPriceHistory();
   const published: BetEmittedEvent[] = [];
   const bets = await BetActors.boot({
-    store: new MemorySnapshotStore(),
+    store: new MemorySnapshotStore<BetEmittedEvent>(),
     effects: settlementEffects({ chain: rpc, history, keyFor: async (a) => (a === bettor.publicKey.toBase58() ? bettor : undefined), now: Date.now }),
-    publish: (e) => published.push(e),
+    publish: recordInto(published),
     retry: { baseMs: 100, maxMs: 300 },
   });
   try {

@@ -16,6 +16,7 @@ import type { BetInput } from '../../machines/bet-types.ts';
 import { BetActors } from '../../runtime/gateway/bet-actors.ts';
 import { FakeChain } from './support/fake-chain.ts';
 import { quietLog } from '../support/quiet-log.ts';
+import { recordInto } from '../support/published.ts';
 
 const BETTOR = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const T0 = 1_800_000_000;
@@ -34,13 +35,13 @@ class World {
   readonly published: BetEmittedEvent[] = [];
   runtime!: BetActors;
 
-  constructor(readonly store: SnapshotStore) {}
+  constructor(readonly store: SnapshotStore<BetEmittedEvent>) {}
 
   async boot(): Promise<void> {
     this.runtime = await BetActors.boot({
       store: this.store,
       effects: this.chain.effects,
-      publish: (e) => this.published.push(e),
+      publish: recordInto(this.published),
       clock: this.clock,
       log: quietLog,
       retry: { baseMs: 50, maxMs: 200 },
@@ -88,9 +89,9 @@ class World {
   }
 }
 
-const stores: Array<[string, () => SnapshotStore]> = [
-  ['memory', () => new MemorySnapshotStore()],
-  ['redis', () => new RedisSnapshotStore(redis, { kind: 'bet', prefix: `${prefix}${Math.random().toString(36).slice(2)}:` })],
+const stores: Array<[string, () => SnapshotStore<BetEmittedEvent>]> = [
+  ['memory', () => new MemorySnapshotStore<BetEmittedEvent>()],
+  ['redis', () => new RedisSnapshotStore<BetEmittedEvent>(redis, { kind: 'bet', prefix: `${prefix}${Math.random().toString(36).slice(2)}:` })],
 ];
 
 describe.each(stores)('bet chain across restarts (%s store)', (_, makeStore) => {

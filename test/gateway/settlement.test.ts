@@ -16,6 +16,7 @@ import { formatE8 } from '../../runtime/gateway/pricing.ts';
 import { settlementEffects } from '../../runtime/gateway/settlement-effects.ts';
 import { Settler } from '../../runtime/gateway/settler.ts';
 import { fundedBettor, startTestChain, untilUnix, type TestChain } from '../chain/support.ts';
+import { recordInto } from '../support/published.ts';
 
 const ENTRY = 15_000_000_000n;
 const signal = new AbortController().signal;
@@ -46,13 +47,13 @@ it('adopts an expired open bet without an actor, settles it once, and leaves sto
     await history.append({ price: formatE8(ENTRY + 5n), ts: Number(t) * 1000 - 1 });
     await history.append({ price: formatE8(ENTRY + 5n), ts: Number(t) * 1000 + 1 });
   }
-  const snapshots = new MemorySnapshotStore();
-  await snapshots.save(stored.id.toString(), { status: 'done' }, true); // its chain is recorded: not ours to adopt
+  const snapshots = new MemorySnapshotStore<BetEmittedEvent>();
+  await snapshots.commit(stored.id.toString(), { snapshot: { status: 'done' }, final: true, events: [], rev: 1 }); // its chain is recorded: not ours to adopt
   const published: BetEmittedEvent[] = [];
   const bets = await BetActors.boot({
     store: snapshots,
     effects: settlementEffects({ chain: rpc, history, keyFor: async () => undefined, now: Date.now }),
-    publish: (e) => published.push(e),
+    publish: recordInto(published),
     retry: { baseMs: 100, maxMs: 300 },
   });
   const settler = new Settler({ chain: rpc, bets, snapshots, policy: { replayTies: false, maxReplays: 10 }, log: pino({ level: 'silent' }) });

@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PortInUse } from '../../port-in-use.ts';
 import type { JsonRpcDispatcher } from './json-rpc.ts';
 
 const MAX_BODY = 1024 * 1024;
@@ -40,8 +41,8 @@ export async function listenJsonRpc(dispatcher: JsonRpcDispatcher, host: string,
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    server.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new PortInUse(host, port) : err));
+    server.listen({ port, host, exclusive: true }, () => resolve());
   });
   return { server, port: (server.address() as AddressInfo).port };
 }

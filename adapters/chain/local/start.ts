@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { getBase58Decoder } from '@solana/kit';
 import { componentLog, log as rootLog, type Logger } from '../../../runtime/log.ts';
+import { lockDataDir } from '../../store/data-dir-lock.ts';
 import type { InitParams } from '../port.ts';
 import { chainDir, loadOrCreateOperatorKey, readChainInfo, stateDir, writeChainInfo } from './data-dir.ts';
 import { listenJsonRpc } from './http.ts';
@@ -45,6 +46,16 @@ export interface LocalChain {
 export async function startLocalChain(o: LocalChainOptions): Promise<LocalChain> {
   const log = componentLog(o.log ?? rootLog, 'local-chain');
   const started = performance.now();
+  const lock = lockDataDir(o.dataDir, 'chain'); // one chain process per data dir: two would append to one journal
+  try {
+    return await openLocalChain(o, log, started, () => lock.release());
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function openLocalChain(o: LocalChainOptions, log: Logger, started: number, unlock: () => void): Promise<LocalChain> {
   const operator = loadOrCreateOperatorKey(o.dataDir);
   let info = readChainInfo(o.dataDir);
   if (info && !info.ready) {
@@ -96,6 +107,7 @@ export async function startLocalChain(o: LocalChainOptions): Promise<LocalChain>
         server.closeAllConnections();
       });
       node.close();
+      unlock();
     },
   };
 }

@@ -14,6 +14,7 @@ import { BetActors } from '../../../runtime/gateway/bet-actors.ts';
 import type { CloseResult, PriceExit, ReplaceResult } from '../../../runtime/gateway/bet-effects.ts';
 import { ScriptedEffects, type EffectName } from './scripted-effects.ts';
 import { quietLog } from '../../support/quiet-log.ts';
+import { recordInto } from '../../support/published.ts';
 
 /** The port-side (bigint) answer for a machine-side effect output. */
 export function toPortAnswer(output: PriceExitOutput | CloseOutput | ReplaceOutput): PriceExit | CloseResult | ReplaceResult {
@@ -36,7 +37,7 @@ export function toPortAnswer(output: PriceExitOutput | CloseOutput | ReplaceOutp
 /** One runtime under test plus everything it touched. */
 export class BetHarness {
   readonly clock = new SimulatedClock();
-  readonly store = new MemorySnapshotStore();
+  readonly store = new MemorySnapshotStore<BetEmittedEvent>();
   readonly fx = new ScriptedEffects();
   readonly published: BetEmittedEvent[] = [];
   runtime!: BetActors;
@@ -48,7 +49,7 @@ export class BetHarness {
     return BetActors.boot({
       store: this.store,
       effects: this.fx.effects,
-      publish: (event) => this.published.push(event),
+      publish: recordInto(this.published),
       clock: this.clock,
       log: quietLog,
       retry: this.retry,

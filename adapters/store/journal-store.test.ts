@@ -1,0 +1,75 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LoggedEvent } from './event-log.ts';
+import { openJournalStore } from './journal-store.ts';
+import { snapshotStoreContract } from '../../test/support/snapshot-store-contract.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'journal-store-'));
+let n = 0;
+const freshPath = () => join(root, `${n++}`, 'journal.log');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+type Ev = LoggedEvent & { id?: string; price?: string };
+
+snapshotStoreContract('journal file', () => {
+  const s = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(freshPath());
+  return { store: s.snapshots, events: s.eventLog };
+});
+
+describe('journal store', () => {
+  it('gives back after a reopen exactly what it held: ticks, events with their seqs, snapshots with their revs', async () => {
+    const path = freshPath();
+    const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    await a.history.append({ price: '150.00000000', ts: 1_000 });
+    await a.history.append({ price: '151.00000000', ts: 2_000 });
+    await a.eventLog.append({ type: 'price', price: '150.00000000' });
+    await a.snapshots.commit('7', { snapshot: { status: 'active', n: 1 }, final: false, events: [{ type: 'bet_open', id: '7' }], rev: 3 });
+    await a.eventLog.append({ type: 'price', price: '151.00000000' });
+    await a.close();
+
+    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    expect(await b.history.latest()).toEqual({ price: '151.00000000', ts: 2_000 });
+    expect(await b.history.atOrBefore(1_500)).toEqual({ price: '150.00000000', ts: 1_000 });
+    expect((await b.eventLog.readSince(0)).map((e) => [e.seq, e.type])).toEqual([
+      [1, 'price'],
+      [2, 'bet_open'],
+      [3, 'price'],
+    ]);
+    expect(await b.snapshots.loadLive()).toEqual([{ id: '7', snapshot: { status: 'active', n: 1 }, rev: 3 }]);
+    expect((await b.eventLog.append({ type: 'price' })).seq).toBe(4);
+    await b.close();
+  });
+
+  it('drops a torn last line (a write cut by kill -9) and keeps everything before it', async () => {
+    const path = freshPath();
+    const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    await a.snapshots.commit('1', { snapshot: { status: 'active' }, final: false, events: [{ type: 'bet_open', id: '1' }], rev: 1 });
+    await a.close();
+    appendFileSync(path, '{"k":"s","id":"2","s":"{\\"status\\"');
+    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    expect((await b.snapshots.loadLive()).map((s) => s.id)).toEqual(['1']);
+    expect(await b.eventLog.lastSeq()).toBe(1);
+    await b.close();
+  });
+
+  it('rewrites the file with just the state once it grows: live snapshots, the newest finals and events are kept', async () => {
+    const path = freshPath();
+    const a = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path, { compactSlack: 50, eventCapacity: 20, finalKeep: 5 });
+    for (let i = 1; i <= 100; i++) {
+      await a.snapshots.commit(String(i), { snapshot: { status: 'active', i }, final: false, events: [{ type: 'bet_open', id: String(i) }], rev: 1 });
+      if (i % 2 === 0) await a.snapshots.commit(String(i), { snapshot: { status: 'done', i }, final: true, events: [{ type: 'bet_closed', id: String(i) }], rev: 2 });
+    }
+    expect(a.lines()).toBeLessThan(150); // 150 commits written
+    await a.close();
+    const b = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path, { eventCapacity: 20 });
+    expect((await b.snapshots.loadLive()).length).toBe(50);
+    expect(await b.snapshots.load('100')).toEqual({ status: 'done', i: 100 });
+    expect(await b.snapshots.load('2')).toBeNull(); // an old final, retired by compaction
+    expect(await b.eventLog.lastSeq()).toBe(150);
+    expect((await b.eventLog.readSince(0)).map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 131 + i));
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean).length).toBe(b.lines());
+    await b.close();
+  });
+});

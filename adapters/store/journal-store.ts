@@ -1,0 +1,149 @@
+/**
+ * The gateway's embedded stores in one append-only file (design: "the embedded default keeps
+ * snapshots, events and price history in DATA_DIR, so `npm start` survives kill -9 like the
+ * Redis setup does"): price history, event log and bet snapshots live in memory and every change
+ * is one JSON line of `<DATA_DIR>/gateway/journal.log`, replayed at open. A snapshot commit and
+ * its events are one line, so they are atomic like the Redis script. When the file grows past
+ * twice what the state needs, it is rewritten with just the state (compaction).
+ *
+ * Lines: `{"k":"t","ts","p"}` a tick; `{"k":"e","seq","e"}` an event; `{"k":"s","id","s","f","r","ev"}`
+ * a snapshot commit (snapshot JSON, final flag, rev, its events with their seqs).
+ *
+ * @example
+ *   const store = openJournalStore<GatewayEvent, BetEmittedEvent>('.data/gateway/journal.log');
+ *   await store.history.append({ price: '150.00000000', ts: Date.now() });
+ */
+import * as v from 'valibot';
+import { DEFAULT_EVENT_CAPACITY, type EventLog, type LoggedEvent, type Sequenced } from './event-log.ts';
+import { createMemoryEventLog, type MemoryEventLog } from './event-log-memory.ts';
+import { LineJournal } from './line-journal.ts';
+import { DEFAULT_RETENTION, type PriceHistory, type PriceHistoryRetention } from './price-history.ts';
+import { createMemoryPriceHistory } from './price-history-memory.ts';
+import { MemorySnapshotStore } from './snapshot-memory.ts';
+import type { CommitResult, SnapshotCommit, SnapshotStore } from './snapshot-port.ts';
+
+const Event = v.looseObject({ type: v.string() });
+const Line = v.variant('k', [
+  v.object({ k: v.literal('t'), ts: v.number(), p: v.string() }),
+  v.object({ k: v.literal('e'), seq: v.number(), e: Event }),
+  v.object({
+    k: v.literal('s'),
+    id: v.string(),
+    s: v.string(),
+    f: v.picklist([0, 1]),
+    r: v.number(),
+    ev: v.array(v.object({ seq: v.number(), e: Event })),
+  }),
+]);
+type Line = v.InferOutput<typeof Line>;
+
+/** Tuning of the journal store. */
+export interface JournalStoreOptions {
+  eventCapacity?: number;
+  retention?: PriceHistoryRetention;
+  /** rewrite the file once it has this many lines more than the state needs [20000] */
+  compactSlack?: number;
+  /** final snapshots kept for operators, newest first [10000] */
+  finalKeep?: number;
+}
+
+/** The three stores over one journal file. */
+export interface JournalStore<E extends LoggedEvent, B extends LoggedEvent> {
+  history: PriceHistory;
+  eventLog: EventLog<E>;
+  snapshots: SnapshotStore<B>;
+  /** lines in the file now */
+  lines(): number;
+  close(): Promise<void>;
+}
+
+const stripSeq = <T extends LoggedEvent>(e: T): T => {
+  const { seq: _seq, ...rest } = e as T & { seq?: unknown };
+  return rest as T;
+};
+
+/** Opens (or creates) the journal at `path` and replays it. */
+export function openJournalStore<E extends LoggedEvent, B extends E>(path: string, options: JournalStoreOptions = {}): JournalStore<E, B> {
+  const events = createMemoryEventLog<E>(options.eventCapacity ?? DEFAULT_EVENT_CAPACITY);
+  const ticks = createMemoryPriceHistory(options.retention ?? DEFAULT_RETENTION);
+  // bet events are gateway events: one log holds both
+  const snaps = new MemorySnapshotStore<B>(events as unknown as MemoryEventLog<B>);
+  const finalKeep = options.finalKeep ?? 10_000;
+  const slack = options.compactSlack ?? 20_000;
+
+  const { journal, lines } = LineJournal.open(path, (line) => void v.parse(Line, JSON.parse(line)));
+  for (const text of lines) {
+    const line = v.parse(Line, JSON.parse(text));
+    if (line.k === 't') ticks.appendNow({ ts: line.ts, price: line.p });
+    else if (line.k === 'e') events.restore({ ...(line.e as E), seq: line.seq });
+    else {
+      snaps.restore(line.id, { json: line.s, final: line.f === 1, rev: line.r });
+      for (const { seq, e } of line.ev) events.restore({ ...(e as E), seq });
+    }
+  }
+  let compactAt = journal.length + slack;
+
+  /** Rewrites the file with the state only: ticks, events held, live and recent final snapshots. */
+  const compact = () => {
+    const finals = [...snaps.entries()].filter(([, r]) => r.final);
+    for (const [id] of finals.slice(0, Math.max(0, finals.length - finalKeep))) snaps.forget(id);
+    const out: string[] = [];
+    for (const t of ticks.all()) out.push(JSON.stringify({ k: 't', ts: t.ts, p: t.price } satisfies Line));
+    for (const e of events.held()) out.push(JSON.stringify({ k: 'e', seq: e.seq, e: stripSeq(e) }));
+    for (const [id, r] of snaps.entries()) out.push(JSON.stringify({ k: 's', id, s: r.json, f: r.final ? 1 : 0, r: r.rev, ev: [] } satisfies Line));
+    journal.rewrite(out);
+    compactAt = journal.length + Math.max(slack, journal.length);
+  };
+  const written = () => {
+    if (journal.length >= compactAt) compact();
+  };
+
+  const history: PriceHistory = {
+    async append(tick) {
+      if (!Number.isSafeInteger(tick.ts)) throw new Error(`tick ts must be an integer of ms, got ${tick.ts}`);
+      ticks.appendNow(tick);
+      journal.append(JSON.stringify({ k: 't', ts: tick.ts, p: tick.price } satisfies Line));
+      written();
+    },
+    latest: () => ticks.latest(),
+    atOrBefore: (ts) => ticks.atOrBefore(ts),
+    hasTickAtOrAfter: (ts) => ticks.hasTickAtOrAfter(ts),
+    size: () => ticks.size(),
+  };
+
+  const eventLog: EventLog<E> = {
+    async append(event) {
+      const stored = events.appendNow(event);
+      await journal.appendDurably(JSON.stringify({ k: 'e', seq: stored.seq, e: stripSeq(stored) }));
+      written();
+      return stored;
+    },
+    readSince: (since, limit) => events.readSince(since, limit),
+    lastSeq: () => events.lastSeq(),
+  };
+
+  const snapshots: SnapshotStore<B> = {
+    async commit(id: string, change: SnapshotCommit<B>): Promise<CommitResult<B>> {
+      const out = snaps.commitNow(id, change);
+      if (!out.applied) return out;
+      const ev = out.events.map((e: Sequenced<B>) => ({ seq: e.seq, e: stripSeq(e) }));
+      await journal.appendDurably(JSON.stringify({ k: 's', id, s: JSON.stringify(change.snapshot), f: change.final ? 1 : 0, r: change.rev, ev }));
+      written();
+      return out;
+    },
+    load: (id) => snaps.load(id),
+    loadLive: () => snaps.loadLive(),
+    isLive: (id) => snaps.isLive(id),
+    close: async () => undefined,
+  };
+
+  return {
+    history,
+    eventLog,
+    snapshots,
+    lines: () => journal.length,
+    async close() {
+      journal.close();
+    },
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The assembled gateway (design: "Shape", "Run contract", "Layering": the process assembly sits
+ * above the server): stores, chain adapter, price ingestion, event stream, key store, bet actors,
+ * the settlement scheduler and health checks behind the uWS shell with the spec's routes.
+ * Dependencies that are not up yet are waited for (logged), so the parts may start in any order.
+ *
+ * @example
+ *   const gw = await startGateway(readGatewayConfig());
+ *   // ... later
+ *   await gw.stop();
+ */
+import type { BetAccount } from '../adapters/chain/port.ts';
+import { priceFeedFromEnv } from '../adapters/feed/from-env.ts';
+import type { PriceFeed } from '../adapters/feed/port.ts';
+import { BetActors } from '../runtime/gateway/bet-actors.ts';
+import { connectChain } from '../runtime/gateway/chain-setup.ts';
+import type { GatewayConfig } from '../runtime/gateway/config.ts';
+import type { FixedBettorDeps } from '../runtime/gateway/fixed-bettor.ts';
+import { resolveFixedBettor } from '../runtime/gateway/fixed-bettor-address.ts';
+import { startHealthChecks } from '../runtime/gateway/health.ts';
+import type { BetDeps } from '../runtime/gateway/place-bet.ts';
+import { entryPriceNow, startPriceIngestion } from '../runtime/gateway/prices.ts';
+import { settlementEffects } from '../runtime/gateway/settlement-effects.ts';
+import { betInputOf, Settler, type ReplayPolicy } from '../runtime/gateway/settler.ts';
+import { openStores } from '../runtime/gateway/stores.ts';
+import type { GatewayEvent } from '../runtime/gateway/events.ts';
+import { waitFor } from '../runtime/gateway/wait-for.ts';
+import { componentLog, log as rootLog, type Logger } from '../runtime/log.ts';
+import { registerGatewayRoutes } from '../server/gateway/routes.ts';
+import { createGatewayShell } from '../server/gateway/shell.ts';
+
+/** A running gateway. */
+export interface RunningGateway {
+  port: number;
+  /** JSON-RPC url of the chain it talks to */
+  chainUrl: string;
+  /** stops accepting requests, stops the scheduler and actors (snapshots stay), closes stores */
+  stop(): Promise<void>;
+}
+
+/** Overrides for tests and embedding. */
+export interface GatewayOptions {
+  log?: Logger;
+  /** price source (default: from NATS_URL, else synthetic) */
+  feed?: PriceFeed;
+  /** listen address (default: HOST, else 127.0.0.1) */
+  host?: string;
+}
+
+/** How long POST /bet waits for the new bet's first commit before answering anyway (the bet is on chain). */
+const OPEN_COMMIT_WAIT_MS = 2_000;
+
+/** Starts the gateway; resolves once it listens. */
+export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
+  const processLog = options.log ?? rootLog;
+  const log = componentLog(processLog, 'gateway', { node: config.GW_NODE_ID });
+  const started = performance.now();
+  const cleanups: Array<() => Promise<void>> = [];
+  const cleanup = async () => {
+    for (const c of cleanups.reverse()) await c().catch((err: unknown) => log.error({ err }, 'shutdown step failed'));
+    cleanups.length = 0;
+  };
+  try {
+    const stores = await openStores(config, log);
+    cleanups.push(() => stores.close());
+    const chainConn = await connectChain(config, log, processLog);
+    cleanups.push(() => chainConn.stop());
+    const chain = chainConn.chain;
+
+    const shell = createGatewayShell<GatewayEvent>({ eventLog: stores.eventLog, logger: log });
+    await shell.events.start();
+    cleanups.push(async () => shell.close());
+
+    const feed = options.feed ?? priceFeedFromEnv({ NATS_URL: config.NATS_URL }, processLog);
+    const prices = await startPriceIngestion({
+      feed,
+      history: stores.history,
+      events: shell.events,
+      logger: log,
+      start: () => waitFor('the price feed', () => feed.start(), log, config.NATS_URL ? `NATS at ${config.NATS_URL}` : undefined),
+    });
+    cleanups.push(() => prices.stop());
+    shell.events.setSnapshotSource(() => prices.snapshotEvent());
+
+    const keyFor = async (address: string) => stores.keys.get(address);
+    const bets = await BetActors.boot({
+      store: stores.snapshots,
+      effects: settlementEffects({ chain, history: stores.history, keyFor, now: Date.now }),
+      publish: (events) => {
+        for (const event of events) {
+          if (event.type === 'bet_closed') log.info({ betId: event.id, bettor: event.bettor, exitPrice: event.exitPrice, status: event.statusName, seq: event.seq }, `bet ${event.id} settled: ${event.statusName}`);
+          if (event.type === 'bet_replay') log.info({ betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq }, `tie of bet ${event.prevId} replayed as bet ${event.id}`);
+        }
+        shell.events.deliver(events);
+      },
+      log,
+    });
+    cleanups.push(() => bets.stop());
+
+    const policy: ReplayPolicy = { replayTies: config.GW_PROFILE === 'B', maxReplays: config.GW_MAX_REPLAYS };
+    const betDeps: BetDeps = {
+      chain,
+      keyFor: async (address) => (await keyFor(address)) ?? null,
+      entryPrice: async () => {
+        const d = await entryPriceNow(stores.history, Date.now());
+        return d.kind === 'price' ? d.value : null;
+      },
+      // spec section 6: bet_open when POST /bet succeeds; the actor announces it once its first commit lands
+      opened: async (bet: BetAccount) => {
+        const id = bet.id.toString();
+        if (!bets.chainIds().includes(id)) bets.open(betInputOf(bet, policy));
+        if (!(await bets.committed(id, OPEN_COMMIT_WAIT_MS))) log.warn({ betId: id }, 'bet placed on chain; its snapshot is not committed yet (store down?): it is retried, and the bet settles all the same');
+        log.info({ betId: id, bettor: bet.bettor, side: bet.side, amount: bet.amount.toString(), entryPrice: bet.entryPrice.toString() }, 'bet placed');
+      },
+    };
+
+    let fixed: FixedBettorDeps | null = null;
+    if (config.GW_PROFILE === 'B') {
+      const bettor = await resolveFixedBettor(config.GW_FIXED_BETTOR, config.DATA_DIR, stores.keys, log);
+      fixed = { ...betDeps, bettor, betPercent: config.GW_BET_PERCENT, walletKnown: () => stores.keys.has(bettor.toBase58()), now: Date.now };
+    }
+
+    const health = startHealthChecks({ node: config.GW_NODE_ID, chain: () => chain.ping(), redis: stores.redis, lastTickMs: () => prices.current()?.ts });
+    cleanups.push(async () => health.stop());
+
+    registerGatewayRoutes(shell.router, { config, chain, keys: stores.keys, prices, bets: betDeps, fixed, health, log });
+
+    const settler = new Settler({ chain, bets, snapshots: stores.snapshots, policy, log });
+    settler.start(config.SMART_SETTLE_INTERVAL_MS);
+    cleanups.push(() => settler.stop());
+
+    const port = await shell.listen(config.GATEWAY_PORT, options.host ?? config.HOST);
+    log.info(
+      {
+        port,
+        host: options.host ?? config.HOST,
+        profile: config.GW_PROFILE,
+        mode: config.SMART_MODE,
+        stores: stores.kind,
+        chain: chainConn.url,
+        embeddedChain: chainConn.embedded !== null,
+        liveBetChains: bets.chainIds().length,
+        settleIntervalMs: config.SMART_SETTLE_INTERVAL_MS,
+        readyMs: Math.round(performance.now() - started),
+      },
+      `gateway listening on :${port} (profile ${config.GW_PROFILE})`,
+    );
+    return { port, chainUrl: chainConn.url, stop: cleanup };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * What the gateway depends on, checked in the background (design: "Health must report DOWN/not
+ * ready while a dependency it needs is down"): the chain (an RPC round trip every
+ * `intervalMs`), Redis when configured (a PING), NATS when prices come from it (its
+ * connection state, seen through the price feed), and the price itself (a tick no older than
+ * 30 s). `/health` is DOWN while the chain or Redis is unreachable; `/ready` also needs a fresh
+ * price.
+ *
+ * @example
+ *   const health = startHealthChecks({ node: 'gw-1', chain: () => chain.ping(), redis, lastTickMs: () => prices.current()?.ts });
+ *   health.report(); // { status: 'UP', node: 'gw-1', leader: true, checks: { chain: 'UP', redis: 'UP', price: 'UP' } }
+ */
+import type { Redis } from 'ioredis';
+import { PRICE_RULES } from './pricing.ts';
+
+export type CheckState = 'UP' | 'DOWN';
+
+/** What is checked and how. */
+export interface HealthDeps {
+  /** this gateway's node id (GW_NODE_ID) */
+  node: string;
+  /** one RPC round trip to the chain; rejects when it is unreachable */
+  chain: () => Promise<unknown>;
+  redis: Redis | null;
+  /** ts (unix ms) of the newest tick, undefined before the first */
+  lastTickMs: () => number | undefined;
+  /** whether this node runs the settler (one node today) */
+  leader?: () => boolean;
+  intervalMs?: number;
+  now?: () => number;
+}
+
+/** `GET /health` body. */
+export interface HealthReport {
+  status: CheckState;
+  node: string;
+  leader: boolean;
+  checks: { chain: CheckState; redis?: CheckState; price: CheckState };
+}
+
+/** The running checks. */
+export interface Health {
+  report(): HealthReport;
+  /** what `/ready` lacks (empty when ready) */
+  missing(): string[];
+  stop(): void;
+}
+
+const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+
+/** Starts probing; the first round runs at once. */
+export function startHealthChecks(deps: HealthDeps): Health {
+  const intervalMs = deps.intervalMs ?? 1_000;
+  const now = deps.now ?? Date.now;
+  const state: { chain: CheckState; redis: CheckState } = { chain: 'DOWN', redis: deps.redis ? 'DOWN' : 'UP' };
+  let running = false;
+  const probe = async () => {
+    if (running) return;
+    running = true;
+    const timeout = Math.max(500, intervalMs);
+    const [chain, redis] = await Promise.allSettled([withTimeout(deps.chain(), timeout), deps.redis ? withTimeout(deps.redis.ping(), timeout) : Promise.resolve('PONG')]);
+    state.chain = chain.status === 'fulfilled' ? 'UP' : 'DOWN';
+    state.redis = redis.status === 'fulfilled' ? 'UP' : 'DOWN';
+    running = false;
+  };
+  void probe();
+  const timer = setInterval(() => void probe(), intervalMs);
+  timer.unref();
+
+  const priceState = (): CheckState => {
+    const ts = deps.lastTickMs();
+    return ts !== undefined && now() - ts <= PRICE_RULES.maxTickAgeMs ? 'UP' : 'DOWN';
+  };
+
+  return {
+    report() {
+      const checks: HealthReport['checks'] = { chain: state.chain, ...(deps.redis ? { redis: state.redis } : {}), price: priceState() };
+      const status: CheckState = checks.chain === 'UP' && (checks.redis ?? 'UP') === 'UP' ? 'UP' : 'DOWN';
+      return { status, node: deps.node, leader: deps.leader?.() ?? true, checks };
+    },
+    missing() {
+      const out: string[] = [];
+      if (state.chain === 'DOWN') out.push('chain unreachable');
+      if (deps.redis && state.redis === 'DOWN') out.push('redis unreachable');
+      if (priceState() === 'DOWN') out.push('no SOL price in the last 30 s (price feed)');
+      return out;
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}
