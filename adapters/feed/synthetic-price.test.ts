@@ -4,7 +4,7 @@ import { ManualClock } from '../../test/support/manual-clock.ts';
 import { decodePriceTick, encodePriceTick } from './messages.ts';
 import type { PriceTick } from './port.ts';
 import { seededRandom } from './random.ts';
-import { centsToDecimal, SyntheticPriceFeed } from './synthetic-price.ts';
+import { SyntheticPriceFeed } from './synthetic-price.ts';
 
 const quiet = pino({ level: 'silent' });
 
@@ -26,7 +26,7 @@ const HOUR = 3_600_000;
 describe('SyntheticPriceFeed', () => {
   it('emits a first tick at start, stamped with the clock', async () => {
     const { ticks, start } = await simulate(1, 0);
-    expect(ticks).toEqual([{ symbol: 'solusdt', price: '150.00', ts: start }]);
+    expect(ticks).toEqual([{ symbol: 'solusdt', price: '150.00000000', ts: start }]);
   });
 
   it('is reproducible from its seed', async () => {
@@ -49,20 +49,20 @@ describe('SyntheticPriceFeed', () => {
     expect(Math.min(...spacing)).toBeGreaterThan(0);
   });
 
-  it('quotes prices on the 0.01 tick, around 150, valid on the wire', async () => {
+  it('quotes prices with 8 fraction digits, around 150, valid on the wire', async () => {
     const { ticks } = await simulate(3, 2 * HOUR);
     for (const t of ticks) {
-      expect(t.price).toMatch(/^\d+\.\d{2}$/);
+      expect(t.price).toMatch(/^\d+\.\d{8}$/);
       expect(decodePriceTick(encodePriceTick(t))).toEqual({ ok: true, value: t });
     }
     const prices = ticks.map((t) => Number(t.price));
     expect(Math.min(...prices)).toBeGreaterThan(140);
     expect(Math.max(...prices)).toBeLessThan(160);
     // it does move
-    expect(new Set(ticks.map((t) => t.price)).size).toBeGreaterThan(20);
+    expect(new Set(ticks.map((t) => t.price)).size).toBeGreaterThan(ticks.length * 0.99);
   });
 
-  it.each([11, 12, 13, 14])('ends roughly a third of 15 s windows on the entry price (seed %i)', async (seed) => {
+  it.each([11, 12, 13, 14])('moves like SOL: 15 s windows almost never tie, and their log returns have SOL\'s volatility (seed %i)', async (seed) => {
     const { ticks, start, clock } = await simulate(seed, 6 * HOUR);
     // entry: latest tick at bet time; exit: last tick with ts <= expiry (design: "Rules the specs leave open")
     let i = 0;
@@ -70,15 +70,22 @@ describe('SyntheticPriceFeed', () => {
       while (ticks[i + 1] && ticks[i + 1]!.ts <= t) i++;
       return ticks[i]!.price;
     };
-    let windows = 0;
+    const returns: number[] = [];
     let ties = 0;
     for (let bet = start + 1_234; bet + 15_000 <= clock.now(); bet += 15_000) {
-      windows++;
-      if (priceAt(bet) === priceAt(bet + 15_000)) ties++;
+      const entry = priceAt(bet);
+      const exit = priceAt(bet + 15_000);
+      if (entry === exit) ties++;
+      returns.push(Math.log(Number(exit) / Number(entry)));
     }
-    expect(windows).toBeGreaterThan(1_000);
-    expect(ties / windows).toBeGreaterThan(0.2);
-    expect(ties / windows).toBeLessThan(0.45);
+    expect(returns.length).toBeGreaterThan(1_000);
+    expect(ties / returns.length).toBeLessThan(0.01);
+    // annualised: stdev of 15 s log returns x sqrt(windows per year); SOL trades at 60-100 % a year
+    const mean = returns.reduce((a, b) => a + b, 0) / returns.length;
+    const sd = Math.sqrt(returns.reduce((a, r) => a + (r - mean) ** 2, 0) / returns.length);
+    const annual = sd * Math.sqrt((365 * 24 * 3600) / 15);
+    expect(annual).toBeGreaterThan(0.5);
+    expect(annual).toBeLessThan(1.2);
   });
 
   it('stops: no timer left and no tick after stop()', async () => {
@@ -132,14 +139,4 @@ describe('SyntheticPriceFeed', () => {
     expect(ticks[0]!.ts).toBeGreaterThanOrEqual(before);
     expect(ticks[1]!.ts).toBeGreaterThan(ticks[0]!.ts);
   });
-});
-
-describe('centsToDecimal', () => {
-  it.each([
-    [15012, '150.12'],
-    [15000, '150.00'],
-    [15001, '150.01'],
-    [1, '0.01'],
-    [9_700_010, '97000.10'],
-  ])('%i cents is %s', (cents, text) => expect(centsToDecimal(cents)).toBe(text));
 });

@@ -1,9 +1,10 @@
 /**
  * Synthetic SOL/USDT ticks, the embedded default when `NATS_URL` is unset (design: "Run contract").
  * Spacing follows gateway spec §1.4 (median about 0.5 s, gaps of several seconds). Prices are a
- * latent walk around 150 rounded to the 0.01 tick of the real SOLUSDT market, with calm and busy
- * spells, so that roughly a third of 15 s windows end on their entry price: ties (exit == entry)
- * happen as they do on the stand.
+ * random walk of the log price with SOL's realistic volatility (about 80 % a year, in calm and
+ * busy spells around it), slowly pulled back towards 150 so a long run stays in range, quoted
+ * with the full 8 fraction digits: like on a real market, a 15 s window almost never ends exactly
+ * on its entry price.
  *
  * @example
  *   const feed = new SyntheticPriceFeed();            // real time, Math.random
@@ -15,13 +16,16 @@ import { Listeners } from './listeners.ts';
 import type { PriceFeed, PriceTick, Unsubscribe } from './port.ts';
 import { normal, type Random } from './random.ts';
 
+/** Seconds in a year, for annualised volatility. */
+const YEAR_SECONDS = 365 * 24 * 3600;
+
 /** Shape of the synthetic SOL market. */
 export interface SolMarketShape {
   /** price the walk is pulled back to, in USDT */
   anchor: number;
-  /** seconds for a deviation from the anchor to shrink by e (mean reversion) */
+  /** seconds for a log deviation from the anchor to shrink by e (mean reversion) */
   reversionSeconds: number;
-  /** latent volatility, USDT per sqrt(second), in calm and busy spells */
+  /** annualised volatility of the log price, in calm and in busy spells */
   calmVolatility: number;
   busyVolatility: number;
   /** mean length of a calm or busy spell, seconds */
@@ -35,13 +39,13 @@ export interface SolMarketShape {
   gapMaxMs: number;
 }
 
-/** Defaults tuned so about 1/3 of 15 s windows tie (checked in synthetic-price.test.ts). */
+/** SOL's realised volatility has been 60-100 % a year: calm spells at 55 %, busy ones at 110 %. */
 export const SOL_MARKET: SolMarketShape = {
   anchor: 150,
-  reversionSeconds: 7_200,
-  calmVolatility: 0.0012,
-  busyVolatility: 0.012,
-  spellSeconds: 120,
+  reversionSeconds: 7 * 24 * 3600,
+  calmVolatility: 0.55,
+  busyVolatility: 1.1,
+  spellSeconds: 600,
   medianSpacingMs: 500,
   spacingSigma: 0.45,
   gapProbability: 0.03,
@@ -49,15 +53,18 @@ export const SOL_MARKET: SolMarketShape = {
   gapMaxMs: 6_000,
 };
 
-/** The next tick: how long after the previous one it comes, and its price in cents. */
+/** Fraction digits of a synthetic price (the wire's 8). */
+export const PRICE_DIGITS = 8;
+
+/** The next tick: how long after the previous one it comes, and its price. */
 export interface SolTickStep {
   delayMs: number;
-  cents: number;
+  price: string;
 }
 
 /** Pure model of the SOL tick stream: no timers, one `next()` per tick. */
 export class SolTickModel {
-  private latent: number;
+  private logPrice: number;
   private busy = false;
 
   constructor(
@@ -65,12 +72,12 @@ export class SolTickModel {
     private readonly shape: SolMarketShape = SOL_MARKET,
     start = shape.anchor,
   ) {
-    this.latent = start;
+    this.logPrice = Math.log(start);
   }
 
-  /** Price of the current state, quantised to the 0.01 tick. */
-  get cents(): number {
-    return Math.round(this.latent * 100);
+  /** The current price with 8 fraction digits. */
+  get price(): string {
+    return Math.exp(this.logPrice).toFixed(PRICE_DIGITS);
   }
 
   /** Advances to the next tick. */
@@ -82,16 +89,11 @@ export class SolTickModel {
         : Math.min(s.gapMinMs - 1, Math.max(20, s.medianSpacingMs * Math.exp(s.spacingSigma * normal(this.random))));
     const dt = delayMs / 1000;
     if (this.random() < dt / s.spellSeconds) this.busy = !this.busy;
-    const vol = this.busy ? s.busyVolatility : s.calmVolatility;
-    this.latent += ((s.anchor - this.latent) * dt) / s.reversionSeconds + vol * Math.sqrt(dt) * normal(this.random);
-    // a price is never zero or negative, whatever the draws
-    this.latent = Math.max(this.latent, 0.01);
-    return { delayMs: Math.round(delayMs), cents: this.cents };
+    const sigma = (this.busy ? s.busyVolatility : s.calmVolatility) / Math.sqrt(YEAR_SECONDS);
+    this.logPrice += ((Math.log(s.anchor) - this.logPrice) * dt) / s.reversionSeconds + sigma * Math.sqrt(dt) * normal(this.random);
+    return { delayMs: Math.round(delayMs), price: this.price };
   }
 }
-
-/** "150.12" from 15012. */
-export const centsToDecimal = (cents: number): string => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 /** Options of the synthetic SOL feed; every part is injectable for deterministic tests. */
 export interface SyntheticPriceFeedOptions {
@@ -114,19 +116,18 @@ export class SyntheticPriceFeed implements PriceFeed {
     this.model = new SolTickModel(options.random ?? Math.random, options.shape);
     this.log = componentLog(options.logger ?? rootLog, 'synthetic-price-feed');
     this.listeners = new Listeners(this.log);
-    let cents = this.model.cents;
+    let price = this.model.price;
     this.loop = new Repeater(this.clock, () => {
-      this.listeners.emit({ symbol: 'solusdt', price: centsToDecimal(cents), ts: this.clock.now() });
+      this.listeners.emit({ symbol: 'solusdt', price, ts: this.clock.now() });
       const step = this.model.next();
-      cents = step.cents;
+      price = step.price;
       return step.delayMs;
     });
   }
 
   /** Emits a first tick at once, then ticks at the model's spacing. */
   async start(): Promise<void> {
-    const price = centsToDecimal(this.model.cents);
-    if (this.loop.start()) this.log.info({ price }, 'synthetic SOL/USDT ticks started');
+    if (this.loop.start()) this.log.info({ price: this.model.price }, 'synthetic SOL/USDT ticks started');
   }
 
   onTick(listener: (tick: PriceTick) => void): Unsubscribe {
