@@ -74,7 +74,7 @@ describe('npm run feed', () => {
       expect([...subjects].sort()).toEqual(['market.book.BTCUSDT', 'market.book.ETHUSDT', 'market.book.SOLUSDT', 'market.price.solusdt']);
       expect(faults).toEqual([]);
       expect(ticks[0]).toMatchObject({ symbol: 'solusdt' });
-      expect(ticks[0]!.price).toMatch(/^\d+\.\d{2}$/);
+      expect(ticks[0]!.price).toMatch(/^\d+\.\d{8}$/);
 
       feed.child.kill('SIGTERM');
       expect(await feed.exit).toBe(0);
