@@ -1,0 +1,225 @@
+/**
+ * A gateway with bettors for fault tests: the local chain, NATS and (optionally) Redis as real
+ * processes that the test kills and pauses, a ticker publishing a SOL random walk every 200 ms
+ * (every tick remembered, to check exit prices), funded custodial wallets that bet in loops, and
+ * a WebSocket client that reconnects with `?since=<last seq>` whenever its socket drops.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { PublicKey } from '@solana/web3.js';
+import WebSocket from 'ws';
+import { loadOperatorKey } from '../../adapters/chain/local/data-dir.ts';
+import type { BetAccount } from '../../adapters/chain/port.ts';
+import { RpcChain } from '../../adapters/chain/rpc-chain.ts';
+import { managedNats, managedRedis, managedService, type Managed } from './managed.ts';
+import { freePort } from './servers.ts';
+
+export interface Tick {
+  ts: number;
+  price: string;
+}
+
+/** fetch with a deadline; never throws (a dead gateway is status 0). */
+export async function request(base: string, method: string, path: string, body?: unknown, timeoutMs = 8_000): Promise<{ status: number; headers: Headers | null; body: any; ms: number }> {
+  const started = Date.now();
+  try {
+    const res = await fetch(base + path, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* keep the text */
+    }
+    return { status: res.status, headers: res.headers, body: parsed, ms: Date.now() - started };
+  } catch {
+    return { status: 0, headers: null, body: undefined, ms: Date.now() - started };
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A WebSocket client that resumes with `since` after every drop, and records every event once received. */
+export class ResumingClient {
+  readonly events: any[] = [];
+  lastSeq = 0;
+  resumes = 0;
+  private ws: WebSocket | null = null;
+  private closed = false;
+
+  constructor(private readonly url: string) {
+    this.connect(0);
+  }
+
+  private connect(since: number): void {
+    if (this.closed) return;
+    const ws = new WebSocket(`${this.url}?since=${since}`);
+    this.ws = ws;
+    ws.on('message', (data) => {
+      const e = JSON.parse(String(data));
+      this.events.push(e);
+      if (typeof e.seq === 'number' && e.seq > this.lastSeq) this.lastSeq = e.seq;
+    });
+    ws.on('error', () => undefined);
+    ws.on('close', () => {
+      if (this.closed) return;
+      setTimeout(() => {
+        this.resumes++;
+        this.connect(this.lastSeq);
+      }, 250);
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.ws?.close();
+  }
+}
+
+/** What a fault world is made of. */
+export interface FaultWorldOptions {
+  /** keep the stores in Redis (else the gateway's embedded files in DATA_DIR) */
+  redis: boolean;
+  wallets: number;
+  env?: Record<string, string>;
+}
+
+/** The running world. */
+export class FaultWorld {
+  readonly ticks: Tick[] = [];
+  readonly placed = new Set<string>();
+  wallets: string[] = [];
+  client: ResumingClient | null = null;
+  private bettorsRunning = false;
+  private bettorLoops: Promise<void>[] = [];
+  private ticker: NodeJS.Timeout | null = null;
+  private price = 150;
+
+  private constructor(
+    readonly dataDir: string,
+    readonly nats: Managed & { url: string },
+    readonly redis: (Managed & { url: string }) | null,
+    readonly chain: Managed,
+    readonly gateway: Managed,
+    readonly base: string,
+    readonly chainUrl: string,
+    private nc: NatsConnection,
+  ) {}
+
+  static async start(o: FaultWorldOptions): Promise<FaultWorld> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fault-world-'));
+    const nats = await managedNats();
+    const redis = o.redis ? await managedRedis() : null;
+    const chainPort = await freePort();
+    const gwPort = await freePort();
+    const chain = managedService('chain', { DATA_DIR: dataDir, CHAIN_PORT: String(chainPort), GW_EXPIRY_SECONDS: '3' }, chainPort);
+    await chain.start();
+    const chainUrl = `http://127.0.0.1:${chainPort}`;
+    const gateway = managedService(
+      'gateway',
+      {
+        DATA_DIR: dataDir,
+        GATEWAY_PORT: String(gwPort),
+        NATS_URL: nats.url,
+        SOLANA_RPC_URL: chainUrl,
+        SMART_SETTLE_INTERVAL_MS: '200',
+        GW_EXPIRY_SECONDS: '3',
+        ...(redis ? { REDIS_URL: redis.url } : {}),
+        ...o.env,
+      },
+      gwPort,
+    );
+    await gateway.start();
+    const world = new FaultWorld(dataDir, nats, redis, chain, gateway, `http://127.0.0.1:${gwPort}`, chainUrl, await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 200 }));
+    world.startTicker();
+    for (let i = 0; i < o.wallets; i++) {
+      const w = await request(world.base, 'POST', '/api/wallet', {});
+      const f = await request(world.base, 'GET', `/api/faucet/${w.body.address}`);
+      if (w.status !== 200 || f.status !== 200) throw new Error(`wallet setup failed: ${w.status} ${f.status}`);
+      world.wallets.push(w.body.address);
+    }
+    return world;
+  }
+
+  /** A random walk with 8 fraction digits, one tick every 200 ms; every published tick is remembered. */
+  private startTicker(): void {
+    this.ticker = setInterval(() => {
+      this.price *= Math.exp(0.0004 * (Math.random() - 0.5));
+      const tick = { ts: Date.now(), price: this.price.toFixed(8) };
+      this.ticks.push(tick);
+      if (!this.nc.isClosed()) this.nc.publish('market.price.solusdt', JSON.stringify({ symbol: 'solusdt', ...tick }));
+    }, 200);
+  }
+
+  /** Every wallet bets in a loop (a bet whenever it has none open) until `stopBettors`. */
+  startBettors(): void {
+    this.bettorsRunning = true;
+    this.bettorLoops = this.wallets.map(async (address, i) => {
+      await sleep(i * 37);
+      while (this.bettorsRunning) {
+        const r = await request(this.base, 'POST', '/api/bet', { address, side: Math.random() < 0.5 ? 'UP' : 'DOWN', amountUnits: '100000000' });
+        if (r.status === 200) this.placed.add(r.body.id);
+        await sleep(r.status === 200 ? 3_100 : 300);
+      }
+    });
+  }
+
+  async stopBettors(): Promise<void> {
+    this.bettorsRunning = false;
+    await Promise.all(this.bettorLoops);
+  }
+
+  watch(): ResumingClient {
+    this.client = new ResumingClient(`${this.base.replace('http', 'ws')}/api/ws`);
+    return this.client;
+  }
+
+  /** A read-only view of the chain (the operator key is only used to build the adapter). */
+  chainView(): RpcChain {
+    const operator = loadOperatorKey(this.dataDir);
+    if (!operator) throw new Error('no operator key');
+    return new RpcChain({ url: this.chainUrl, operator, pollMs: 25 });
+  }
+
+  /** Every bet of the world's wallets on chain. */
+  async betsOnChain(): Promise<BetAccount[]> {
+    const chain = this.chainView();
+    const all = await Promise.all(this.wallets.map((w) => chain.scanBetsOf(new PublicKey(w))));
+    return all.flat();
+  }
+
+  /** Waits until no bet of the world is open on chain, or `timeoutMs` passed; returns the bets. */
+  async settledOnChain(timeoutMs: number): Promise<BetAccount[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const bets = await this.betsOnChain();
+      if (bets.every((b) => b.status !== 0) || Date.now() > deadline) return bets;
+      await sleep(500);
+    }
+  }
+
+  /** Whether `exitPrice` (x 1e8) is a tick published at most 30 s before the bet's expiry and not after it. */
+  exitTickOf(bet: BetAccount): Tick | undefined {
+    const t = Number(bet.expireTime) * 1000;
+    return this.ticks.find((k) => k.ts <= t && t - k.ts <= 30_000 && BigInt(k.price.replace('.', '')) === bet.exitPrice);
+  }
+
+  async stop(): Promise<void> {
+    this.bettorsRunning = false;
+    if (this.ticker) clearInterval(this.ticker);
+    this.client?.close();
+    await this.nc.close().catch(() => undefined);
+    await this.gateway.stop();
+    await this.chain.stop();
+    await this.nats.stop();
+    await this.redis?.stop();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
