@@ -3,8 +3,9 @@
  * .so, deploy key, PDA derivations and custom errors (design: "The on-chain contract").
  *
  * @example
- * const [bet] = betPda(7n);
+ * const [bet] = betPda(bettor, state?.bet_count ?? 0n); // seq = the bettor state's bet_count
  * const err = errorByCode(6013); // { code: 6013, name: 'Paused', msg: 'Bet intake is paused' }
+ * const event = eventByName('BetPlaced'); // { name: 'BetPlaced', discriminator: [...] }
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Idl } from '@coral-xyz/anchor';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import idlJson from './idl/updown.json' with { type: 'json' };
+import { BPF_LOADER_UPGRADEABLE_ID } from './loader.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -36,17 +38,32 @@ export function configPda(): [PublicKey, number] {
   return PublicKey.findProgramAddressSync([Buffer.from('config')], PROGRAM_ID);
 }
 
-/** Bet PDA: seeds ["bet", id as u64 little-endian]. */
-export function betPda(id: bigint): [PublicKey, number] {
+/**
+ * Bet PDA: seeds ["bet", bettor, seq as u64 little-endian], where seq is the bettor state's
+ * bet_count when the bet is placed (0 when the bettor state does not exist yet). The global
+ * bet id (config.next_bet_id) is assigned by the program and is not part of the address.
+ */
+export function betPda(bettor: PublicKey, seq: bigint): [PublicKey, number] {
   const le = Buffer.alloc(8);
-  le.writeBigUInt64LE(id);
-  return PublicKey.findProgramAddressSync([Buffer.from('bet'), le], PROGRAM_ID);
+  le.writeBigUInt64LE(seq);
+  return PublicKey.findProgramAddressSync([Buffer.from('bet'), bettor.toBuffer(), le], PROGRAM_ID);
 }
 
 /** Bettor PDA (holds the bettor's open bet): seeds ["bettor", bettor]. */
 export function bettorPda(bettor: PublicKey): [PublicKey, number] {
   return PublicKey.findProgramAddressSync([Buffer.from('bettor'), bettor.toBuffer()], PROGRAM_ID);
 }
+
+/** The upgradeable BPF loader (the program's owner; its ProgramData names the upgrade authority). */
+export const UPGRADEABLE_LOADER_ID = BPF_LOADER_UPGRADEABLE_ID;
+
+/** The program's ProgramData account: seeds [program id] under the upgradeable loader (initialize takes it). */
+export function programDataPda(programId: PublicKey = PROGRAM_ID): [PublicKey, number] {
+  return PublicKey.findProgramAddressSync([programId.toBuffer()], UPGRADEABLE_LOADER_ID);
+}
+
+/** Bet.status values. */
+export const BET_STATUS = { open: 0, won: 1, lost: 2, refunded: 3 } as const;
 
 /** One custom error of the program (code 6000+). */
 export interface ProgramErrorInfo {
@@ -63,4 +80,18 @@ const byCode = new Map(ERRORS.map((e) => [e.code, e]));
 /** The program error with this custom code, or undefined when the code is not the program's. */
 export function errorByCode(code: number): ProgramErrorInfo | undefined {
   return byCode.get(code);
+}
+
+/** One event of the program: its name and 8-byte discriminator sha256("event:<Name>")[..8]. */
+export interface ProgramEventInfo {
+  name: string;
+  discriminator: number[];
+}
+
+/** Every event the program emits (through sol_log_data; decode with Anchor's EventParser or BorshCoder.events). */
+export const EVENTS: readonly ProgramEventInfo[] = idlJson.events;
+
+/** The event named `name`, or undefined when the program has no such event. */
+export function eventByName(name: string): ProgramEventInfo | undefined {
+  return EVENTS.find((e) => e.name === name);
 }

@@ -5,6 +5,7 @@
  *
  * @example
  * for (const step of upgradeableDeploySteps({ payer, program: programKeypair(), buffer: Keypair.generate(), elf, rentExempt })) send(step);
+ * send({ instructions: [setUpgradeAuthorityInstruction(programId, payer.publicKey, null)], signers: [payer] }); // immutable
  */
 import { Keypair, PublicKey, SYSVAR_CLOCK_PUBKEY, SYSVAR_RENT_PUBKEY, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 
@@ -127,4 +128,18 @@ export function upgradeableDeploySteps(options: {
     signers: [payer, program],
   });
   return steps;
+}
+
+/**
+ * The loader's SetAuthority (4) on the program's ProgramData, as `solana program
+ * set-upgrade-authority` sends it: `current` signs and hands the upgrade authority to `next`, or
+ * makes the program immutable when `next` is null.
+ */
+export function setUpgradeAuthorityInstruction(programId: PublicKey, current: PublicKey, next: PublicKey | null): TransactionInstruction {
+  const keys: TransactionInstruction['keys'] = [
+    { pubkey: programDataAddress(programId), isSigner: false, isWritable: true },
+    { pubkey: current, isSigner: true, isWritable: false },
+  ];
+  if (next) keys.push({ pubkey: next, isSigner: false, isWritable: false });
+  return loaderInstruction(keys, u32(4));
 }

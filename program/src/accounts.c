@@ -5,6 +5,9 @@
 const SolPubkey TOKEN_PROGRAM_ID = {{6,   221, 246, 225, 215, 101, 161, 147, 217, 203, 225, 70,  206, 235, 121, 172,
                                      28,  180, 133, 237, 95,  91,  55,  145, 58,  140, 245, 133, 126, 255, 0,   169}};
 const SolPubkey SYSTEM_PROGRAM_ID = {{0}};
+/* BPFLoaderUpgradeab1e11111111111111111111111 */
+const SolPubkey UPGRADEABLE_LOADER_ID = {{2,   168, 246, 145, 78,  136, 161, 176, 226, 16,  21, 62,  247, 99,  174, 43,
+                                          0,   194, 185, 61,  22,  193, 36,  210, 192, 83,  122, 16, 4,   128, 0,   0}};
 
 /* Bytes of spare room the runtime leaves after each account's data (SBPF v0 input layout). */
 #define REALLOC_ROOM 10240
@@ -80,6 +83,12 @@ u64 read_u64(const u8 *p) {
   return v;
 }
 
+void write_u64(u8 *p, u64 v) {
+  for (int i = 0; i < 8; i++) p[i] = (u8)(v >> (8 * i));
+}
+
+bool key_is_zero(const SolPubkey *key) { return key_eq(key, &SYSTEM_PROGRAM_ID); }
+
 u64 account_data_len(const SolAccountInfo *account) { return *(const u64 *)(account->data - 8); }
 
 u64 require_signer(const SolAccountInfo *account) {
@@ -144,4 +153,42 @@ bool checked_mul(u64 a, u64 b, u64 *out) {
   if (result < low) return false;
   *out = result;
   return true;
+}
+
+bool checked_add(u64 a, u64 b, u64 *out) {
+  u64 sum = a + b;
+  if (sum < a) return false;
+  *out = sum;
+  return true;
+}
+
+bool checked_sub(u64 a, u64 b, u64 *out) {
+  if (b > a) return false;
+  *out = a - b;
+  return true;
+}
+
+/* Added as unsigned (wraps, defined in C); overflow when both operands share a sign the sum lacks. */
+bool checked_add_i64(i64 a, i64 b, i64 *out) {
+  u64 sum = (u64)a + (u64)b;
+  bool a_negative = a < 0, b_negative = b < 0, sum_negative = (sum >> 63) != 0;
+  if (a_negative == b_negative && sum_negative != a_negative) return false;
+  *out = (i64)sum;
+  return true;
+}
+
+/* The runtime reads lamports, data length and owner back from the input buffer after the call;
+ * it applies the new length before the new owner, and an owner change needs zeroed data. */
+u64 close_program_account(const SolAccountInfo *account, const SolAccountInfo *destination) {
+  u64 err = require_writable(destination);
+  if (err) return err;
+  u64 credited;
+  if (!checked_add(*destination->lamports, *account->lamports, &credited)) return fail(ERR_MATH_OVERFLOW);
+  *destination->lamports = credited;
+  *account->lamports = 0;
+  u64 len = account_data_len(account);
+  for (u64 i = 0; i < len; i++) account->data[i] = 0;
+  *(u64 *)(account->data - 8) = 0;
+  key_copy(account->owner, &SYSTEM_PROGRAM_ID);
+  return 0;
 }

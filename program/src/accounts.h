@@ -17,6 +17,7 @@ typedef struct {
 
 extern const SolPubkey TOKEN_PROGRAM_ID;
 extern const SolPubkey SYSTEM_PROGRAM_ID;
+extern const SolPubkey UPGRADEABLE_LOADER_ID;
 
 void parse_input(const u8 *serialized, Input *out);
 
@@ -25,8 +26,14 @@ void key_copy(SolPubkey *dst, const SolPubkey *src);
 void bytes_copy(u8 *dst, const u8 *src, u64 len);
 bool bytes_eq(const u8 *a, const u8 *b, u64 len);
 u64 read_u64(const u8 *p);
-/* a * b, false when it does not fit in 64 bits. */
+void write_u64(u8 *p, u64 v);
+bool key_is_zero(const SolPubkey *key);
+/* a * b, a + b, a - b: false when the result does not fit (nothing written then). */
 bool checked_mul(u64 a, u64 b, u64 *out);
+bool checked_add(u64 a, u64 b, u64 *out);
+bool checked_sub(u64 a, u64 b, u64 *out);
+/* a + b for signed times, without signed overflow in C. */
+bool checked_add_i64(i64 a, i64 b, i64 *out);
 
 /* Current data length of an account, read from the input buffer (a CPI may have changed it). */
 u64 account_data_len(const SolAccountInfo *account);
@@ -46,5 +53,9 @@ u64 require_canonical_pda(const SolAccountInfo *account, const SolSignerSeed *se
 u64 load_config(const SolAccountInfo *account, const SolPubkey *program_id, Config **out);
 /* An initialised SPL Token account owned by the token program. */
 u64 load_token_account(const SolAccountInfo *account, TokenAccount **out);
+
+/* Closes an account of this program: every lamport to `destination` (writable), data zeroed and
+ * shrunk to 0 bytes, owner back to the System Program, so the address can be created again. */
+u64 close_program_account(const SolAccountInfo *account, const SolAccountInfo *destination);
 
 #endif

@@ -10,10 +10,6 @@ static void write_u32(u8 *p, u32 v) {
   for (int i = 0; i < 4; i++) p[i] = (u8)(v >> (8 * i));
 }
 
-static void write_u64(u8 *p, u64 v) {
-  for (int i = 0; i < 8; i++) p[i] = (u8)(v >> (8 * i));
-}
-
 /* (overhead + space) * lamports_per_byte_year * exemption_threshold, truncated like the
  * runtime's f64 -> u64 cast, computed exactly in integers from the f64 bits. */
 u64 rent_exempt_minimum(u64 space, u64 *lamports) {

@@ -21,7 +21,7 @@
 #define ERR_AMOUNT_TOO_LARGE 6015
 #define ERR_INVALID_SIDE 6016
 #define ERR_INVALID_PRICE 6017
-#define ERR_BET_ID_MISMATCH 6018
+#define ERR_BET_ID_MISMATCH 6018 /* reserved: no longer raised (bet ids are not arguments any more) */
 #define ERR_OPEN_BET_EXISTS 6019
 #define ERR_BET_NOT_EXPIRED 6020
 #define ERR_BET_ALREADY_CLOSED 6021
@@ -31,9 +31,21 @@
 #define ERR_NOT_ENOUGH_ACCOUNTS 6025
 #define ERR_DELEGATE_MISSING 6026
 #define ERR_VAULT_INSUFFICIENT 6027
+#define ERR_ROLES_NOT_DISTINCT 6028
+#define ERR_INVALID_PROGRAM_ACCOUNT 6029
+#define ERR_INVALID_PROGRAM_DATA 6030
+#define ERR_NOT_UPGRADE_AUTHORITY 6031
+#define ERR_NO_PENDING_ADMIN 6032
+#define ERR_NOT_PENDING_ADMIN 6033
+#define ERR_VAULT_CANNOT_COVER 6034
+#define ERR_WITHDRAW_BELOW_LIABILITY 6035
+#define ERR_REFUND_NOT_YET_ALLOWED 6036
+#define ERR_BET_STILL_OPEN 6037
+#define ERR_BETTOR_NOT_IDLE 6038
+#define ERR_PAYER_MISMATCH 6039
 
 #define ERR_FIRST 6000
-#define ERR_LAST 6027
+#define ERR_LAST 6039
 
 /* Logs "AnchorError occurred. Error Code: <name>. Error Number: <n>. Error Message: <msg>."
  * (the line Anchor clients parse) and returns `code` unchanged. */

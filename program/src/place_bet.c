@@ -1,14 +1,14 @@
-/* place_bet / place_bet_delegated: opens bet `bet_id` for the bettor, moving the stake
- * bettor_token -> vault; one open bet per bettor, enforced by the bettor PDA. */
+/* place_bet / place_bet_delegated: opens a bet for the bettor at ["bet", bettor, seq] (seq = the
+ * bettor state's bet_count), moving the stake bettor_token -> vault; one open bet per bettor,
+ * enforced by the bettor PDA. The vault, stake included, must cover every open bet's win payout. */
+#include "bets.h"
 #include "cpi.h"
 #include "errors.h"
+#include "events.h"
 #include "instructions.h"
+#include "vault.h"
 
 enum { CONFIG, BET, BETTOR_STATE, BETTOR, BETTOR_TOKEN, VAULT, RELAYER, TOKEN_PROGRAM, SYSTEM_PROGRAM, ACCOUNT_COUNT };
-
-static void write_le64(u8 *p, u64 v) {
-  for (int i = 0; i < 8; i++) p[i] = (u8)(v >> (8 * i));
-}
 
 /* The stake's source: owned by the bettor, of the config mint, and (delegated) spendable by the relayer. */
 static u64 check_bettor_token(const Input *in, const Config *config, u64 amount, bool delegated) {
@@ -40,9 +40,44 @@ static u64 check_existing_bettor_state(const Input *in, const SolAccountInfo *ac
   return 0;
 }
 
+/* The vault after taking the stake must hold the win payouts of all open bets, this one included. */
+static u64 check_solvency(const Config *config, u64 vault_balance, u64 amount, u64 payout, u64 *liability) {
+  u64 covered;
+  if (!checked_add(config->open_liability, payout, liability)) return fail(ERR_MATH_OVERFLOW);
+  if (!checked_add(vault_balance, amount, &covered)) return fail(ERR_MATH_OVERFLOW);
+  return covered < *liability ? fail(ERR_VAULT_CANNOT_COVER) : 0;
+}
+
+/* Records `bet` as the bettor's open bet, creating the bettor state first (rent paid by the
+ * relayer) when `new_state_bump` is given. */
+static u64 record_open_bet(const Input *in, const Bet *bet, const u8 *new_state_bump) {
+  const SolAccountInfo *state_account = &in->accounts[BETTOR_STATE];
+  const SolAccountInfo *bettor = &in->accounts[BETTOR];
+  const SolAccountInfo *relayer = &in->accounts[RELAYER];
+  if (new_state_bump != NULL) {
+    const SolSignerSeed seeds[3] = {{(const u8 *)"bettor", 6}, {bettor->key->x, 32}, {new_state_bump, 1}};
+    const SolSignerSeeds signer = {seeds, 3};
+    u64 err = create_pda_account(relayer, state_account, sizeof(BettorState), in->program_id, &signer);
+    if (err) return err;
+    static const u8 disc[8] = DISC_BETTOR_STATE;
+    BettorState *fresh = (BettorState *)state_account->data;
+    bytes_copy(fresh->discriminator, disc, 8);
+    key_copy(&fresh->bettor, bettor->key);
+    key_copy(&fresh->payer, relayer->key);
+    fresh->bet_count = 0;
+    fresh->reclaimed = 0;
+    fresh->bump = *new_state_bump;
+  }
+  BettorState *state = (BettorState *)state_account->data;
+  state->open_bet_id = bet->id;
+  state->has_open_bet = 1;
+  state->bet_count = bet->seq + 1; /* seq < U64_MAX was checked */
+  return 0;
+}
+
 u64 place_bet(const Input *in, bool delegated) {
   if (in->count < ACCOUNT_COUNT) return fail(ERR_NOT_ENOUGH_ACCOUNTS);
-  if (in->data_len != 8 + 8 + 1 + 8 + 8) return fail(ERR_INVALID_INSTRUCTION_DATA);
+  if (in->data_len != 8 + 1 + 8 + 8) return fail(ERR_INVALID_INSTRUCTION_DATA);
   const SolAccountInfo *config_account = &in->accounts[CONFIG];
   const SolAccountInfo *bet_account = &in->accounts[BET];
   const SolAccountInfo *state_account = &in->accounts[BETTOR_STATE];
@@ -50,10 +85,9 @@ u64 place_bet(const Input *in, bool delegated) {
   const SolAccountInfo *bettor_token = &in->accounts[BETTOR_TOKEN];
   const SolAccountInfo *vault = &in->accounts[VAULT];
   const SolAccountInfo *relayer = &in->accounts[RELAYER];
-  u64 bet_id = read_u64(in->data + 8);
-  u8 side = in->data[16];
-  u64 amount = read_u64(in->data + 17);
-  u64 entry_price = read_u64(in->data + 25);
+  u8 side = in->data[8];
+  u64 amount = read_u64(in->data + 9);
+  u64 entry_price = read_u64(in->data + 17);
   u64 err;
 
   if ((err = require_signer(relayer))) return err;
@@ -77,64 +111,59 @@ u64 place_bet(const Input *in, bool delegated) {
   if (amount < config->min_amount) return fail(ERR_AMOUNT_TOO_SMALL);
   if (amount > config->max_amount) return fail(ERR_AMOUNT_TOO_LARGE);
   /* A bet that could never be paid out must not open: amount * multiplier_bps has to fit. */
-  u64 gross;
-  if (!checked_mul(amount, config->multiplier_bps, &gross)) return fail(ERR_MATH_OVERFLOW);
+  u64 payout;
+  if ((err = win_payout(config, amount, &payout))) return err;
 
-  if (!key_eq(vault->key, &config->vault)) return fail(ERR_INVALID_VAULT);
   TokenAccount *vault_token;
-  if ((err = load_token_account(vault, &vault_token))) return err;
+  if ((err = load_vault(vault, config, &vault_token))) return err;
   if ((err = check_bettor_token(in, config, amount, delegated))) return err;
 
+  u64 seq = 0;
+  u8 state_bump = 0;
   bool new_bettor = false;
-  u8 bettor_bump = 0;
   if (key_eq(state_account->owner, in->program_id)) {
     if ((err = check_existing_bettor_state(in, state_account))) return err;
+    seq = ((const BettorState *)state_account->data)->bet_count;
   } else if (key_eq(state_account->owner, &SYSTEM_PROGRAM_ID)) {
     const SolSignerSeed seeds[2] = {{(const u8 *)"bettor", 6}, {bettor->key->x, 32}};
-    if ((err = require_canonical_pda(state_account, seeds, 2, in->program_id, &bettor_bump))) return err;
+    if ((err = require_canonical_pda(state_account, seeds, 2, in->program_id, &state_bump))) return err;
     if (account_data_len(state_account) != 0) return fail(ERR_INVALID_ACCOUNT_DATA);
     new_bettor = true;
   } else {
     return fail(ERR_INVALID_ACCOUNT_OWNER);
   }
 
-  if (bet_id != config->next_bet_id) return fail(ERR_BET_ID_MISMATCH);
-  if (config->next_bet_id == U64_MAX) return fail(ERR_MATH_OVERFLOW);
-  u8 id_bytes[8];
-  write_le64(id_bytes, bet_id);
+  u64 liability;
+  if ((err = check_solvency(config, vault_token->amount, amount, payout, &liability))) return err;
+  u64 id = config->next_bet_id, next_id, counter;
+  if (!checked_add(id, 1, &next_id) || !checked_add(config->counter, 1, &counter) || seq == U64_MAX)
+    return fail(ERR_MATH_OVERFLOW);
+
+  u8 seq_bytes[8];
+  write_u64(seq_bytes, seq);
   u8 bet_bump;
-  const SolSignerSeed bet_seeds[3] = {{(const u8 *)"bet", 3}, {id_bytes, 8}, {&bet_bump, 1}};
-  if ((err = require_canonical_pda(bet_account, bet_seeds, 2, in->program_id, &bet_bump))) return err;
+  const SolSignerSeed bet_seeds[4] = {{(const u8 *)"bet", 3}, {bettor->key->x, 32}, {seq_bytes, 8}, {&bet_bump, 1}};
+  if ((err = require_canonical_pda(bet_account, bet_seeds, 3, in->program_id, &bet_bump))) return err;
   if (!key_eq(bet_account->owner, &SYSTEM_PROGRAM_ID)) return fail(ERR_INVALID_ACCOUNT_OWNER);
   if (account_data_len(bet_account) != 0) return fail(ERR_INVALID_ACCOUNT_DATA);
 
   SolClock clock;
   sol_get_clock_sysvar(&clock);
-  i64 expire_time = clock.unix_timestamp + config->expiry_seconds;
-  if (expire_time < clock.unix_timestamp) return fail(ERR_MATH_OVERFLOW);
+  i64 expire_time;
+  if (!checked_add_i64(clock.unix_timestamp, config->expiry_seconds, &expire_time)) return fail(ERR_MATH_OVERFLOW);
 
   /* Stake first: the signer (or the relayer as delegate) authorises the token program. */
   if ((err = token_transfer(bettor_token, vault, delegated ? relayer : bettor, amount, NULL))) return err;
-
-  if (new_bettor) {
-    const SolSignerSeed seeds[3] = {{(const u8 *)"bettor", 6}, {bettor->key->x, 32}, {&bettor_bump, 1}};
-    const SolSignerSeeds signer = {seeds, 3};
-    if ((err = create_pda_account(relayer, state_account, sizeof(BettorState), in->program_id, &signer))) return err;
-    static const u8 disc[8] = DISC_BETTOR_STATE;
-    BettorState *fresh = (BettorState *)state_account->data;
-    bytes_copy(fresh->discriminator, disc, 8);
-    key_copy(&fresh->bettor, bettor->key);
-    fresh->bets_placed = 0;
-    fresh->bump = bettor_bump;
-  }
-  const SolSignerSeeds bet_signer = {bet_seeds, 3};
+  const SolSignerSeeds bet_signer = {bet_seeds, 4};
   if ((err = create_pda_account(relayer, bet_account, sizeof(Bet), in->program_id, &bet_signer))) return err;
 
   static const u8 bet_disc[8] = DISC_BET;
   Bet *bet = (Bet *)bet_account->data;
   bytes_copy(bet->discriminator, bet_disc, 8);
-  bet->id = bet_id;
+  bet->id = id;
   key_copy(&bet->bettor, bettor->key);
+  key_copy(&bet->payer, relayer->key);
+  bet->seq = seq;
   bet->side = side;
   bet->amount = amount;
   bet->entry_price = entry_price;
@@ -143,13 +172,11 @@ u64 place_bet(const Input *in, bool delegated) {
   bet->expire_time = expire_time;
   bet->status = BET_STATUS_OPEN;
   bet->bump = bet_bump;
+  if ((err = record_open_bet(in, bet, new_bettor ? &state_bump : NULL))) return err;
 
-  BettorState *state = (BettorState *)state_account->data;
-  state->open_bet_id = bet_id;
-  state->has_open_bet = 1;
-  state->bets_placed += 1;
-
-  config->counter += 1;
-  config->next_bet_id = bet_id + 1;
+  config->counter = counter;
+  config->next_bet_id = next_id;
+  config->open_liability = liability;
+  emit_bet_placed(bet);
   return 0;
 }

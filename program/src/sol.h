@@ -55,6 +55,12 @@ typedef struct {
   u64 len;
 } SolSignerSeeds;
 
+/* One slice of sol_log_data (logged base64 as "Program data: ..."). */
+typedef struct {
+  const u8 *addr;
+  u64 len;
+} SolBytes;
+
 /* The Clock sysvar as sol_get_clock_sysvar writes it. */
 typedef struct {
   u64 slot;
@@ -80,5 +86,6 @@ u64 sol_try_find_program_address(const SolSignerSeed *seeds, int seeds_len, cons
                                  SolPubkey *address, u8 *bump_seed);
 u64 sol_get_clock_sysvar(void *clock);
 u64 sol_get_rent_sysvar(void *rent);
+void sol_log_data(const SolBytes *slices, u64 slice_count);
 
 #endif

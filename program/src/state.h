@@ -12,6 +12,7 @@
 typedef struct __attribute__((packed)) {
   u8 discriminator[8];
   SolPubkey admin;
+  SolPubkey pending_admin; /* all zero: no admin change pending */
   SolPubkey relayer;
   SolPubkey mint;
   SolPubkey vault;
@@ -21,10 +22,12 @@ typedef struct __attribute__((packed)) {
   u64 max_amount;
   u64 multiplier_bps;
   i64 expiry_seconds;
+  i64 refund_after_seconds;
+  u64 open_liability; /* sum of the win payouts of all open bets */
   u8 paused;
   u8 bump;
 } Config;
-_Static_assert(sizeof(Config) == 186, "Config layout");
+_Static_assert(sizeof(Config) == 234, "Config layout");
 
 #define BET_STATUS_OPEN 0
 #define BET_STATUS_PAYOUT_DONE 1
@@ -33,10 +36,13 @@ _Static_assert(sizeof(Config) == 186, "Config layout");
 #define SIDE_UP 0
 #define SIDE_DOWN 1
 
+/* Address ["bet", bettor, seq u64 LE, bump]: seq is the bettor state's bet_count at placement. */
 typedef struct __attribute__((packed)) {
   u8 discriminator[8];
   u64 id;
   SolPubkey bettor;
+  SolPubkey payer; /* paid the rent; gets it back when the settled bet is reclaimed */
+  u64 seq;
   u8 side;
   u64 amount;
   u64 entry_price;
@@ -46,18 +52,21 @@ typedef struct __attribute__((packed)) {
   u8 status;
   u8 bump;
 } Bet;
-_Static_assert(sizeof(Bet) == 91, "Bet layout");
-_Static_assert(__builtin_offsetof(Bet, status) == 89, "Bet.status offset");
+_Static_assert(sizeof(Bet) == 131, "Bet layout");
+_Static_assert(__builtin_offsetof(Bet, status) == 129, "Bet.status offset");
 
+/* Address ["bettor", bettor, bump]. Closable once reclaimed == bet_count and no bet is open. */
 typedef struct __attribute__((packed)) {
   u8 discriminator[8];
   SolPubkey bettor;
+  SolPubkey payer;
   u64 open_bet_id;
   u8 has_open_bet;
-  u64 bets_placed;
+  u64 bet_count; /* bets ever placed through this state = seq of the next bet */
+  u64 reclaimed; /* settled bets of this state whose accounts were closed */
   u8 bump;
 } BettorState;
-_Static_assert(sizeof(BettorState) == 58, "BettorState layout");
+_Static_assert(sizeof(BettorState) == 98, "BettorState layout");
 
 /* SPL Token account (165 bytes) and mint (82 bytes), as the token program stores them. */
 typedef struct __attribute__((packed)) {
@@ -78,5 +87,16 @@ _Static_assert(sizeof(TokenAccount) == 165, "TokenAccount layout");
 #define TOKEN_ACCOUNT_INITIALIZED 1
 #define MINT_LEN 82
 #define MINT_IS_INITIALIZED_OFFSET 45
+
+/* Upgradeable loader state (bincode, u32 LE tag first). Program: tag 2, programdata address (36
+ * bytes). ProgramData: tag 3, slot u64, Option<Pubkey> upgrade authority (u8 tag + 32 bytes),
+ * then the ELF. */
+#define LOADER_STATE_PROGRAM 2
+#define LOADER_STATE_PROGRAM_DATA 3
+#define LOADER_PROGRAM_LEN 36
+#define LOADER_PROGRAM_DATA_ADDRESS_OFFSET 4
+#define LOADER_PROGRAM_DATA_HEADER_LEN 45
+#define LOADER_AUTHORITY_TAG_OFFSET 12
+#define LOADER_AUTHORITY_OFFSET 13
 
 #endif

@@ -5,6 +5,7 @@ import type { PublicKey } from '@solana/web3.js';
 /** The config PDA. */
 export interface ConfigAccount {
   admin: PublicKey;
+  pending_admin: PublicKey;
   relayer: PublicKey;
   mint: PublicKey;
   vault: PublicKey;
@@ -14,6 +15,8 @@ export interface ConfigAccount {
   max_amount: bigint;
   multiplier_bps: bigint;
   expiry_seconds: bigint;
+  refund_after_seconds: bigint;
+  open_liability: bigint;
   paused: number;
   bump: number;
 }
@@ -22,6 +25,8 @@ export interface ConfigAccount {
 export interface BetAccount {
   id: bigint;
   bettor: PublicKey;
+  payer: PublicKey;
+  seq: bigint;
   side: number;
   amount: bigint;
   entry_price: bigint;
@@ -35,9 +40,11 @@ export interface BetAccount {
 /** One bettor PDA. */
 export interface BettorStateAccount {
   bettor: PublicKey;
+  payer: PublicKey;
   open_bet_id: bigint;
   has_open_bet: number;
-  bets_placed: bigint;
+  bet_count: bigint;
+  reclaimed: bigint;
   bump: number;
 }
 

@@ -1,21 +1,31 @@
 /**
  * The IDL is what the C program implements: discriminators follow Anchor's sha256 rule, the
  * error table is contiguous from 6000 and the C sources carry the same names, messages and
- * discriminator bytes, and Borsh sizes match the account sizes the program allocates.
+ * discriminator bytes, and every account and event type is field for field the packed C struct
+ * the program writes.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BorshCoder } from '@coral-xyz/anchor';
-import { Keypair } from '@solana/web3.js';
+import { BN, BorshCoder, Program, type Idl } from '@coral-xyz/anchor';
+import { Connection, Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { ERRORS, PROGRAM_ID, UPDOWN_IDL, errorByCode, programKeypair } from '../index.ts';
+import { BET_STATUS, ERRORS, PROGRAM_ID, UPDOWN_IDL, bettorPda, configPda, errorByCode, programDataPda, programKeypair } from '../index.ts';
 
 const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
 const cSource = (file: string): string => readFileSync(join(src, file), 'utf8');
 const sha8 = (text: string): number[] => [...createHash('sha256').update(text).digest().subarray(0, 8)];
 const cBytes = (bytes: number[]): string => `{${bytes.join(', ')}}`;
+const WIDTHS: Record<string, number> = { u8: 1, u64: 8, i64: 8, pubkey: 32 };
+const C_TYPES: Record<string, string> = { u8: 'u8', u64: 'u64', i64: 'i64', SolPubkey: 'pubkey' };
+
+/** The fields of IDL type `name` (name and primitive type). */
+function idlFields(name: string): Array<{ name: string; type: string }> {
+  const type = (UPDOWN_IDL.types ?? []).find((t) => t.name === name);
+  if (type?.type.kind !== 'struct' || !Array.isArray(type.type.fields)) throw new Error(`${name} is not a struct`);
+  return (type.type.fields as Array<{ name: string; type: string }>).map((f) => ({ name: f.name, type: f.type }));
+}
 
 describe('IDL', () => {
   it('instruction discriminators are sha256("global:<name>")[0..8] and match entrypoint.c', () => {
@@ -34,21 +44,56 @@ describe('IDL', () => {
     }
   });
 
-  it('Borsh sizes are the sizes the program allocates (Config 186, Bet 91 with status at 89, BettorState 58)', () => {
+  it('Borsh sizes are the sizes the program allocates (Config 234, Bet 131 with status at 129, BettorState 98)', () => {
     const coder = new BorshCoder(UPDOWN_IDL);
-    expect(coder.accounts.size('Config')).toBe(186);
-    expect(coder.accounts.size('Bet')).toBe(91);
-    expect(coder.accounts.size('BettorState')).toBe(58);
-    const types = UPDOWN_IDL.types ?? [];
-    const bet = types.find((t) => t.name === 'Bet');
-    const widths: Record<string, number> = { u8: 1, u64: 8, i64: 8, pubkey: 32 };
+    expect(coder.accounts.size('Config')).toBe(234);
+    expect(coder.accounts.size('Bet')).toBe(131);
+    expect(coder.accounts.size('BettorState')).toBe(98);
+    const state = cSource('state.h');
+    for (const name of ['Config', 'Bet', 'BettorState']) expect(state).toContain(`_Static_assert(sizeof(${name}) == ${coder.accounts.size(name)}`);
     let offset = 8;
-    if (bet?.type.kind !== 'struct' || !Array.isArray(bet.type.fields)) throw new Error('Bet is not a struct');
-    for (const field of bet.type.fields as Array<{ name: string; type: string }>) {
+    for (const field of idlFields('Bet')) {
       if (field.name === 'status') break;
-      offset += widths[field.type] ?? NaN;
+      offset += WIDTHS[field.type] ?? NaN;
     }
-    expect(offset).toBe(89);
+    expect(offset).toBe(129);
+    expect(state).toContain('_Static_assert(__builtin_offsetof(Bet, status) == 129');
+  });
+
+  it('every account and event type is, field for field, the packed C struct of the same name', () => {
+    const sources = cSource('state.h') + cSource('events.c');
+    const names = [...(UPDOWN_IDL.accounts ?? []), ...(UPDOWN_IDL.events ?? [])].map((t) => t.name);
+    expect(names).toHaveLength(3 + 11);
+    for (const name of names) {
+      const struct = new RegExp(`typedef struct __attribute__\\(\\(packed\\)\\) \\{([^}]*)\\} ${name};`).exec(sources);
+      if (!struct) throw new Error(`no packed C struct ${name}`);
+      const fields = [...struct[1]!.matchAll(/^\s*(u8|u64|i64|SolPubkey) (\w+)(\[8\])?;/gm)].map((m) => ({ name: m[2], type: m[3] ? 'discriminator' : C_TYPES[m[1]!] }));
+      expect(fields, name).toEqual([{ name: 'discriminator', type: 'discriminator' }, ...idlFields(name)]);
+      const size = idlFields(name).reduce((sum, f) => sum + (WIDTHS[f.type] ?? NaN), 8);
+      expect(sources, name).toContain(`_Static_assert(sizeof(${name}) == ${size}`);
+    }
+  });
+
+  it('event discriminators are sha256("event:<Name>")[0..8] and match events.h', () => {
+    const events = cSource('events.h');
+    for (const event of UPDOWN_IDL.events ?? []) {
+      expect(event.discriminator, event.name).toEqual(sha8(`event:${event.name}`));
+      expect(events, event.name).toContain(cBytes(event.discriminator));
+    }
+  });
+
+  it('every instruction, instruction account and type has docs; refund_expired needs no signer', () => {
+    for (const ix of UPDOWN_IDL.instructions) {
+      expect(ix.docs?.length, ix.name).toBeGreaterThan(0);
+      for (const account of ix.accounts) expect((account as { docs?: string[] }).docs?.length, `${ix.name}.${account.name}`).toBeGreaterThan(0);
+    }
+    for (const type of UPDOWN_IDL.types ?? []) expect(type.docs?.length, type.name).toBeGreaterThan(0);
+    const names = UPDOWN_IDL.instructions.map((ix) => ix.name).sort();
+    expect(names).toEqual(
+      ['accept_admin', 'close_bet', 'close_bettor', 'initialize', 'place_bet', 'place_bet_delegated', 'propose_admin', 'reclaim_bet', 'refund_expired', 'set_paused', 'set_relayer', 'withdraw'].sort(),
+    );
+    const refund = UPDOWN_IDL.instructions.find((ix) => ix.name === 'refund_expired')!;
+    expect(refund.accounts.filter((a) => (a as { signer?: boolean }).signer)).toEqual([]);
   });
 
   it('errors run 6000.. without gaps, and errors.c logs the same names and messages in order', () => {
@@ -59,6 +104,26 @@ describe('IDL', () => {
     expect(header).toContain(`#define ERR_LAST ${ERRORS.at(-1)!.code}`);
     expect(errorByCode(6013)?.name).toBe('Paused');
     expect(errorByCode(42)).toBeUndefined();
+  });
+
+  it("the IDL's fixed addresses and PDA seeds let Anchor fill config, program, program_data and bettor_state itself", async () => {
+    type Builder = { accountsPartial(a: Record<string, PublicKey>): { instruction(): Promise<{ keys: Array<{ pubkey: PublicKey }> }> } };
+    const methods = new Program(UPDOWN_IDL as Idl, { connection: new Connection('http://127.0.0.1:1') }).methods as unknown as Record<string, (...args: unknown[]) => Builder>;
+    const key = () => Keypair.generate().publicKey;
+    const init = await methods.initialize!(new BN(1), new BN(2), new BN(10_000), new BN(15), new BN(60))
+      .accountsPartial({ authority: key(), admin: key(), relayer: key(), mint: key(), vault: key() })
+      .instruction();
+    const initKeys = init.keys.map((m) => m.pubkey.toBase58());
+    expect([initKeys[0], initKeys[6], initKeys[7], initKeys[9]]).toEqual([configPda()[0], PROGRAM_ID, programDataPda()[0], SystemProgram.programId].map((k) => k.toBase58()));
+    const bettor = key();
+    const place = await methods.placeBet!(0, new BN(1), new BN(2)).accountsPartial({ bet: key(), bettor, bettorToken: key(), vault: key(), relayer: key() }).instruction();
+    expect(place.keys[2]!.pubkey.equals(bettorPda(bettor)[0])).toBe(true);
+  });
+
+  it('BET_STATUS is the status numbering of state.h', () => {
+    const state = cSource('state.h');
+    const defines = Object.fromEntries([...state.matchAll(/#define BET_STATUS_(\w+) (\d+)/g)].map((m) => [m[1], Number(m[2])]));
+    expect(defines).toEqual({ OPEN: BET_STATUS.open, PAYOUT_DONE: BET_STATUS.won, HOUSE_WON: BET_STATUS.lost, REFUNDED: BET_STATUS.refunded });
   });
 
   it('address is the public key of the committed program keypair', () => {

@@ -1,10 +1,12 @@
 /**
- * LiteSVM harness for the program tests: deploys the real .so, makes a 6-decimal mint and a
- * vault (the config PDA's ATA), funds bettors, sends real signed web3.js transactions
- * (converted to @solana/kit wire form) and decodes accounts with Anchor's BorshCoder.
+ * LiteSVM harness for the program tests: deploys the real .so as an upgradeable program with a
+ * known upgrade authority, makes a 6-decimal mint and a vault (the config PDA's ATA), funds
+ * bettors, sends real signed web3.js transactions (converted to @solana/kit wire form), builds
+ * every instruction with Anchor's client from the IDL, and decodes accounts and events with
+ * Anchor's BorshCoder.
  */
 import { readFileSync } from 'node:fs';
-import { AnchorError, BN, BorshCoder, Program, type Idl } from '@coral-xyz/anchor';
+import { AnchorError, BN, BorshCoder, EventParser, Program, type Idl } from '@coral-xyz/anchor';
 import {
   ASSOCIATED_TOKEN_PROGRAM_ID,
   MINT_SIZE,
@@ -19,7 +21,7 @@ import {
 import { Connection, Keypair, PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
 import { address, getTransactionDecoder, lamports } from '@solana/kit';
 import { Clock, FailedTransactionMetadata, LiteSVM } from 'litesvm';
-import { PROGRAM_ID, PROGRAM_SO_PATH, UPDOWN_IDL, betPda, bettorPda, configPda } from '../index.ts';
+import { PROGRAM_ID, PROGRAM_SO_PATH, UPDOWN_IDL, UPGRADEABLE_LOADER_ID, betPda, bettorPda, configPda, programDataPda } from '../index.ts';
 import { bigintify, type BetAccount, type BettorStateAccount, type ConfigAccount } from './decoded.ts';
 
 /** What a transaction did: compute units and logs, or the failing custom code (when there is one). */
@@ -28,9 +30,20 @@ export type Sent =
   | { ok: false; code: number | null; anchorName: string | null; error: string; logs: string[] };
 
 /** Contract parameters used unless a test says otherwise (6-decimal token: 100..10000 units). */
-export const DEFAULT_PARAMS = { minAmount: 100_000_000n, maxAmount: 10_000_000_000n, multiplierBps: 13_000n, expirySeconds: 15n };
+export const DEFAULT_PARAMS = {
+  minAmount: 100_000_000n,
+  maxAmount: 10_000_000_000n,
+  multiplierBps: 13_000n,
+  expirySeconds: 15n,
+  refundAfterSeconds: 60n,
+};
+export type Params = typeof DEFAULT_PARAMS;
 /** Clock.unix_timestamp at the start of every test chain. */
 export const START_TIME = 1_763_700_000n;
+
+/** ProgramData header as the upgradeable loader lays it out: u32 tag 3, u64 slot, Option<Pubkey>. */
+const PROGRAM_DATA_AUTHORITY_TAG = 12;
+const PROGRAM_DATA_HEADER = 45;
 
 const toBn = (value: bigint): BN => new BN(value.toString());
 const asAddress = (key: PublicKey) => address(key.toBase58());
@@ -42,9 +55,27 @@ export interface Bettor {
   state: PublicKey;
 }
 
+/** A placed bet: its global id, its seq (address seed) and its address. */
+export interface PlacedBet {
+  id: bigint;
+  seq: bigint;
+  bet: PublicKey;
+  sent: Extract<Sent, { ok: true }>;
+}
+
+/** One decoded event (IDL field names, u64/i64 as bigint). */
+export interface DecodedEvent {
+  name: string;
+  data: Record<string, unknown>;
+}
+
+type Accounts = Partial<Record<string, PublicKey>>;
+
 /** The program in an in-process chain, with roles, mint and vault. */
 export class BetChain {
   readonly svm: LiteSVM;
+  /** The program's upgrade authority (the only key that may initialize); pays for the config. */
+  readonly authority: Keypair;
   readonly admin = Keypair.generate();
   readonly relayer = Keypair.generate();
   readonly mintAuthority = Keypair.generate();
@@ -53,18 +84,43 @@ export class BetChain {
   /** Anchor's client, used only to build instructions (its connection is never called). */
   readonly program = new Program(UPDOWN_IDL as Idl, { connection: new Connection('http://127.0.0.1:1') });
   readonly config = configPda()[0];
+  readonly programData = programDataPda()[0];
   readonly vault: PublicKey;
 
-  constructor(options: { deploy?: boolean } = {}) {
+  /**
+   * `deploy: false` leaves the program out (tests that deploy through the loader themselves);
+   * otherwise the .so is added as an upgradeable program whose ProgramData names `authority`.
+   */
+  constructor(options: { deploy?: boolean; authority?: Keypair } = {}) {
     this.svm = new LiteSVM();
-    if (options.deploy !== false) this.svm.addProgram(asAddress(PROGRAM_ID), readFileSync(PROGRAM_SO_PATH));
+    this.authority = options.authority ?? Keypair.generate();
+    if (options.deploy !== false) {
+      this.svm.addProgram(asAddress(PROGRAM_ID), readFileSync(PROGRAM_SO_PATH));
+      this.setUpgradeAuthority(this.authority.publicKey);
+    }
     this.vault = getAssociatedTokenAddressSync(this.mint, this.config, true);
-    for (const who of [this.admin, this.relayer, this.mintAuthority]) this.airdrop(who.publicKey, 100_000_000_000n);
+    for (const who of [this.authority, this.admin, this.relayer, this.mintAuthority]) this.airdrop(who.publicKey, 100_000_000_000n);
     this.setTime(START_TIME);
   }
 
   get mint(): PublicKey {
     return this.mintKey.publicKey;
+  }
+
+  /**
+   * Rewrites the upgrade authority in `programId`'s ProgramData (Some(key), or None for null)
+   * exactly as the loader stores it. LiteSVM's addProgram writes an upgradeable program whose
+   * ProgramData has no authority; a real deploy names the deployer (see deploy.test.ts).
+   */
+  setUpgradeAuthority(authority: PublicKey | null, programId = PROGRAM_ID): void {
+    const key = programDataPda(programId)[0];
+    const account = this.svm.getAccount(asAddress(key));
+    if (!account.exists) throw new Error(`no ProgramData for ${programId.toBase58()}`);
+    const data = Uint8Array.from(account.data);
+    if (data.length < PROGRAM_DATA_HEADER || new DataView(data.buffer).getUint32(0, true) !== 3) throw new Error('not a ProgramData account');
+    data[PROGRAM_DATA_AUTHORITY_TAG] = authority ? 1 : 0;
+    data.set(authority ? authority.toBytes() : new Uint8Array(32), PROGRAM_DATA_AUTHORITY_TAG + 1);
+    this.svm.setAccount({ ...account, data });
   }
 
   /** Gives `to` lamports. */
@@ -116,6 +172,12 @@ export class BetChain {
     return sent;
   }
 
+  /** The program's events in a transaction's logs, decoded by Anchor's EventParser from the IDL. */
+  events(sent: Sent): DecodedEvent[] {
+    const parser = new EventParser(PROGRAM_ID, this.coder);
+    return [...parser.parseLogs(sent.logs, true)].map((event) => ({ name: event.name, data: bigintify(event.data as Record<string, unknown>) }));
+  }
+
   /** Creates the 6-decimal mint and the vault (the config PDA's associated token account). */
   createMintAndVault(): void {
     const rent = this.svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE));
@@ -135,27 +197,34 @@ export class BetChain {
     );
   }
 
-  /** The initialize instruction (accounts overridable, for attacks). */
-  initializeIx(params = DEFAULT_PARAMS, accounts: Partial<Record<string, PublicKey>> = {}): Promise<TransactionInstruction> {
-    return this.build(
-      this.method('initialize')(toBn(params.minAmount), toBn(params.maxAmount), toBn(params.multiplierBps), toBn(params.expirySeconds)),
-      {
-        config: this.config,
-        admin: this.admin.publicKey,
-        relayer: this.relayer.publicKey,
-        mint: this.mint,
-        vault: this.vault,
-        tokenProgram: TOKEN_PROGRAM_ID,
-        systemProgram: SystemProgram.programId,
-        ...accounts,
-      },
+  /** The initialize instruction, signed by `authority` (accounts overridable, for attacks). */
+  initializeIx(params: Params = DEFAULT_PARAMS, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    const method = this.method('initialize')(
+      toBn(params.minAmount),
+      toBn(params.maxAmount),
+      toBn(params.multiplierBps),
+      toBn(params.expirySeconds),
+      toBn(params.refundAfterSeconds),
     );
+    return this.build(method, {
+      config: this.config,
+      authority: this.authority.publicKey,
+      admin: this.admin.publicKey,
+      relayer: this.relayer.publicKey,
+      mint: this.mint,
+      vault: this.vault,
+      program: PROGRAM_ID,
+      programData: this.programData,
+      tokenProgram: TOKEN_PROGRAM_ID,
+      systemProgram: SystemProgram.programId,
+      ...accounts,
+    });
   }
 
-  /** Mint, vault, initialize, and `vaultFunds` tokens in the vault for payouts. */
-  async setUp(params = DEFAULT_PARAMS, vaultFunds = 1_000_000_000_000n): Promise<Extract<Sent, { ok: true }>> {
+  /** Mint, vault, initialize by the upgrade authority, and `vaultFunds` tokens in the vault for payouts. */
+  async setUp(params: Params = DEFAULT_PARAMS, vaultFunds = 1_000_000_000_000n): Promise<Extract<Sent, { ok: true }>> {
     this.createMintAndVault();
-    const sent = this.mustSend([await this.initializeIx(params)], [this.admin]);
+    const sent = this.mustSend([await this.initializeIx(params)], [this.authority]);
     if (vaultFunds > 0n) this.mintTo(this.vault, vaultFunds);
     return sent;
   }
@@ -180,16 +249,26 @@ export class BetChain {
     this.mustSend([createApproveInstruction(bettor.token, this.relayer.publicKey, bettor.key.publicKey, amount)], [bettor.key]);
   }
 
-  /** place_bet or place_bet_delegated for `bettor` (accounts overridable). */
+  /** The seq of the bettor's next bet: its state's bet_count, or 0 without a state (what a client knows). */
+  nextSeq(bettor: Bettor): bigint {
+    return this.readAccount(bettor.state)?.owner === PROGRAM_ID.toBase58() ? this.readBettorState(bettor).bet_count : 0n;
+  }
+
+  /** The address of the bettor's bet number `seq`. */
+  betAddress(bettor: Bettor, seq: bigint): PublicKey {
+    return betPda(bettor.key.publicKey, seq)[0];
+  }
+
+  /** place_bet or place_bet_delegated for `bettor` at `seq` (default: the next one; accounts overridable). */
   placeBetIx(
     bettor: Bettor,
-    args: { id: bigint; side: number; amount: bigint; entryPrice: bigint },
-    options: { delegated?: boolean; accounts?: Partial<Record<string, PublicKey>> } = {},
+    args: { side: number; amount: bigint; entryPrice: bigint },
+    options: { delegated?: boolean; seq?: bigint; accounts?: Accounts } = {},
   ): Promise<TransactionInstruction> {
     const method = this.method(options.delegated ? 'placeBetDelegated' : 'placeBet');
-    return this.build(method(toBn(args.id), args.side, toBn(args.amount), toBn(args.entryPrice)), {
+    return this.build(method(args.side, toBn(args.amount), toBn(args.entryPrice)), {
       config: this.config,
-      bet: betPda(args.id)[0],
+      bet: this.betAddress(bettor, options.seq ?? this.nextSeq(bettor)),
       bettorState: bettor.state,
       bettor: bettor.key.publicKey,
       bettorToken: bettor.token,
@@ -201,11 +280,11 @@ export class BetChain {
     });
   }
 
-  /** close_bet of bet `id` paying `bettor` (accounts overridable). */
-  closeBetIx(id: bigint, bettor: Bettor, exitPrice: bigint, accounts: Partial<Record<string, PublicKey>> = {}): Promise<TransactionInstruction> {
+  /** close_bet of `bet` paying `bettor` (accounts overridable). */
+  closeBetIx(bet: PublicKey, bettor: Bettor, exitPrice: bigint, accounts: Accounts = {}): Promise<TransactionInstruction> {
     return this.build(this.method('closeBet')(toBn(exitPrice)), {
       config: this.config,
-      bet: betPda(id)[0],
+      bet,
       bettorState: bettor.state,
       bettorToken: bettor.token,
       vault: this.vault,
@@ -215,16 +294,80 @@ export class BetChain {
     });
   }
 
+  /** refund_expired of `bet` to `bettor` (no program signer; accounts overridable). */
+  refundExpiredIx(bet: PublicKey, bettor: Bettor, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('refundExpired')(), {
+      config: this.config,
+      bet,
+      bettorState: bettor.state,
+      bettorToken: bettor.token,
+      vault: this.vault,
+      tokenProgram: TOKEN_PROGRAM_ID,
+      ...accounts,
+    });
+  }
+
+  /** reclaim_bet of `bet` by the relayer, rent back to the relayer (the usual payer; accounts overridable). */
+  reclaimBetIx(bet: PublicKey, bettor: Bettor, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('reclaimBet')(), {
+      config: this.config,
+      bet,
+      bettorState: bettor.state,
+      payer: this.relayer.publicKey,
+      relayer: this.relayer.publicKey,
+      ...accounts,
+    });
+  }
+
+  /** close_bettor of `bettor`'s state by the relayer, rent back to the relayer (accounts overridable). */
+  closeBettorIx(bettor: Bettor, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('closeBettor')(), {
+      config: this.config,
+      bettorState: bettor.state,
+      payer: this.relayer.publicKey,
+      relayer: this.relayer.publicKey,
+      ...accounts,
+    });
+  }
+
   /** set_paused by the admin (accounts overridable). */
-  setPausedIx(paused: number, accounts: Partial<Record<string, PublicKey>> = {}): Promise<TransactionInstruction> {
+  setPausedIx(paused: number, accounts: Accounts = {}): Promise<TransactionInstruction> {
     return this.build(this.method('setPaused')(paused), { config: this.config, admin: this.admin.publicKey, ...accounts });
   }
 
-  /** Places bet `config.next_bet_id` signed by bettor and relayer; returns the id. */
-  async placeBet(bettor: Bettor, side: number, amount: bigint, entryPrice: bigint): Promise<{ id: bigint; sent: Extract<Sent, { ok: true }> }> {
+  /** set_relayer by the admin (accounts overridable). */
+  setRelayerIx(newRelayer: PublicKey, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('setRelayer')(newRelayer), { config: this.config, admin: this.admin.publicKey, ...accounts });
+  }
+
+  /** propose_admin by the admin (accounts overridable). */
+  proposeAdminIx(newAdmin: PublicKey, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('proposeAdmin')(newAdmin), { config: this.config, admin: this.admin.publicKey, ...accounts });
+  }
+
+  /** accept_admin signed by `newAdmin` (accounts overridable). */
+  acceptAdminIx(newAdmin: PublicKey, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('acceptAdmin')(), { config: this.config, newAdmin, ...accounts });
+  }
+
+  /** withdraw of `amount` from the vault into `destination` by the admin (accounts overridable). */
+  withdrawIx(amount: bigint, destination: PublicKey, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('withdraw')(toBn(amount)), {
+      config: this.config,
+      admin: this.admin.publicKey,
+      vault: this.vault,
+      destination,
+      tokenProgram: TOKEN_PROGRAM_ID,
+      ...accounts,
+    });
+  }
+
+  /** Places the bettor's next bet, signed by bettor and relayer. */
+  async placeBet(bettor: Bettor, side: number, amount: bigint, entryPrice: bigint): Promise<PlacedBet> {
     const id = this.readConfig().next_bet_id;
-    const sent = this.mustSend([await this.placeBetIx(bettor, { id, side, amount, entryPrice })], [this.relayer, bettor.key]);
-    return { id, sent };
+    const seq = this.nextSeq(bettor);
+    const sent = this.mustSend([await this.placeBetIx(bettor, { side, amount, entryPrice }, { seq })], [this.relayer, bettor.key]);
+    return { id, seq, bet: this.betAddress(bettor, seq), sent };
   }
 
   /** Raw account (owner as base58), or null. */
@@ -232,6 +375,11 @@ export class BetChain {
     const account = this.svm.getAccount(asAddress(key));
     if (!account.exists) return null;
     return { owner: account.programAddress, data: account.data as Uint8Array, lamports: account.lamports };
+  }
+
+  /** Lamports of `key` (0 when the account does not exist). */
+  lamportsOf(key: PublicKey): bigint {
+    return this.readAccount(key)?.lamports ?? 0n;
   }
 
   private decode<T>(name: string, key: PublicKey): T {
@@ -245,9 +393,9 @@ export class BetChain {
     return this.decode('Config', this.config);
   }
 
-  /** The decoded bet PDA `id`. */
-  readBet(id: bigint): BetAccount {
-    return this.decode('Bet', betPda(id)[0]);
+  /** The decoded bet at `bet`. */
+  readBet(bet: PublicKey): BetAccount {
+    return this.decode('Bet', bet);
   }
 
   /** The decoded bettor PDA. */
@@ -284,6 +432,6 @@ function customCode(err: unknown): number | null {
   return null;
 }
 
-export { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID, betPda, bettorPda, configPda, PROGRAM_ID };
+export { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID, UPGRADEABLE_LOADER_ID, betPda, bettorPda, configPda, programDataPda, PROGRAM_ID };
 export type { BetAccount, BettorStateAccount, ConfigAccount } from './decoded.ts';
 export { patchAccount } from './forge.ts';
