@@ -1,13 +1,18 @@
 /**
  * The updown program as the gateway sees it: IDL, program id, PDAs, account decoding and
- * instruction encoding through anchor's `BorshCoder` (design: "The on-chain contract").
- * Field offsets used in getProgramAccounts filters are computed from the IDL layout.
+ * instruction building, all driven by the IDL (design: "The on-chain contract"): instruction
+ * data is encoded by Anchor's `BorshCoder`, accounts are read at the IDL's field offsets
+ * (`account-layout.ts`, checked against the coder), and each instruction's account list — order,
+ * writability, signers, fixed program addresses, the config PDA — is read from the IDL, so
+ * nothing about the program's interface is written twice. Field offsets used in
+ * getProgramAccounts filters are computed from the IDL layout too.
  */
 import anchor from '@coral-xyz/anchor';
-import { PublicKey, SystemProgram, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
-import { TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { PROGRAM_ID, UPDOWN_IDL, betPda, bettorPda, configPda, errorByCode } from '../../program/index.ts';
-import type { BetAccount, BetStatus, ContractConfig, InitParams, Side } from './port.ts';
+import { PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
+import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { PROGRAM_ID, UPDOWN_IDL, betPda, bettorPda, configPda, errorByCode, programDataPda } from '../../program/index.ts';
+import type { BetAccount, BetRef, BetStatus, BettorState, ContractConfig, InitParams, Side } from './port.ts';
+import { structReader, type FieldValue } from './account-layout.ts';
 
 const { BorshCoder, BN } = anchor;
 
@@ -16,6 +21,8 @@ export { PROGRAM_ID };
 
 const coder = new BorshCoder(UPDOWN_IDL);
 type IdlStruct = { name: string; type: { kind: string; fields?: { name: string; type: unknown }[] } };
+type IdlAccount = { name: string; writable?: boolean; signer?: boolean; address?: string; pda?: unknown };
+type IdlInstruction = { name: string; accounts: IdlAccount[] };
 
 const FIELD_SIZES: Record<string, number> = { u8: 1, i8: 1, u16: 2, i16: 2, u32: 4, i32: 4, u64: 8, i64: 8, pubkey: 32, bool: 1 };
 
@@ -35,17 +42,22 @@ export function fieldOffset(account: string, field: string): number {
 
 /** Size of a Bet account (dataSize filter). */
 export const BET_SIZE = coder.accounts.size('Bet');
+/** Size of a BettorState account. */
+export const BETTOR_STATE_SIZE = coder.accounts.size('BettorState');
 /** Offset of Bet.status (memcmp filter for open bets). */
 export const BET_STATUS_OFFSET = fieldOffset('Bet', 'status');
 /** Offset of Bet.bettor (memcmp filter for a bettor's bets). */
 export const BET_BETTOR_OFFSET = fieldOffset('Bet', 'bettor');
-/** Bet account discriminator, base58 (memcmp at 0). */
+/** Account discriminators, base58 (memcmp at 0). */
 export const BET_DISCRIMINATOR = coder.accounts.memcmp('Bet').bytes as string;
+export const BETTOR_STATE_DISCRIMINATOR = coder.accounts.memcmp('BettorState').bytes as string;
+export const CONFIG_DISCRIMINATOR = coder.accounts.memcmp('Config').bytes as string;
 
 const CONFIG = configPda()[0];
+const PROGRAM_DATA = programDataPda()[0];
 
 /** PDA derivation costs curve checks in JS; the same bets and bettors are asked for again and again. */
-function memo<K, V>(derive: (key: K) => V, keyOf: (key: K) => string, limit = 10_000): (key: K) => V {
+function memo<K, V>(derive: (key: K) => V, keyOf: (key: K) => string, limit = 50_000): (key: K) => V {
   const cache = new Map<string, V>();
   return (key) => {
     const k = keyOf(key);
@@ -64,8 +76,8 @@ export function configAddress(): PublicKey {
   return CONFIG;
 }
 
-/** Bet PDA ["bet", id u64 LE]. */
-export const betAddress: (id: bigint) => PublicKey = memo((id: bigint) => betPda(id)[0], String);
+/** Bet PDA ["bet", bettor, seq u64 LE]. */
+export const betAddress: (ref: BetRef) => PublicKey = memo((r: BetRef) => betPda(new PublicKey(r.bettor), r.seq)[0], (r) => `${r.bettor}:${r.seq}`);
 
 /** Bettor-state PDA ["bettor", pubkey]. */
 export const bettorAddress: (bettor: PublicKey) => PublicKey = memo((b: PublicKey) => bettorPda(b)[0], (b) => b.toBase58());
@@ -86,69 +98,121 @@ export function errorMessage(code: number): string {
   return errorByCode(code)?.msg ?? `program error ${code}`;
 }
 
-type Num = { toString(): string };
-interface RawConfig { admin: PublicKey; relayer: PublicKey; mint: PublicKey; vault: PublicKey; counter: Num; next_bet_id: Num; min_amount: Num; max_amount: Num; multiplier_bps: Num; expiry_seconds: Num; paused: number }
-interface RawBet { id: Num; bettor: PublicKey; side: number; amount: Num; entry_price: Num; exit_price: Num; bet_time: Num; expire_time: Num; status: number }
-interface RawBettorState { open_bet_id: Num; has_open_bet: number }
-const big = (n: Num): bigint => BigInt(n.toString());
+// ---- accounts ------------------------------------------------------------------------------
+
 const bn = (n: bigint) => new BN(n.toString());
+const ZERO_KEY = PublicKey.default.toBase58();
+const readConfig = structReader(UPDOWN_IDL, 'Config');
+const readBet = structReader(UPDOWN_IDL, 'Bet');
+const readBettorState = structReader(UPDOWN_IDL, 'BettorState');
+const u64 = (v: FieldValue | undefined): bigint => v as bigint;
+const key = (v: FieldValue | undefined): string => v as string;
 
 /** Decodes the Config account. */
 export function decodeConfig(data: Uint8Array): ContractConfig {
-  const c = coder.accounts.decode<RawConfig>('Config', Buffer.from(data));
+  const c = readConfig(data);
+  const pending = key(c.pending_admin);
   return {
-    admin: c.admin.toBase58(),
-    relayer: c.relayer.toBase58(),
-    mint: c.mint.toBase58(),
-    vault: c.vault.toBase58(),
-    counter: big(c.counter),
-    nextBetId: big(c.next_bet_id),
-    minAmount: big(c.min_amount),
-    maxAmount: big(c.max_amount),
-    multiplierBps: big(c.multiplier_bps),
-    expirySeconds: big(c.expiry_seconds),
+    admin: key(c.admin),
+    pendingAdmin: pending === ZERO_KEY ? null : pending,
+    relayer: key(c.relayer),
+    mint: key(c.mint),
+    vault: key(c.vault),
+    counter: u64(c.counter),
+    nextBetId: u64(c.next_bet_id),
+    minAmount: u64(c.min_amount),
+    maxAmount: u64(c.max_amount),
+    multiplierBps: u64(c.multiplier_bps),
+    expirySeconds: u64(c.expiry_seconds),
+    refundAfterSeconds: u64(c.refund_after_seconds),
+    openLiability: u64(c.open_liability),
     paused: c.paused !== 0,
   };
 }
 
 /** Decodes a Bet account. */
 export function decodeBet(data: Uint8Array): BetAccount {
-  const b = coder.accounts.decode<RawBet>('Bet', Buffer.from(data));
+  const b = readBet(data);
   return {
-    id: big(b.id),
-    bettor: b.bettor.toBase58(),
+    id: u64(b.id),
+    bettor: key(b.bettor),
+    payer: key(b.payer),
+    seq: u64(b.seq),
     side: b.side === 0 ? 'UP' : 'DOWN',
-    amount: big(b.amount),
-    entryPrice: big(b.entry_price),
-    exitPrice: big(b.exit_price),
-    betTime: big(b.bet_time),
-    expireTime: big(b.expire_time),
+    amount: u64(b.amount),
+    entryPrice: u64(b.entry_price),
+    exitPrice: u64(b.exit_price),
+    betTime: u64(b.bet_time),
+    expireTime: u64(b.expire_time),
     status: b.status as BetStatus,
   };
 }
 
-/** Decodes a BettorState account: the open bet id, or null. */
-export function decodeOpenBetId(data: Uint8Array): bigint | null {
-  const s = coder.accounts.decode<RawBettorState>('BettorState', Buffer.from(data));
-  return s.has_open_bet !== 0 ? big(s.open_bet_id) : null;
+/** Decodes a BettorState account. */
+export function decodeBettorState(data: Uint8Array): BettorState {
+  const s = readBettorState(data);
+  return {
+    bettor: key(s.bettor),
+    payer: key(s.payer),
+    openBetId: s.has_open_bet !== 0 ? u64(s.open_bet_id) : null,
+    betCount: u64(s.bet_count),
+    reclaimed: u64(s.reclaimed),
+  };
 }
 
-const meta = (pubkey: PublicKey, isWritable: boolean, isSigner = false): AccountMeta => ({ pubkey, isWritable, isSigner });
-const ix = (keys: AccountMeta[], name: string, args: object) => new TransactionInstruction({ programId: PROGRAM_ID, keys, data: coder.instruction.encode(name, args) });
+/** What a program account is, by its discriminator. */
+export function accountKind(data: Uint8Array): 'config' | 'bet' | 'bettor' | null {
+  if (data.length < 8) return null;
+  const disc = Buffer.from(data.subarray(0, 8));
+  if (disc.equals(DISC.Bet)) return 'bet';
+  if (disc.equals(DISC.BettorState)) return 'bettor';
+  if (disc.equals(DISC.Config)) return 'config';
+  return null;
+}
+const DISC = {
+  Bet: Buffer.from(coder.accounts.accountDiscriminator('Bet')),
+  BettorState: Buffer.from(coder.accounts.accountDiscriminator('BettorState')),
+  Config: Buffer.from(coder.accounts.accountDiscriminator('Config')),
+};
 
-/** initialize(min, max, multiplier_bps, expiry_seconds): admin signs and pays. */
-export function initializeIx(a: { admin: PublicKey; relayer: PublicKey; mint: PublicKey; vault: PublicKey }, p: InitParams): TransactionInstruction {
-  return ix(
-    [meta(configAddress(), true), meta(a.admin, true, true), meta(a.relayer, false), meta(a.mint, false), meta(a.vault, false), meta(TOKEN_PROGRAM_ID, false), meta(SystemProgram.programId, false)],
-    'initialize',
-    { min_amount: bn(p.minAmount), max_amount: bn(p.maxAmount), multiplier_bps: bn(p.multiplierBps), expiry_seconds: bn(p.expirySeconds) },
-  );
+// ---- instructions --------------------------------------------------------------------------
+
+const INSTRUCTIONS = new Map((UPDOWN_IDL.instructions as unknown as IdlInstruction[]).map((i) => [i.name, i]));
+
+/**
+ * The account metas of instruction `name` in the IDL's order and flags; each account comes
+ * from `given` by its IDL name, else from the IDL itself (a fixed address, or the config and
+ * program-data PDAs).
+ */
+function metasOf(name: string, given: Record<string, PublicKey>): AccountMeta[] {
+  const def = INSTRUCTIONS.get(name);
+  if (!def) throw new Error(`IDL has no instruction ${name}`);
+  return def.accounts.map((a) => {
+    const pubkey = given[a.name] ?? (a.address ? new PublicKey(a.address) : a.name === 'config' ? CONFIG : a.name === 'program_data' ? PROGRAM_DATA : a.name === 'program' ? PROGRAM_ID : undefined);
+    if (!pubkey) throw new Error(`instruction ${name} needs account ${a.name}`);
+    return { pubkey, isWritable: a.writable === true, isSigner: a.signer === true };
+  });
+}
+
+const instruction = (name: string, accounts: Record<string, PublicKey>, args: object = {}) =>
+  new TransactionInstruction({ programId: PROGRAM_ID, keys: metasOf(name, accounts), data: coder.instruction.encode(name, args) });
+
+/** initialize: the upgrade authority signs and pays; admin and relayer are distinct keys. */
+export function initializeIx(a: { authority: PublicKey; admin: PublicKey; relayer: PublicKey; mint: PublicKey; vault: PublicKey }, p: InitParams): TransactionInstruction {
+  return instruction('initialize', { ...a }, {
+    min_amount: bn(p.minAmount),
+    max_amount: bn(p.maxAmount),
+    multiplier_bps: bn(p.multiplierBps),
+    expiry_seconds: bn(p.expirySeconds),
+    refund_after_seconds: bn(p.refundAfterSeconds),
+  });
 }
 
 /** Accounts of a place_bet / place_bet_delegated instruction. */
 export interface PlaceBetAccounts {
-  betId: bigint;
   bettor: PublicKey;
+  /** the bettor state's bet_count now (0 when it has none): the new bet's address */
+  seq: bigint;
   bettorToken: PublicKey;
   vault: PublicKey;
   relayer: PublicKey;
@@ -156,35 +220,65 @@ export interface PlaceBetAccounts {
   delegated: boolean;
 }
 
-/** place_bet / place_bet_delegated. */
+/** place_bet / place_bet_delegated: a new bet at ["bet", bettor, seq]. */
 export function placeBetIx(a: PlaceBetAccounts, side: Side, amount: bigint, entryPrice: bigint): TransactionInstruction {
-  return ix(
-    [
-      meta(configAddress(), true),
-      meta(betAddress(a.betId), true),
-      meta(bettorAddress(a.bettor), true),
-      meta(a.bettor, false, !a.delegated),
-      meta(a.bettorToken, true),
-      meta(a.vault, true),
-      meta(a.relayer, true, true),
-      meta(TOKEN_PROGRAM_ID, false),
-      meta(SystemProgram.programId, false),
-    ],
+  return instruction(
     a.delegated ? 'place_bet_delegated' : 'place_bet',
-    { bet_id: bn(a.betId), side: side === 'UP' ? 0 : 1, amount: bn(amount), entry_price: bn(entryPrice) },
+    { bet: betAddress({ bettor: a.bettor.toBase58(), seq: a.seq }), bettor_state: bettorAddress(a.bettor), bettor: a.bettor, bettor_token: a.bettorToken, vault: a.vault, relayer: a.relayer },
+    { side: side === 'UP' ? 0 : 1, amount: bn(amount), entry_price: bn(entryPrice) },
   );
+}
+
+/** Accounts that name one bet and where its money goes. */
+export interface BetAccounts {
+  ref: BetRef;
+  bettorToken: PublicKey;
+  vault: PublicKey;
 }
 
 /** close_bet(exit_price): the relayer settles an expired bet. */
-export function closeBetIx(a: { betId: bigint; bettor: PublicKey; bettorToken: PublicKey; vault: PublicKey; relayer: PublicKey }, exitPrice: bigint): TransactionInstruction {
-  return ix(
-    [meta(configAddress(), true), meta(betAddress(a.betId), true), meta(bettorAddress(a.bettor), true), meta(a.bettorToken, true), meta(a.vault, true), meta(a.relayer, false, true), meta(TOKEN_PROGRAM_ID, false)],
-    'close_bet',
-    { exit_price: bn(exitPrice) },
-  );
+export function closeBetIx(a: BetAccounts & { relayer: PublicKey }, exitPrice: bigint): TransactionInstruction {
+  const bettor = new PublicKey(a.ref.bettor);
+  return instruction('close_bet', { bet: betAddress(a.ref), bettor_state: bettorAddress(bettor), bettor_token: a.bettorToken, vault: a.vault, relayer: a.relayer }, { exit_price: bn(exitPrice) });
 }
 
-/** set_paused(paused): admin only. */
+/** refund_expired: anyone returns the stake once expire_time + refund_after_seconds has passed. */
+export function refundExpiredIx(a: BetAccounts): TransactionInstruction {
+  const bettor = new PublicKey(a.ref.bettor);
+  return instruction('refund_expired', { bet: betAddress(a.ref), bettor_state: bettorAddress(bettor), bettor_token: a.bettorToken, vault: a.vault });
+}
+
+/** reclaim_bet: the relayer closes a settled bet's account, its rent back to `payer`. */
+export function reclaimBetIx(a: { ref: BetRef; payer: PublicKey; relayer: PublicKey }): TransactionInstruction {
+  return instruction('reclaim_bet', { bet: betAddress(a.ref), bettor_state: bettorAddress(new PublicKey(a.ref.bettor)), payer: a.payer, relayer: a.relayer });
+}
+
+/** close_bettor: the relayer closes an idle bettor state (every bet of it reclaimed), its rent back to `payer`. */
+export function closeBettorIx(a: { bettor: PublicKey; payer: PublicKey; relayer: PublicKey }): TransactionInstruction {
+  return instruction('close_bettor', { bettor_state: bettorAddress(a.bettor), payer: a.payer, relayer: a.relayer });
+}
+
+/** set_paused(paused): admin only; stops new bets, settlement goes on. */
 export function setPausedIx(admin: PublicKey, paused: boolean): TransactionInstruction {
-  return ix([meta(configAddress(), true), meta(admin, false, true)], 'set_paused', { paused: paused ? 1 : 0 });
+  return instruction('set_paused', { admin }, { paused: paused ? 1 : 0 });
+}
+
+/** set_relayer(new_relayer): admin only. */
+export function setRelayerIx(admin: PublicKey, newRelayer: PublicKey): TransactionInstruction {
+  return instruction('set_relayer', { admin }, { new_relayer: newRelayer });
+}
+
+/** propose_admin(new_admin): the admin names its successor (the zero key cancels). */
+export function proposeAdminIx(admin: PublicKey, newAdmin: PublicKey): TransactionInstruction {
+  return instruction('propose_admin', { admin }, { new_admin: newAdmin });
+}
+
+/** accept_admin: the proposed admin takes over. */
+export function acceptAdminIx(newAdmin: PublicKey): TransactionInstruction {
+  return instruction('accept_admin', { new_admin: newAdmin });
+}
+
+/** withdraw(amount): admin only, at most the vault's surplus above the open liability. */
+export function withdrawIx(a: { admin: PublicKey; vault: PublicKey; destination: PublicKey }, amount: bigint): TransactionInstruction {
+  return instruction('withdraw', { ...a }, { amount: bn(amount) });
 }

@@ -13,6 +13,8 @@ export type BetStatus = 0 | 1 | 2 | 3;
 
 export interface ContractConfig {
   admin: string;
+  /** the admin proposed by the admin, until accepted; null when none */
+  pendingAdmin: string | null;
   relayer: string;
   mint: string;
   vault: string;
@@ -22,12 +24,24 @@ export interface ContractConfig {
   maxAmount: bigint;
   multiplierBps: bigint;
   expirySeconds: bigint;
+  /** after expireTime + this, anyone may refund an open bet's stake (refund_expired) */
+  refundAfterSeconds: bigint;
+  /** what the vault owes if every open bet wins: sum of amount x multiplier of open bets */
+  openLiability: bigint;
   paused: boolean;
 }
 
-export interface BetAccount {
-  id: bigint;
+/** Where a bet lives: ["bet", bettor, seq] (seq: the bettor's bet count when it was placed). */
+export interface BetRef {
   bettor: string;
+  seq: bigint;
+}
+
+export interface BetAccount extends BetRef {
+  /** the global id the program assigned (config.next_bet_id at placement) */
+  id: bigint;
+  /** who paid its rent (gets it back when the account is reclaimed) */
+  payer: string;
   side: Side;
   amount: bigint;
   /** price x 1e8 */
@@ -40,6 +54,17 @@ export interface BetAccount {
   status: BetStatus;
 }
 
+/** A bettor's state on chain: its open bet and how many bets it placed (the next bet's seq). */
+export interface BettorState {
+  bettor: string;
+  payer: string;
+  /** null when the bettor has no open bet */
+  openBetId: bigint | null;
+  betCount: bigint;
+  /** settled bets whose accounts were closed */
+  reclaimed: bigint;
+}
+
 export interface Balance {
   lamports: bigint;
   tokenUnits: bigint;
@@ -50,6 +75,7 @@ export interface InitParams {
   maxAmount: bigint;
   multiplierBps: bigint;
   expirySeconds: bigint;
+  refundAfterSeconds: bigint;
 }
 
 /** Who moves the stake: a custodial key that signs, or the relayer as SPL delegate of `bettor`'s token account. */
@@ -64,12 +90,17 @@ export interface PlaceBet {
 
 export interface Placed {
   signature: string;
-  betId: bigint;
+  /** the bet as the chain holds it after the placement */
+  bet: BetAccount;
 }
 
 export interface Closed {
   signature: string;
   status: BetStatus;
+  /** price x 1e8 the bet was closed at (its entry price for a refund) */
+  exitPrice: bigint;
+  /** true when the bet was already closed (by an earlier attempt or another gateway): nothing was sent */
+  already: boolean;
 }
 
 export type ClusterKind = 'local' | 'public' | 'unknown';
@@ -77,18 +108,23 @@ export type ClusterKind = 'local' | 'public' | 'unknown';
 export interface ChainPort {
   /** null when the contract is not initialised */
   readConfig(): Promise<ContractConfig | null>;
-  readBet(id: bigint): Promise<BetAccount | null>;
-  /** id of the bettor's open bet, read from the bettor PDA; null when none */
-  readOpenBetId(bettor: PublicKey): Promise<bigint | null>;
-  /** every bet with status 0 (getProgramAccounts with filters) */
+  /** the bet at `ref`; null when there is none (never placed, or its account was reclaimed) */
+  readBet(ref: BetRef): Promise<BetAccount | null>;
+  /** the bettor's state; null when the bettor never bet (or its state was closed) */
+  readBettorState(bettor: PublicKey): Promise<BettorState | null>;
+  /** every bet with status 0 */
   scanOpenBets(): Promise<BetAccount[]>;
-  /** every bet of one bettor, any status */
+  /** every bet of one bettor still on chain, any status, oldest first */
   scanBetsOf(bettor: PublicKey): Promise<BetAccount[]>;
   initialize(params: InitParams): Promise<string>;
   placeBet(bet: PlaceBet): Promise<Placed>;
-  closeBet(id: bigint, exitPrice: bigint): Promise<Closed>;
+  closeBet(ref: BetRef, exitPrice: bigint): Promise<Closed>;
   /** close_bet + place_bet (same bettor, side, amount) in one transaction (Profile B tie replay) */
-  closeAndReplace(id: bigint, exitPrice: bigint, bettor: Keypair, entryPrice: bigint): Promise<{ closed: Closed; placed: Placed }>;
+  closeAndReplace(ref: BetRef, exitPrice: bigint, bettor: Keypair, entryPrice: bigint): Promise<{ closed: Closed; placed: Placed }>;
+  /** refund_expired: the stake back, allowed once expireTime + refundAfterSeconds has passed */
+  refundExpired(ref: BetRef): Promise<Closed>;
+  /** closes a settled bet's account, its rent back to its payer; false when it was already gone */
+  reclaimBet(ref: BetRef): Promise<boolean>;
   setPaused(paused: boolean): Promise<string>;
   /**
    * Grants 5 SOL and 10000 tokens (to the address's ATA, created when missing) in one
@@ -113,7 +149,14 @@ export class ChainUnavailable extends DependencyUnavailable {
 
 /** The chain answered and refused the transaction for a reason that is not the program's (fee payer short of SOL, a malformed transaction): not an outage, and not the client's fault. */
 export class ChainRejected extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    options?: { cause?: unknown },
+    /** the transaction error as the chain reported it (JSON), when there is one */
+    readonly txError: unknown = undefined,
+    /** index of the failing instruction in its transaction, when the chain says */
+    readonly instruction: number | null = null,
+  ) {
     super(message, options);
     this.name = 'ChainRejected';
   }
@@ -126,6 +169,8 @@ export class ProgramRefusal extends Error {
     readonly errorName: string,
     message: string,
     readonly logs: string[] = [],
+    /** index of the refusing instruction in its transaction */
+    readonly instruction: number | null = null,
   ) {
     super(message);
     this.name = 'ProgramRefusal';

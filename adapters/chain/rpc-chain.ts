@@ -1,38 +1,29 @@
 /**
- * The gateway's chain port over Solana JSON-RPC (design: "The local chain": the gateway
- * always talks JSON-RPC, to the local chain or to a real validator). The operator key is
- * admin, relayer, fee payer and (for the local test mint) mint authority.
+ * The gateway's chain port over Solana JSON-RPC (design: "The local chain": the gateway always
+ * talks JSON-RPC, to the local chain or to a real validator; "the chain is off the request path").
+ *
+ * Reads answer from the chain mirror (`mirror.ts`), kept current by subscriptions. Writes are
+ * signed by the key of their role (design: "roles on chain are separate"): the relayer places,
+ * settles and reclaims bets and pays fees and rent; the admin pauses; the mint authority of the
+ * local test mint runs the faucet; the upgrade authority initialises. A placement is one send and
+ * one (batched) status poll; the new bet comes from the mirror. Closes go through the close
+ * batcher, several per transaction.
  */
 import * as v from 'valibot';
-import { Keypair, PublicKey } from '@solana/web3.js';
+import { Keypair, PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction } from '@solana/spl-token';
-import { fetchAccount, fetchAccounts, fetchProgramAccounts, tokenAmount } from './accounts.ts';
+import { ChainMirror } from './mirror.ts';
+import { CloseBatcher } from './close-batcher.ts';
 import { classifyGenesis } from './cluster.ts';
-import {
-  BET_BETTOR_OFFSET,
-  BET_DISCRIMINATOR,
-  BET_SIZE,
-  BET_STATUS_OFFSET,
-  PROGRAM_ID,
-  betAddress,
-  bettorAddress,
-  closeBetIx,
-  configAddress,
-  decodeBet,
-  decodeConfig,
-  decodeOpenBetId,
-  initializeIx,
-  placeBetIx,
-  setPausedIx,
-  tokenAccountOf,
-} from './codec.ts';
-import { fundFromFaucet } from './faucet.ts';
-import { PlacementLane } from './placement-lane.ts';
+import { PROGRAM_ID, betAddress, bettorAddress, closeBetIx, configAddress, initializeIx, placeBetIx, reclaimBetIx, refundExpiredIx, setPausedIx, tokenAccountOf, withdrawIx } from './codec.ts';
+import { fundFromFaucet, uniqueMemo } from './faucet.ts';
 import {
   ChainUnavailable,
   ProgramRefusal,
   type Balance,
   type BetAccount,
+  type BetRef,
+  type BettorState,
   type ChainPort,
   type Closed,
   type ClusterKind,
@@ -41,33 +32,40 @@ import {
   type PlaceBet,
   type Placed,
 } from './port.ts';
+import { WsPubSub, type PubSub } from './pubsub.ts';
 import { HttpTransport, RpcClient, type JsonRpcTransport } from './rpc-client.ts';
 import { TxSender } from './tx-sender.ts';
+import { log as rootLog, type Logger } from '../../runtime/log.ts';
 
-/** Bet accounts: their size and discriminator (getProgramAccounts filters; status 0 at 1 byte is '1' in base58). */
-const BET_FILTERS = [{ dataSize: BET_SIZE }, { memcmp: { offset: 0, bytes: BET_DISCRIMINATOR } }];
-
-/** Account data that does not decode is the chain answering garbage. */
-function decoded<T>(what: string, decode: () => T): T {
-  try {
-    return decode();
-  } catch (err) {
-    throw new ChainUnavailable(`chain returned a ${what} account that does not decode`, { cause: err });
-  }
-}
-
-/** BetIdMismatch: another writer took the id we used. */
-const BET_ID_MISMATCH = 6018;
 /** tokens minted into the vault when the adapter initialises a contract (1,000,000 of a 6-decimal mint) */
 export const VAULT_FUNDING = 1_000_000n * 1_000_000n;
+
+/** Program error codes the adapter acts on. */
+const ERR = { invalidPda: 6004, betAlreadyClosed: 6021, notInitialized: 6001 } as const;
+
+/** The keys of the roles this adapter may act in. */
+export interface ChainKeys {
+  /** places, settles and reclaims bets; pays fees and rent */
+  relayer: Keypair;
+  /** pause (and the other admin instructions) */
+  admin?: Keypair;
+  /** the local test mint's authority: faucet grants, vault funding */
+  mintAuthority?: Keypair;
+  /** the program's upgrade authority: initialize */
+  upgradeAuthority?: Keypair;
+}
 
 /** How to reach the chain, and as whom. */
 export interface RpcChainOptions {
   /** JSON-RPC endpoint (or give `transport`) */
   url?: string;
   transport?: JsonRpcTransport;
-  /** admin, relayer, fee payer; mint authority of the test mint */
-  operator: Keypair;
+  /** PubSub endpoint (default: the RPC URL on port + 1, as web3.js assumes), or give `pubsub` */
+  wsUrl?: string;
+  pubsub?: PubSub;
+  keys: ChainKeys;
+  /** the admin named by `initialize` when this adapter holds no admin key */
+  adminAddress?: PublicKey;
   /** mint used by `initialize` (after that the config's mint is used) */
   mint?: PublicKey;
   /** genesis hashes of chains known to be test chains ('local') */
@@ -80,72 +78,93 @@ export interface RpcChainOptions {
   pollMs?: number;
   /** tokens minted into the vault on initialize (default VAULT_FUNDING; 0 skips) */
   vaultFunding?: bigint;
-  /** attempts of a placement that meets BetIdMismatch (default 8) */
-  placeAttempts?: number;
+  /** closes per settlement transaction */
+  closesPerTransaction?: number;
+  log?: Logger;
 }
+
+/** The PubSub URL web3.js would derive from an RPC URL: the same host, port + 1, ws(s). */
+export function pubsubUrlOf(rpcUrl: string): string {
+  const u = new URL(rpcUrl);
+  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (u.port) u.port = String(Number(u.port) + 1);
+  return u.toString();
+}
+
+/** How long a write waits for its notification before the mirror reads the accounts itself. */
+const CATCH_UP_MS = 1_500;
 
 /** ChainPort over JSON-RPC. */
 export class RpcChain implements ChainPort {
   readonly rpc: RpcClient;
+  readonly mirror: ChainMirror;
   private readonly sender: TxSender;
-  private readonly operator: Keypair;
-  private readonly lane = new PlacementLane();
+  private readonly keys: ChainKeys;
+  private readonly batcher: CloseBatcher;
+  private readonly transport: JsonRpcTransport;
   private statics: { mint: PublicKey; vault: PublicKey } | null = null;
   private readonly faucetGrants = new Map<string, Promise<string>>();
+  /** placements per bettor in flight (serialised: each needs the previous one's seq) */
+  private readonly placing = new Map<string, Promise<void>>();
   private genesis: string | null = null;
 
   constructor(private readonly opts: RpcChainOptions) {
     const transport = opts.transport ?? (opts.url ? new HttpTransport(opts.url, opts.timeoutMs ?? 10_000) : null);
     if (!transport) throw new Error('RpcChain needs a url or a transport');
+    this.transport = transport;
     this.rpc = new RpcClient(transport);
-    this.operator = opts.operator;
+    this.keys = opts.keys;
+    const log = opts.log ?? rootLog;
+    const pubsub = opts.pubsub ?? new WsPubSub(opts.wsUrl ?? pubsubUrlOf(opts.url ?? ''), log);
+    this.mirror = new ChainMirror({ rpc: this.rpc, pubsub, programId: PROGRAM_ID, log, startTimeoutMs: opts.timeoutMs ?? 10_000 });
     this.sender = new TxSender(this.rpc, { confirmTimeoutMs: opts.confirmTimeoutMs ?? 30_000, pollMs: opts.pollMs ?? 200, blockhashTtlMs: 2_000 });
+    this.batcher = new CloseBatcher((ixs) => this.sender.land('close_bet', ixs, this.keys.relayer), { perTransaction: opts.closesPerTransaction ?? 7 });
+  }
+
+  /** The relayer's address (the fee payer of bets and closes). */
+  get relayer(): PublicKey {
+    return this.keys.relayer.publicKey;
   }
 
   async readConfig(): Promise<ContractConfig | null> {
-    const acc = await fetchAccount(this.rpc, configAddress());
-    if (!acc || acc.owner !== PROGRAM_ID.toBase58()) return null;
-    const config = decoded('config', () => decodeConfig(acc.data));
-    this.statics ??= { mint: new PublicKey(config.mint), vault: new PublicKey(config.vault) };
+    const config = await this.mirror.config();
+    if (config) this.statics ??= { mint: new PublicKey(config.mint), vault: new PublicKey(config.vault) };
     return config;
   }
 
-  async readBet(id: bigint): Promise<BetAccount | null> {
-    const acc = await fetchAccount(this.rpc, betAddress(id));
-    return acc && acc.owner === PROGRAM_ID.toBase58() ? decoded(`bet ${id}`, () => decodeBet(acc.data)) : null;
+  readBet(ref: BetRef): Promise<BetAccount | null> {
+    return this.mirror.bet(ref);
   }
 
-  async readOpenBetId(bettor: PublicKey): Promise<bigint | null> {
-    const acc = await fetchAccount(this.rpc, bettorAddress(bettor));
-    return acc && acc.owner === PROGRAM_ID.toBase58() ? decoded('bettor account', () => decodeOpenBetId(acc.data)) : null;
+  readBettorState(bettor: PublicKey): Promise<BettorState | null> {
+    return this.mirror.bettor(bettor);
   }
 
   async scanOpenBets(): Promise<BetAccount[]> {
-    const found = await fetchProgramAccounts(this.rpc, PROGRAM_ID, [...BET_FILTERS, { memcmp: { offset: BET_STATUS_OFFSET, bytes: '1' } }]);
-    return found.map((f) => decoded('bet', () => decodeBet(f.account.data))).sort((a, b) => (a.id < b.id ? -1 : 1));
+    return (await this.mirror.openBets()).sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 
-  async scanBetsOf(bettor: PublicKey): Promise<BetAccount[]> {
-    const found = await fetchProgramAccounts(this.rpc, PROGRAM_ID, [...BET_FILTERS, { memcmp: { offset: BET_BETTOR_OFFSET, bytes: bettor.toBase58() } }]);
-    return found.map((f) => decoded('bet', () => decodeBet(f.account.data))).sort((a, b) => (a.id < b.id ? -1 : 1));
+  scanBetsOf(bettor: PublicKey): Promise<BetAccount[]> {
+    return this.mirror.betsOf(bettor);
   }
 
-  /** Creates the vault (ATA of the config PDA), funds it, and initialises the contract — one transaction. */
+  /** Creates the vault (ATA of the config PDA), funds it, and initialises the contract — one transaction, signed by the upgrade authority. */
   async initialize(params: InitParams): Promise<string> {
+    const authority = this.keys.upgradeAuthority;
+    if (!authority) throw new Error('initialize needs the program\'s upgrade authority key');
+    const admin = this.keys.admin?.publicKey ?? this.opts.adminAddress;
+    if (!admin) throw new Error('initialize needs the admin\'s address');
     const mint = this.opts.mint ?? (await this.requireStatics()).mint;
     const config = configAddress();
     const vault = tokenAccountOf(mint, config);
-    const op = this.operator.publicKey;
     const funding = this.opts.vaultFunding ?? VAULT_FUNDING;
-    return this.sender.sendAndConfirm(
-      'initialize',
-      [
-        createAssociatedTokenAccountIdempotentInstruction(op, vault, config, mint),
-        ...(funding > 0n ? [createMintToInstruction(mint, vault, op, funding)] : []),
-        initializeIx({ admin: op, relayer: op, mint, vault }, params),
-      ],
-      this.operator,
-    );
+    const minter = this.keys.mintAuthority;
+    const ixs: TransactionInstruction[] = [createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, vault, config, mint)];
+    if (funding > 0n && minter) ixs.push(createMintToInstruction(mint, vault, minter.publicKey, funding));
+    ixs.push(initializeIx({ authority: authority.publicKey, admin, relayer: this.relayer, mint, vault }, params));
+    const { signature, slot } = await this.sender.land('initialize', ixs, authority, minter && funding > 0n ? [minter] : []);
+    await this.caughtUp(slot, [config]);
+    return signature;
   }
 
   async placeBet(bet: PlaceBet): Promise<Placed> {
@@ -153,41 +172,82 @@ export class RpcChain implements ChainPort {
     const bettor = bet.stake.kind === 'signer' ? bet.stake.bettor.publicKey : bet.stake.bettor;
     const signers = bet.stake.kind === 'signer' ? [bet.stake.bettor] : [];
     const bettorToken = tokenAccountOf(mint, bettor);
-    return this.placing('place_bet', async (betId) => {
-      const ixs = [placeBetIx({ betId, bettor, bettorToken, vault, relayer: this.operator.publicKey, delegated: bet.stake.kind === 'delegate' }, bet.side, bet.amount, bet.entryPrice)];
-      const signature = await this.sender.send('place_bet', ixs, this.operator, signers);
-      return { signature, betId };
+    return this.withFreshSeq(bettor, async (seq) => {
+      const ix = placeBetIx({ bettor, seq, bettorToken, vault, relayer: this.relayer, delegated: bet.stake.kind === 'delegate' }, bet.side, bet.amount, bet.entryPrice);
+      const { signature, slot } = await this.sender.land('place_bet', [ix, uniqueMemo('bet')], this.keys.relayer, signers);
+      return { signature, bet: await this.landedBet({ bettor: bettor.toBase58(), seq }, slot) };
     });
   }
 
-  async closeBet(id: bigint, exitPrice: bigint): Promise<Closed> {
+  async closeBet(ref: BetRef, exitPrice: bigint): Promise<Closed> {
+    const held = await this.mirror.bet(ref);
+    if (held && held.status !== 0) return { signature: '', status: held.status, exitPrice: held.exitPrice, already: true };
     const { mint, vault } = await this.requireStatics();
-    const bet = await this.requireBet(id);
-    const bettor = new PublicKey(bet.bettor);
-    const ix = closeBetIx({ betId: id, bettor, bettorToken: tokenAccountOf(mint, bettor), vault, relayer: this.operator.publicKey }, exitPrice);
-    const signature = await this.sender.sendAndConfirm('close_bet', [ix], this.operator);
-    return { signature, status: (await this.requireBet(id)).status };
+    const bettor = new PublicKey(ref.bettor);
+    const ix = closeBetIx({ ref, bettorToken: tokenAccountOf(mint, bettor), vault, relayer: this.relayer }, exitPrice);
+    try {
+      const { signature, slot } = await this.batcher.submit({ expireTime: held?.expireTime ?? 0n, instruction: ix });
+      const closed = await this.landedBet(ref, slot);
+      return { signature, status: closed.status, exitPrice: closed.exitPrice, already: false };
+    } catch (err) {
+      return this.alreadyClosedOr(ref, err);
+    }
   }
 
-  async closeAndReplace(id: bigint, exitPrice: bigint, bettor: Keypair, entryPrice: bigint): Promise<{ closed: Closed; placed: Placed }> {
+  async closeAndReplace(ref: BetRef, exitPrice: bigint, bettor: Keypair, entryPrice: bigint): Promise<{ closed: Closed; placed: Placed }> {
     const { mint, vault } = await this.requireStatics();
-    const bet = await this.requireBet(id);
+    const bet = await this.mirror.bet(ref);
+    if (!bet) throw new ProgramRefusal(6023, 'InvalidAccountData', `bet ${ref.bettor}/${ref.seq} does not exist`);
     const bettorToken = tokenAccountOf(mint, bettor.publicKey);
-    const relayer = this.operator.publicKey;
-    const placed = await this.placing('close_bet + place_bet', async (betId) => {
+    return this.withFreshSeq(bettor.publicKey, async (seq) => {
       const ixs = [
-        closeBetIx({ betId: id, bettor: bettor.publicKey, bettorToken, vault, relayer }, exitPrice),
-        placeBetIx({ betId, bettor: bettor.publicKey, bettorToken, vault, relayer, delegated: false }, bet.side, bet.amount, entryPrice),
+        closeBetIx({ ref, bettorToken, vault, relayer: this.relayer }, exitPrice),
+        placeBetIx({ bettor: bettor.publicKey, seq, bettorToken, vault, relayer: this.relayer, delegated: false }, bet.side, bet.amount, entryPrice),
       ];
-      const signature = await this.sender.send('close_bet + place_bet', ixs, this.operator, [bettor]);
-      return { signature, betId };
+      const { signature, slot } = await this.sender.land('close_bet + place_bet', [...ixs, uniqueMemo('replay')], this.keys.relayer, [bettor]);
+      const [closedBet, placedBet] = [await this.landedBet(ref, slot), await this.landedBet({ bettor: bettor.publicKey.toBase58(), seq }, slot)];
+      return { closed: { signature, status: closedBet.status, exitPrice: closedBet.exitPrice, already: false }, placed: { signature, bet: placedBet } };
     });
-    const closedBet = await this.requireBet(id);
-    return { closed: { signature: placed.signature, status: closedBet.status }, placed };
+  }
+
+  async refundExpired(ref: BetRef): Promise<Closed> {
+    const held = await this.mirror.bet(ref);
+    if (held && held.status !== 0) return { signature: '', status: held.status, exitPrice: held.exitPrice, already: true };
+    const { mint, vault } = await this.requireStatics();
+    const ix = refundExpiredIx({ ref, bettorToken: tokenAccountOf(mint, new PublicKey(ref.bettor)), vault });
+    try {
+      const { signature, slot } = await this.sender.land('refund_expired', [ix], this.keys.relayer);
+      const closed = await this.landedBet(ref, slot);
+      return { signature, status: closed.status, exitPrice: closed.exitPrice, already: false };
+    } catch (err) {
+      return this.alreadyClosedOr(ref, err);
+    }
+  }
+
+  async reclaimBet(ref: BetRef): Promise<boolean> {
+    const bet = await this.mirror.bet(ref);
+    if (!bet) return false;
+    await this.sender.land('reclaim_bet', [reclaimBetIx({ ref, payer: new PublicKey(bet.payer), relayer: this.relayer })], this.keys.relayer);
+    this.mirror.forgetBet(ref);
+    return true;
   }
 
   async setPaused(paused: boolean): Promise<string> {
-    return this.sender.sendAndConfirm('set_paused', [setPausedIx(this.operator.publicKey, paused)], this.operator);
+    const admin = this.keys.admin;
+    if (!admin) throw new Error('set_paused needs the admin key');
+    const { signature, slot } = await this.sender.land('set_paused', [setPausedIx(admin.publicKey, paused)], admin);
+    await this.caughtUp(slot, [configAddress()]);
+    return signature;
+  }
+
+  /** Admin: moves `amount` out of the vault to `destination` (a token account of the mint); the program allows only the surplus above the open liability. */
+  async withdraw(amount: bigint, destination: PublicKey): Promise<string> {
+    const admin = this.keys.admin;
+    if (!admin) throw new Error('withdraw needs the admin key');
+    const { vault } = await this.requireStatics();
+    const { signature, slot } = await this.sender.land('withdraw', [withdrawIx({ admin: admin.publicKey, vault, destination }, amount)], admin);
+    await this.caughtUp(slot, [vault, destination]);
+    return signature;
   }
 
   faucet(address: PublicKey): Promise<string> {
@@ -202,9 +262,15 @@ export class RpcChain implements ChainPort {
   }
 
   private async grant(address: PublicKey): Promise<string> {
+    const minter = this.keys.mintAuthority;
+    if (!minter) throw new Error('the faucet needs the test mint\'s authority key');
     const mint = this.statics?.mint ?? (await this.readConfig().then((c) => (c ? new PublicKey(c.mint) : this.opts.mint)));
     if (!mint) throw new Error('faucet: no mint known (contract not initialised and no mint configured)');
-    return fundFromFaucet(this.rpc, this.sender, this.operator, mint, address);
+    const signature = await fundFromFaucet(this.rpc, this.sender, minter, mint, address);
+    // the balance a client reads next includes the grant
+    const status = await this.sender.confirm('faucet grant', signature);
+    await this.mirror.caughtUp(status.slot, CATCH_UP_MS);
+    return signature;
   }
 
   async ping(): Promise<void> {
@@ -212,14 +278,14 @@ export class RpcChain implements ChainPort {
   }
 
   async balances(address: PublicKey): Promise<Balance> {
-    const { mint } = await this.requireStatics();
-    const [wallet, token] = await fetchAccounts(this.rpc, [address, tokenAccountOf(mint, address)]);
-    return { lamports: wallet?.lamports ?? 0n, tokenUnits: tokenAmount(token ?? null) };
+    await this.requireStatics();
+    const [lamports, tokenUnits] = await Promise.all([this.mirror.lamports(address), this.mirror.tokenUnitsOf(address)]);
+    return { lamports, tokenUnits };
   }
 
   async vaultBalance(): Promise<bigint> {
     const { vault } = await this.requireStatics();
-    return tokenAmount(await fetchAccount(this.rpc, vault));
+    return this.mirror.tokenAmount(vault);
   }
 
   async genesisHash(): Promise<string> {
@@ -231,43 +297,70 @@ export class RpcChain implements ChainPort {
     return classifyGenesis(await this.genesisHash(), this.opts.knownLocalGenesis ?? []);
   }
 
-  /** Sends a transaction that consumes the next bet id on the lane, retrying on BetIdMismatch, then confirms it. */
-  private async placing(what: string, send: (betId: bigint) => Promise<Placed>): Promise<Placed> {
-    const attempts = this.opts.placeAttempts ?? 8;
+  /** Closes the subscriptions and pooled connections. */
+  close(): void {
+    this.mirror.close();
+    this.transport.close?.();
+  }
+
+  /**
+   * Runs a placement at the bettor's next seq as the mirror knows it, one placement per bettor at
+   * a time in this process (the next one sees the first's bettor state); when the program says the
+   * address is not the next one (the mirror was behind: another gateway, a lost notification),
+   * reads the bettor state and tries once more.
+   */
+  private withFreshSeq<T>(bettor: PublicKey, place: (seq: bigint) => Promise<T>): Promise<T> {
+    const key = bettor.toBase58();
+    const previous = this.placing.get(key) ?? Promise.resolve();
+    const run = previous.then(() => this.placeAtSeq(bettor, place));
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.placing.set(key, settled);
+    void settled.then(() => {
+      if (this.placing.get(key) === settled) this.placing.delete(key);
+    });
+    return run;
+  }
+
+  private async placeAtSeq<T>(bettor: PublicKey, place: (seq: bigint) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
+      const seq = (await this.mirror.bettor(bettor))?.betCount ?? 0n;
       try {
-        const placed = await this.lane.run(
-          async () => (await this.requireConfig()).nextBetId,
-          async (betId) => ({ result: await send(betId), used: 1 }),
-        );
-        await this.sender.confirm(what, placed.signature).catch((err: unknown) => {
-          this.lane.forget();
-          throw err;
-        });
-        return placed;
+        return await place(seq);
       } catch (err) {
-        if (err instanceof ProgramRefusal && err.code === BET_ID_MISMATCH && attempt < attempts) continue;
-        throw err;
+        if (!(err instanceof ProgramRefusal) || err.code !== ERR.invalidPda || attempt >= 2) throw err;
+        await this.mirror.refresh([bettorAddress(bettor)]);
       }
     }
   }
 
-  private async requireConfig(): Promise<ContractConfig> {
-    const config = await this.readConfig();
-    if (!config) throw new ProgramRefusal(6001, 'NotInitialized', 'The config account is not initialised');
-    return config;
+  /** The bet at `ref` once the mirror has the write of `slot` (read directly when its notification is late). */
+  private async landedBet(ref: BetRef, slot: number): Promise<BetAccount> {
+    await this.caughtUp(slot, [betAddress(ref), bettorAddress(new PublicKey(ref.bettor))]);
+    const bet = this.mirror.peekBet(ref);
+    if (!bet) throw new ChainUnavailable(`bet ${ref.bettor}/${ref.seq} confirmed at slot ${slot} but not found`);
+    return bet;
+  }
+
+  private async caughtUp(slot: number, accounts: PublicKey[]): Promise<void> {
+    if (!(await this.mirror.caughtUp(slot, CATCH_UP_MS))) await this.mirror.refresh(accounts);
+  }
+
+  /** A close that failed because the bet was already closed is that close's outcome (a retry, or another gateway). */
+  private async alreadyClosedOr(ref: BetRef, err: unknown): Promise<Closed> {
+    if (!(err instanceof ProgramRefusal) || err.code !== ERR.betAlreadyClosed) throw err;
+    await this.mirror.refresh([betAddress(ref)]);
+    const bet = this.mirror.peekBet(ref);
+    if (!bet || bet.status === 0) throw err;
+    return { signature: '', status: bet.status, exitPrice: bet.exitPrice, already: true };
   }
 
   private async requireStatics(): Promise<{ mint: PublicKey; vault: PublicKey }> {
     if (this.statics) return this.statics;
-    await this.requireConfig();
-    if (!this.statics) throw new Error('config read did not record mint and vault');
+    const config = await this.readConfig();
+    if (!config || !this.statics) throw new ProgramRefusal(ERR.notInitialized, 'NotInitialized', 'The config account is not initialised');
     return this.statics;
-  }
-
-  private async requireBet(id: bigint): Promise<BetAccount> {
-    const bet = await this.readBet(id);
-    if (!bet) throw new ProgramRefusal(6023, 'InvalidAccountData', `bet ${id} does not exist`);
-    return bet;
   }
 }

@@ -22,15 +22,33 @@ export function customCode(err: unknown): number | null {
   return null;
 }
 
+/** Index of the failing instruction of an `InstructionError`, else null. */
+export function failingInstruction(err: unknown): number | null {
+  if (typeof err !== 'object' || err === null || !('InstructionError' in err)) return null;
+  const ix = (err as { InstructionError: unknown }).InstructionError;
+  return Array.isArray(ix) && typeof ix[0] === 'number' ? ix[0] : null;
+}
+
 /** The error to throw for a transaction that failed with `err` (JSON form) and `logs`. */
 export function failureOf(err: unknown, logs: string[], what: string): Error {
   const code = customCode(err);
+  const at = failingInstruction(err);
   if (code !== null) {
-    if (code >= 6000) return new ProgramRefusal(code, errorName(code), `${what}: ${errorMessage(code)}`, logs);
+    if (code >= 6000) return new ProgramRefusal(code, errorName(code), `${what}: ${errorMessage(code)}`, logs, at);
     const name = TOKEN_ERRORS[code] ?? `Custom${code}`;
-    return new ProgramRefusal(code, name, `${what}: token program refused (${name})`, logs);
+    return new ProgramRefusal(code, name, `${what}: token program refused (${name})`, logs, at);
   }
-  return new ChainRejected(`${what} failed on chain: ${JSON.stringify(err)}`);
+  return new ChainRejected(`${what} failed on chain: ${JSON.stringify(err)}`, undefined, err, at);
+}
+
+/**
+ * Whether a transaction error says an account of it may not receive lamports: the address is a
+ * program, a sysvar or another reserved account (`ReadonlyLamportChange`, `ExecutableLamportChange`).
+ */
+export function refusesLamports(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null || !('InstructionError' in err)) return false;
+  const ix = (err as { InstructionError: unknown }).InstructionError;
+  return Array.isArray(ix) && (ix[1] === 'ReadonlyLamportChange' || ix[1] === 'ExecutableLamportChange');
 }
 
 /** Preflight data (`-32002`) as sent by validators: `{ err, logs }`. */

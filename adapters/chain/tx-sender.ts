@@ -1,25 +1,21 @@
 /**
- * Sends a transaction and confirms it by polling `getSignatureStatuses` until it is
- * confirmed or a deadline passes. Preflight is on, so most refusals come back at send
- * time with the program's logs; an identical transaction already processed is the same
- * intent already on chain (its signature is returned: a duplicate is never reported as an
+ * Sends a transaction and confirms it (batched status polls, `status-poller.ts`). Transactions
+ * are compiled once and signed with Node's Ed25519 (`signing.ts`); one blockhash fetch serves
+ * every sender that needs a fresh one at the same moment. Preflight is on, so most refusals come
+ * back at send time with the program's logs; an identical transaction already processed is the
+ * same intent already on chain (its signature is returned: a duplicate is never reported as an
  * outage); an expired blockhash is re-signed over a newer one; a send whose answer was lost is
  * looked up by its signature before it is called failed.
  */
 import * as v from 'valibot';
-import { Transaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
-import { getBase58Decoder } from '@solana/kit';
+import type { Keypair, TransactionInstruction } from '@solana/web3.js';
 import { ChainRejected, ChainUnavailable } from './port.ts';
 import { RpcClient, RpcError } from './rpc-client.ts';
+import { signTransaction } from './signing.ts';
+import { StatusPoller, type Confirmed } from './status-poller.ts';
 import { failureOf, preflightOf } from './tx-outcome.ts';
 
-const base58 = getBase58Decoder();
-const Context = v.object({ slot: v.number() });
-const LatestBlockhash = v.object({ context: Context, value: v.object({ blockhash: v.string(), lastValidBlockHeight: v.number() }) });
-const Statuses = v.object({
-  context: Context,
-  value: v.array(v.nullable(v.object({ slot: v.number(), err: v.unknown(), confirmationStatus: v.optional(v.nullable(v.string())) }))),
-});
+const LatestBlockhash = v.object({ context: v.object({ slot: v.number() }), value: v.object({ blockhash: v.string(), lastValidBlockHeight: v.number() }) });
 
 /** Confirmation deadline, polling pace, blockhash reuse. */
 export interface SenderOptions {
@@ -34,17 +30,26 @@ export interface SenderOptions {
 /** Builds, signs, sends and confirms transactions. */
 export class TxSender {
   private blockhash: { value: string; at: number } | null = null;
+  private fetching: Promise<string> | null = null;
+  private readonly poller: StatusPoller;
 
   constructor(
     private readonly rpc: RpcClient,
     private readonly opts: SenderOptions,
-  ) {}
+  ) {
+    this.poller = new StatusPoller(rpc, { pollMs: opts.pollMs });
+  }
 
   /** Sends `instructions` paid by `payer`, signed by `signers` too; resolves with the confirmed signature. */
   async sendAndConfirm(what: string, instructions: TransactionInstruction[], payer: Keypair, signers: Keypair[] = []): Promise<string> {
+    return (await this.land(what, instructions, payer, signers)).signature;
+  }
+
+  /** Like `sendAndConfirm`, also saying which slot the transaction landed in. */
+  async land(what: string, instructions: TransactionInstruction[], payer: Keypair, signers: Keypair[] = []): Promise<{ signature: string; slot: number }> {
     const signature = await this.send(what, instructions, payer, signers);
-    await this.confirm(what, signature);
-    return signature;
+    const { slot } = await this.confirm(what, signature);
+    return { signature, slot };
   }
 
   /**
@@ -57,21 +62,17 @@ export class TxSender {
     let avoid: string | null = null;
     for (let attempt = 0; ; attempt++) {
       const blockhash = await this.recentBlockhash(avoid);
-      const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(...instructions);
-      tx.sign(payer, ...signers.filter((s) => !s.publicKey.equals(payer.publicKey)));
+      const { wire, signature } = signTransaction(instructions, payer, signers.filter((s) => !s.publicKey.equals(payer.publicKey)), blockhash);
       try {
-        // we just signed it: skip web3.js's signature re-verification (costly ed25519 verifies)
-        return await this.rpc.call('sendTransaction', [tx.serialize({ verifySignatures: false }).toString('base64'), { encoding: 'base64', preflightCommitment: 'confirmed' }], v.string());
+        return await this.rpc.call('sendTransaction', [wire.toString('base64'), { encoding: 'base64', preflightCommitment: 'confirmed' }], v.string());
       } catch (e) {
         if (!(e instanceof RpcError)) {
           // the answer was lost (timeout, reset): the transaction may have landed all the same
-          const signature = tx.signature ? base58.decode(tx.signature) : null;
-          if (e instanceof ChainUnavailable && signature && (await this.landed(signature))) return signature;
+          if (e instanceof ChainUnavailable && (await this.poller.known(signature))) return signature;
           throw e;
         }
         const pre = preflightOf(e);
-        const signature = tx.signature ? base58.decode(tx.signature) : null;
-        if (pre?.err === 'AlreadyProcessed' && signature && (await this.landed(signature))) return signature;
+        if (pre?.err === 'AlreadyProcessed' && (await this.poller.known(signature))) return signature;
         if ((pre?.err === 'AlreadyProcessed' || pre?.err === 'BlockhashNotFound') && attempt < 3) {
           avoid = blockhash;
           continue;
@@ -82,36 +83,29 @@ export class TxSender {
     }
   }
 
-  /** Whether the chain knows the signature (one status read; false when it cannot say). */
-  private async landed(signature: string): Promise<boolean> {
-    try {
-      const res = await this.rpc.call('getSignatureStatuses', [[signature], { searchTransactionHistory: true }], Statuses);
-      return res.value[0] !== null && res.value[0] !== undefined;
-    } catch {
-      return false;
-    }
+  /** Waits until the signature is confirmed; throws the mapped failure if the transaction failed. Resolves with its slot. */
+  async confirm(what: string, signature: string): Promise<Confirmed> {
+    const status = await this.poller.confirm(what, signature, this.opts.confirmTimeoutMs);
+    if (status.err !== null && status.err !== undefined) throw failureOf(status.err, [], what);
+    return status;
   }
 
-  /** Polls the signature's status until confirmed; throws the mapped failure if it failed. */
-  async confirm(what: string, signature: string): Promise<void> {
-    const deadline = Date.now() + this.opts.confirmTimeoutMs;
-    for (;;) {
-      const res = await this.rpc.call('getSignatureStatuses', [[signature], { searchTransactionHistory: true }], Statuses);
-      const st = res.value[0];
-      if (st && (st.confirmationStatus === 'confirmed' || st.confirmationStatus === 'finalized')) {
-        if (st.err !== null && st.err !== undefined) throw failureOf(st.err, [], what);
-        return;
-      }
-      if (Date.now() + this.opts.pollMs > deadline) throw new ChainUnavailable(`${what}: ${signature} not confirmed within ${this.opts.confirmTimeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, this.opts.pollMs));
-    }
-  }
-
-  /** A recent blockhash, cached briefly; never `avoid` (waits for the next slot's hash instead). */
+  /** A recent blockhash, cached briefly and fetched once for every concurrent caller; never `avoid` (waits for the next slot's hash instead). */
   private async recentBlockhash(avoid: string | null): Promise<string> {
-    const now = Date.now();
-    if (this.blockhash && this.blockhash.value !== avoid && now - this.blockhash.at < this.opts.blockhashTtlMs) return this.blockhash.value;
-    const deadline = now + this.opts.confirmTimeoutMs;
+    const cached = this.blockhash;
+    if (cached && cached.value !== avoid && Date.now() - cached.at < this.opts.blockhashTtlMs) return cached.value;
+    if (!this.fetching) {
+      this.fetching = this.fetchBlockhash(avoid).finally(() => {
+        this.fetching = null;
+      });
+    }
+    const hash = await this.fetching;
+    // a fetch started for another caller may have returned the hash this one must avoid
+    return hash === avoid ? this.fetchBlockhash(avoid) : hash;
+  }
+
+  private async fetchBlockhash(avoid: string | null): Promise<string> {
+    const deadline = Date.now() + this.opts.confirmTimeoutMs;
     for (;;) {
       const res = await this.rpc.call('getLatestBlockhash', [{ commitment: 'confirmed' }], LatestBlockhash);
       if (res.value.blockhash !== avoid || Date.now() > deadline) {

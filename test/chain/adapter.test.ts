@@ -1,7 +1,7 @@
 /**
- * The chain adapter against the local chain over real HTTP: every operation, and every
- * program refusal reachable through the adapter's operations surfacing as ProgramRefusal
- * with the program's code.
+ * The chain adapter against the local chain over real HTTP and its PubSub WebSocket: every
+ * operation with the key of its role, reads answered by the mirror, and every program refusal
+ * reachable through the adapter surfacing as ProgramRefusal with the program's code.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +15,7 @@ import { TEST_PARAMS, fundedBettor, startTestChain, untilUnix, type TestChain } 
 
 const STAKE = 1_000_000_000n; // 1000 tokens
 const PRICE = 150_00000000n;
+const WIN = (STAKE * 13_000n) / 10_000n;
 
 async function refusal(p: Promise<unknown>): Promise<ProgramRefusal> {
   const err = await p.then(
@@ -26,6 +27,7 @@ async function refusal(p: Promise<unknown>): Promise<ProgramRefusal> {
 }
 
 const signed = (bettor: Keypair, over: Partial<PlaceBet> = {}): PlaceBet => ({ stake: { kind: 'signer', bettor }, side: 'UP', amount: STAKE, entryPrice: PRICE, ...over });
+const refOf = (bettor: Keypair, seq: bigint) => ({ bettor: bettor.publicKey.toBase58(), seq });
 
 describe('RpcChain on the local chain', () => {
   let t: TestChain;
@@ -37,19 +39,23 @@ describe('RpcChain on the local chain', () => {
   });
   afterAll(() => t.stop());
 
-  it('reads the config the fresh data dir was initialised with', async () => {
+  it('reads the config the fresh data dir was initialised with: distinct admin and relayer, no liability yet', async () => {
     const cfg = await chain.readConfig();
     expect(cfg).toMatchObject({
-      admin: t.operator.publicKey.toBase58(),
-      relayer: t.operator.publicKey.toBase58(),
+      admin: t.keys.admin.publicKey.toBase58(),
+      pendingAdmin: null,
+      relayer: t.keys.relayer.publicKey.toBase58(),
       mint: t.chain.mint,
       nextBetId: expect.any(BigInt),
       minAmount: TEST_PARAMS.minAmount,
       maxAmount: TEST_PARAMS.maxAmount,
       multiplierBps: TEST_PARAMS.multiplierBps,
       expirySeconds: TEST_PARAMS.expirySeconds,
+      refundAfterSeconds: TEST_PARAMS.refundAfterSeconds,
+      openLiability: 0n,
       paused: false,
     });
+    expect(cfg!.admin).not.toBe(cfg!.relayer);
     expect(await chain.vaultBalance()).toBe(1_000_000n * 1_000_000n);
   });
 
@@ -75,51 +81,71 @@ describe('RpcChain on the local chain', () => {
     expect(await chain.balances(who.publicKey)).toEqual({ lamports: 5_000_000_000n, tokenUnits: 10_000_000_000n });
   });
 
-  it('places a signed bet, reads it back, finds it in the scans, and settles a win after expiry', async () => {
+  it('places a signed bet at the bettor\'s seq, reads it back from the mirror, and settles a win after expiry', async () => {
     const bettor = await fundedBettor(chain);
     const next = (await chain.readConfig())!.nextBetId;
     const placed = await chain.placeBet(signed(bettor));
     // first thing after placing: expiry is seconds away (a slow machine must not turn this into a close)
-    expect((await refusal(chain.closeBet(placed.betId, PRICE + 1n))).errorName).toBe('BetNotExpired');
-    expect(placed.betId).toBe(next);
+    expect((await refusal(chain.closeBet(placed.bet, PRICE + 1n))).errorName).toBe('BetNotExpired');
+    expect(placed.bet).toMatchObject({ id: next, seq: 0n, bettor: bettor.publicKey.toBase58(), payer: t.keys.relayer.publicKey.toBase58(), side: 'UP', amount: STAKE, entryPrice: PRICE, exitPrice: 0n, status: 0 });
     expect(placed.signature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
-    const bet = await chain.readBet(placed.betId);
-    expect(bet).toMatchObject({ id: next, bettor: bettor.publicKey.toBase58(), side: 'UP', amount: STAKE, entryPrice: PRICE, exitPrice: 0n, status: 0 });
-    expect(bet!.expireTime - bet!.betTime).toBe(TEST_PARAMS.expirySeconds);
-    expect(Math.abs(Number(bet!.betTime) - Date.now() / 1000)).toBeLessThan(5); // the Clock follows wall time
-    expect(await chain.readOpenBetId(bettor.publicKey)).toBe(next);
+    const bet = placed.bet;
+    expect(bet.expireTime - bet.betTime).toBe(TEST_PARAMS.expirySeconds);
+    expect(Math.abs(Number(bet.betTime) - Date.now() / 1000)).toBeLessThan(5); // the Clock follows wall time
+    expect(await chain.readBettorState(bettor.publicKey)).toMatchObject({ openBetId: next, betCount: 1n, reclaimed: 0n });
     expect((await chain.scanOpenBets()).map((b) => b.id)).toContain(next);
     expect((await chain.scanBetsOf(bettor.publicKey)).map((b) => b.id)).toEqual([next]);
     expect((await chain.balances(bettor.publicKey)).tokenUnits).toBe(10_000_000_000n - STAKE);
+    expect((await chain.readConfig())!.openLiability).toBeGreaterThanOrEqual(WIN);
 
-    await untilUnix(bet!.expireTime);
+    await untilUnix(bet.expireTime);
     const vaultBefore = await chain.vaultBalance();
-    const closed = await chain.closeBet(next, PRICE + 1n);
-    expect(closed.status).toBe(1);
-    expect((await chain.balances(bettor.publicKey)).tokenUnits).toBe(10_000_000_000n - STAKE + (STAKE * 13_000n) / 10_000n);
-    expect(await chain.vaultBalance()).toBe(vaultBefore - (STAKE * 13_000n) / 10_000n);
-    expect(await chain.readOpenBetId(bettor.publicKey)).toBeNull();
+    const closed = await chain.closeBet(bet, PRICE + 1n);
+    expect(closed).toMatchObject({ status: 1, exitPrice: PRICE + 1n, already: false });
+    expect((await chain.balances(bettor.publicKey)).tokenUnits).toBe(10_000_000_000n - STAKE + WIN);
+    expect(await chain.vaultBalance()).toBe(vaultBefore - WIN);
+    expect((await chain.readBettorState(bettor.publicKey))!.openBetId).toBeNull();
     expect((await chain.scanOpenBets()).map((b) => b.id)).not.toContain(next);
-    expect((await chain.readBet(next))!.exitPrice).toBe(PRICE + 1n);
-    const again = await refusal(chain.closeBet(next, PRICE));
-    expect([again.code, again.errorName]).toEqual([6021, 'BetAlreadyClosed']);
+    // a second close (a retry, another gateway) answers the outcome already on chain and sends nothing
+    expect(await chain.closeBet(bet, PRICE)).toMatchObject({ status: 1, exitPrice: PRICE + 1n, already: true, signature: '' });
+
+    // the settled bet's account is reclaimed: rent back to the relayer, gone from the mirror
+    const relayerBefore = (await chain.balances(t.keys.relayer.publicKey)).lamports;
+    expect(await chain.reclaimBet(bet)).toBe(true);
+    expect(await chain.readBet(bet)).toBeNull();
+    expect((await chain.balances(t.keys.relayer.publicKey)).lamports).toBeGreaterThan(relayerBefore);
+    expect(await chain.readBettorState(bettor.publicKey)).toMatchObject({ betCount: 1n, reclaimed: 1n });
+    expect(await chain.reclaimBet(bet)).toBe(false);
+    // the next bet of the bettor goes to seq 1
+    expect((await chain.placeBet(signed(bettor))).bet.seq).toBe(1n);
   });
 
-  it('a lost bet goes to the house; a tie is replaced by a new bet in one transaction', async () => {
+  it('a lost bet goes to the house; a tie is replaced by a new bet at seq + 1 in one transaction', async () => {
     const [loser, tier] = await Promise.all([fundedBettor(chain), fundedBettor(chain)]);
     const lost = await chain.placeBet(signed(loser, { side: 'DOWN' }));
     const tie = await chain.placeBet(signed(tier, { side: 'DOWN', amount: 2n * STAKE }));
-    await untilUnix((await chain.readBet(tie.betId))!.expireTime);
-    expect((await chain.closeBet(lost.betId, PRICE + 5n)).status).toBe(2);
+    await untilUnix(tie.bet.expireTime);
+    expect((await chain.closeBet(lost.bet, PRICE + 5n)).status).toBe(2);
     expect((await chain.balances(loser.publicKey)).tokenUnits).toBe(10_000_000_000n - STAKE);
 
-    const { closed, placed } = await chain.closeAndReplace(tie.betId, PRICE, tier, PRICE + 7n);
-    expect(closed.status).toBe(3);
+    const { closed, placed } = await chain.closeAndReplace(tie.bet, PRICE, tier, PRICE + 7n);
+    expect(closed).toMatchObject({ status: 3, exitPrice: PRICE });
     expect(placed.signature).toBe(closed.signature);
-    expect(placed.betId).toBeGreaterThan(tie.betId);
-    expect(await chain.readBet(placed.betId)).toMatchObject({ bettor: tier.publicKey.toBase58(), side: 'DOWN', amount: 2n * STAKE, entryPrice: PRICE + 7n, status: 0 });
-    expect(await chain.readOpenBetId(tier.publicKey)).toBe(placed.betId);
+    expect(placed.bet).toMatchObject({ seq: tie.bet.seq + 1n, bettor: tier.publicKey.toBase58(), side: 'DOWN', amount: 2n * STAKE, entryPrice: PRICE + 7n, status: 0 });
+    expect(placed.bet.id).toBeGreaterThan(tie.bet.id);
+    expect((await chain.readBettorState(tier.publicKey))!.openBetId).toBe(placed.bet.id);
     expect((await chain.balances(tier.publicKey)).tokenUnits).toBe(10_000_000_000n - 2n * STAKE);
+  });
+
+  it('refund_expired returns exactly the stake once expiry + refund_after_seconds passed, not before', async () => {
+    const bettor = await fundedBettor(chain);
+    const { bet } = await chain.placeBet(signed(bettor));
+    await untilUnix(bet.expireTime);
+    expect((await refusal(chain.refundExpired(bet))).errorName).toBe('RefundNotYetAllowed');
+    await untilUnix(bet.expireTime + TEST_PARAMS.refundAfterSeconds);
+    expect(await chain.refundExpired(bet)).toMatchObject({ status: 3, exitPrice: PRICE, already: false });
+    expect((await chain.balances(bettor.publicKey)).tokenUnits).toBe(10_000_000_000n);
+    expect(await chain.refundExpired(bet)).toMatchObject({ status: 3, already: true });
   });
 
   it('places a delegated bet once the bettor approved the relayer, refuses it before (DelegateMissing)', async () => {
@@ -132,13 +158,13 @@ describe('RpcChain on the local chain', () => {
     const conn = new Connection(t.chain.url, 'confirmed');
     const token = getAssociatedTokenAddressSync(new PublicKey(t.chain.mint), bettor.publicKey);
     const { blockhash } = await conn.getLatestBlockhash();
-    const approve = new Transaction({ feePayer: bettor.publicKey, recentBlockhash: blockhash }).add(createApproveInstruction(token, t.operator.publicKey, bettor.publicKey, STAKE));
+    const approve = new Transaction({ feePayer: bettor.publicKey, recentBlockhash: blockhash }).add(createApproveInstruction(token, t.keys.relayer.publicKey, bettor.publicKey, STAKE));
     approve.sign(bettor);
     const sig = await conn.sendRawTransaction(approve.serialize());
     expect((await conn.getSignatureStatus(sig)).value?.err).toBeNull();
 
     const placed = await chain.placeBet({ stake: { kind: 'delegate', bettor: bettor.publicKey }, side: 'UP', amount: STAKE, entryPrice: PRICE });
-    expect(await chain.readBet(placed.betId)).toMatchObject({ bettor: bettor.publicKey.toBase58(), amount: STAKE, status: 0 });
+    expect(placed.bet).toMatchObject({ bettor: bettor.publicKey.toBase58(), amount: STAKE, status: 0 });
   });
 
   it('refuses bets outside the limits, with a zero price, and a second open bet', async () => {
@@ -151,14 +177,16 @@ describe('RpcChain on the local chain', () => {
     expect([second.code, second.errorName]).toEqual([6019, 'OpenBetExists']);
   });
 
-  it('pauses and resumes bet intake (Paused)', async () => {
+  it('pauses and resumes bet intake with the admin key (Paused); the relayer key cannot', async () => {
     const bettor = await fundedBettor(chain);
     await chain.setPaused(true);
     expect((await chain.readConfig())!.paused).toBe(true);
     const refused = await refusal(chain.placeBet(signed(bettor)));
     expect([refused.code, refused.errorName]).toEqual([6013, 'Paused']);
     await chain.setPaused(false);
-    await expect(chain.placeBet(signed(bettor))).resolves.toMatchObject({ betId: expect.any(BigInt) });
+    await expect(chain.placeBet(signed(bettor))).resolves.toMatchObject({ bet: { status: 0 } });
+    const relayerAsAdmin = t.adapter({ keys: { relayer: t.keys.relayer, admin: t.keys.relayer } });
+    expect((await refusal(relayerAsAdmin.setPaused(true))).code).toBe(6002);
   });
 
   it('refuses a second initialize (AlreadyInitialized) and initializeContract leaves the config alone', async () => {
@@ -167,28 +195,28 @@ describe('RpcChain on the local chain', () => {
     expect((await chain.readConfig())!.expirySeconds).toBe(TEST_PARAMS.expirySeconds);
   });
 
-  it('reads nothing for a bet that does not exist, and refuses to close it', async () => {
-    expect(await chain.readBet(999_999n)).toBeNull();
-    expect(await chain.readOpenBetId(Keypair.generate().publicKey)).toBeNull();
-    expect(await chain.scanBetsOf(Keypair.generate().publicKey)).toEqual([]);
-    expect((await refusal(chain.closeBet(999_999n, PRICE))).errorName).toBe('InvalidAccountData');
+  it('reads nothing for a bet or bettor that does not exist; closing it is refused', async () => {
+    const nobody = Keypair.generate();
+    expect(await chain.readBet(refOf(nobody, 0n))).toBeNull();
+    expect(await chain.readBettorState(nobody.publicKey)).toBeNull();
+    expect(await chain.scanBetsOf(nobody.publicKey)).toEqual([]);
+    expect((await refusal(chain.closeBet(refOf(nobody, 0n), PRICE))).errorName).toMatch(/InvalidAccount/);
   });
 
-  it('refuses a stranger as admin or relayer (Unauthorized)', async () => {
+  it('refuses a stranger as relayer (Unauthorized)', async () => {
     const stranger = Keypair.generate();
     await chain.faucet(stranger.publicKey);
-    const foreign = t.adapter({ operator: stranger });
-    expect((await refusal(foreign.setPaused(true))).code).toBe(6002);
+    const foreign = t.adapter({ keys: { relayer: stranger } });
     const bettor = await fundedBettor(chain);
     expect((await refusal(foreign.placeBet(signed(bettor)))).code).toBe(6002);
   });
 
-  it('refuses a replay signed by another bettor than the bet’s (BettorMismatch)', async () => {
+  it('refuses a replay signed by another bettor than the bet\'s (BettorMismatch)', async () => {
     const [owner, other] = await Promise.all([fundedBettor(chain), fundedBettor(chain)]);
     const placed = await chain.placeBet(signed(owner));
     await chain.placeBet(signed(other)); // other has a bettor account of its own
-    await untilUnix((await chain.readBet(placed.betId))!.expireTime);
-    const refused = await refusal(chain.closeAndReplace(placed.betId, PRICE, other, PRICE));
+    await untilUnix(placed.bet.expireTime);
+    const refused = await refusal(chain.closeAndReplace(placed.bet, PRICE, other, PRICE));
     expect(refused.errorName).toBe('BettorMismatch');
   });
 
@@ -213,26 +241,45 @@ describe('RpcChain on the local chain', () => {
       const lossy = t.adapter({ url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
       const bettor = await fundedBettor(chain);
       const placed = await lossy.placeBet(signed(bettor));
-      expect(lost).toBe(1);
-      expect(await chain.readBet(placed.betId)).toMatchObject({ bettor: bettor.publicKey.toBase58(), status: 0 });
+      expect(lost).toBeGreaterThanOrEqual(1); // a reset on a reused connection is sent once more, and cut again
+      expect(await chain.readBet(placed.bet)).toMatchObject({ bettor: bettor.publicKey.toBase58(), status: 0 });
     } finally {
       proxy.closeAllConnections();
       await new Promise((r) => proxy.close(r));
     }
   });
 
-  it('concurrent placements from two gateways for different bettors all succeed; a stale id without retry is BetIdMismatch', async () => {
+  it('placements from two gateways for different bettors run in parallel: distinct ids, each at its own bettor\'s seq', async () => {
     const other = t.adapter();
     const bettors = await Promise.all(Array.from({ length: 8 }, () => fundedBettor(chain)));
     const placed = await Promise.all(bettors.map((b, i) => (i % 2 ? other : chain).placeBet(signed(b))));
-    expect(new Set(placed.map((p) => p.betId)).size).toBe(8);
-    for (const [i, p] of placed.entries()) expect((await chain.readBet(p.betId))!.bettor).toBe(bettors[i]!.publicKey.toBase58());
+    expect(new Set(placed.map((p) => p.bet.id)).size).toBe(8);
+    for (const [i, p] of placed.entries()) expect(p.bet).toMatchObject({ bettor: bettors[i]!.publicKey.toBase58(), seq: 0n });
+  });
 
-    const stale = t.adapter({ placeAttempts: 1 });
-    await stale.placeBet(signed(await fundedBettor(chain))); // caches its next id
-    await chain.placeBet(signed(await fundedBettor(chain))); // someone else takes it
-    const refused = await refusal(stale.placeBet(signed(await fundedBettor(chain))));
-    expect([refused.code, refused.errorName]).toEqual([6018, 'BetIdMismatch']);
+  it('sees a change made by someone else\'s transaction: the other gateway\'s bet and the admin\'s pause', async () => {
+    const other = t.adapter();
+    const bettor = await fundedBettor(chain);
+    const placed = await other.placeBet(signed(bettor));
+    await expect.poll(async () => (await chain.readBet(placed.bet))?.id, { timeout: 3_000 }).toBe(placed.bet.id);
+    await other.setPaused(true);
+    await expect.poll(async () => (await chain.readConfig())!.paused, { timeout: 3_000 }).toBe(true);
+    await other.setPaused(false);
+    await expect.poll(async () => (await chain.readConfig())!.paused, { timeout: 3_000 }).toBe(false);
+  });
+
+  it('refuses a bet the vault cannot cover (VaultCannotCover); the admin may withdraw only the surplus (WithdrawBelowLiability)', async () => {
+    const cfg = (await chain.readConfig())!;
+    const vault = await chain.vaultBalance();
+    const adminToken = getAssociatedTokenAddressSync(new PublicKey(t.chain.mint), t.keys.admin.publicKey);
+    await chain.faucet(t.keys.admin.publicKey); // creates the admin's token account
+    const surplus = vault - cfg.openLiability;
+    expect((await refusal(chain.withdraw(surplus + 1n, adminToken))).errorName).toBe('WithdrawBelowLiability');
+    // a new bet brings its stake into the vault and adds its win to the liability: leave less than (win - stake) spare
+    await chain.withdraw(surplus - (WIN - STAKE) / 2n, adminToken);
+    const bettor = await fundedBettor(chain);
+    const refused = await refusal(chain.placeBet(signed(bettor)));
+    expect([refused.code, refused.errorName]).toEqual([6034, 'VaultCannotCover']);
   });
 });
 
@@ -243,19 +290,20 @@ describe('RpcChain on a local chain started with GW_INIT=off', () => {
   });
   afterAll(() => t.stop());
 
-  it('refuses to pause an uninitialised contract, refuses bad parameters, then initialises from the gateway side', async () => {
+  it('refuses to pause an uninitialised contract, refuses bad parameters, initialises with the upgrade authority only', async () => {
     const chain = t.adapter({ vaultFunding: 0n });
     expect(await chain.readConfig()).toBeNull();
     expect((await refusal(chain.setPaused(true))).code).toBe(6001);
     expect((await refusal(chain.initialize({ ...TEST_PARAMS, expirySeconds: 0n }))).code).toBe(6012);
+    // a key that is not the program's upgrade authority cannot initialise
+    const squatter = t.adapter({ keys: { relayer: t.keys.relayer, admin: t.keys.admin, upgradeAuthority: t.keys.relayer } });
+    expect((await refusal(squatter.initialize(TEST_PARAMS))).errorName).toBe('NotUpgradeAuthority');
     expect(await initializeContract(chain, TEST_PARAMS)).toBe('initialized');
     expect((await chain.readConfig())!.expirySeconds).toBe(TEST_PARAMS.expirySeconds);
     expect(await chain.vaultBalance()).toBe(0n);
 
-    // an empty vault cannot pay a win (VaultInsufficient)
+    // an empty vault covers no bet (VaultCannotCover)
     const bettor = await fundedBettor(chain);
-    const placed = await chain.placeBet(signed(bettor));
-    await untilUnix((await chain.readBet(placed.betId))!.expireTime);
-    expect((await refusal(chain.closeBet(placed.betId, PRICE + 1n))).code).toBe(6027);
+    expect((await refusal(chain.placeBet(signed(bettor)))).errorName).toBe('VaultCannotCover');
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { Keypair } from '@solana/web3.js';
-import { loadLocalChainInfo, loadOperatorKey } from '../../adapters/chain/local/data-dir.ts';
+import { loadLocalChainInfo, loadOrCreateRoleKeys } from '../../adapters/chain/local/data-dir.ts';
 import { ChainUnavailable, type Placed } from '../../adapters/chain/port.ts';
 import { RpcChain } from '../../adapters/chain/rpc-chain.ts';
 import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
@@ -32,10 +32,11 @@ describe('local chain killed with SIGKILL mid-stream', () => {
     const env = { DATA_DIR: dataDir, CHAIN_PORT: String(port), GW_EXPIRY_SECONDS: '2' };
     proc = await startService('chain', env, port);
     const info = loadLocalChainInfo(dataDir);
-    const operator = loadOperatorKey(dataDir);
-    if (!info || !operator) throw new Error('chain did not write its info');
+    if (!info) throw new Error('chain did not write its info');
+    const roles = loadOrCreateRoleKeys(dataDir);
+    const keys = { relayer: roles.relayer, mintAuthority: roles['mint-authority'] };
     const url = `http://127.0.0.1:${port}`;
-    const chain = new RpcChain({ url, operator, knownLocalGenesis: [info.genesisHash], timeoutMs: 2_000, pollMs: 20 });
+    const chain = new RpcChain({ url, keys, knownLocalGenesis: [info.genesisHash], timeoutMs: 2_000, pollMs: 20 });
 
     const bettors = Array.from({ length: 24 }, () => Keypair.generate());
     const funded: Keypair[] = [];
@@ -70,7 +71,8 @@ describe('local chain killed with SIGKILL mid-stream', () => {
     for (const f of failures) expect(f).toBeInstanceOf(ChainUnavailable);
 
     proc = await startService('chain', env, port);
-    const after = new RpcChain({ url, operator, knownLocalGenesis: [info.genesisHash], pollMs: 20 });
+    chain.close();
+    const after = new RpcChain({ url, keys, knownLocalGenesis: [info.genesisHash], pollMs: 20 });
     expect(await after.genesisHash()).toBe(info.genesisHash);
     expect(loadLocalChainInfo(dataDir)).toEqual(info);
     expect(proc.output()).toMatch(/"replayed":[1-9]/); // the journal written before the kill was replayed
@@ -87,19 +89,20 @@ describe('local chain killed with SIGKILL mid-stream', () => {
     );
     expect(statuses.value.every((s) => s !== null && s.err === null)).toBe(true);
     for (const { bettor, bet } of placed) {
-      expect(await after.readBet(bet.betId)).toMatchObject({ id: bet.betId, bettor: bettor.publicKey.toBase58(), amount: STAKE, status: 0 });
-      expect(await after.readOpenBetId(bettor.publicKey)).toBe(bet.betId);
+      expect(await after.readBet(bet.bet)).toMatchObject({ id: bet.bet.id, bettor: bettor.publicKey.toBase58(), amount: STAKE, status: 0 });
+      expect((await after.readBettorState(bettor.publicKey))?.openBetId).toBe(bet.bet.id);
     }
     const open = new Set((await after.scanOpenBets()).map((b) => b.id));
-    for (const { bet } of placed) expect(open.has(bet.betId)).toBe(true);
+    for (const { bet } of placed) expect(open.has(bet.bet.id)).toBe(true);
 
     // the chain carries on: the program still runs (close a pre-crash bet, place new ones)
     const first = placed[0]!;
-    await untilUnix((await after.readBet(first.bet.betId))!.expireTime);
-    expect((await after.closeBet(first.bet.betId, PRICE + 1n)).status).toBe(1);
+    await untilUnix(first.bet.bet.expireTime);
+    expect((await after.closeBet(first.bet.bet, PRICE + 1n)).status).toBe(1);
     const fresh = Keypair.generate();
     await after.faucet(fresh.publicKey);
     const next = await after.placeBet({ stake: { kind: 'signer', bettor: fresh }, side: 'DOWN', amount: STAKE, entryPrice: PRICE });
-    expect(next.betId).toBeGreaterThan(placed.reduce((m, p) => (p.bet.betId > m ? p.bet.betId : m), 0n));
+    expect(next.bet.id).toBeGreaterThan(placed.reduce((m, p) => (p.bet.bet.id > m ? p.bet.bet.id : m), 0n));
+    after.close();
   });
 });

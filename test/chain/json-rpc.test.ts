@@ -95,16 +95,16 @@ describe('local chain JSON-RPC', () => {
   it("carries the updown program's custom error code in preflight errors", async () => {
     const chain = t.adapter();
     const bettor = await fundedBettor(chain);
-    const { nextBetId, vault } = (await chain.readConfig())!;
+    const { vault } = (await chain.readConfig())!;
     const ix = placeBetIx(
-      { betId: nextBetId, bettor: bettor.publicKey, bettorToken: getAssociatedTokenAddressSync(new PublicKey(t.chain.mint), bettor.publicKey), vault: new PublicKey(vault), relayer: t.operator.publicKey, delegated: false },
+      { seq: 0n, bettor: bettor.publicKey, bettorToken: getAssociatedTokenAddressSync(new PublicKey(t.chain.mint), bettor.publicKey), vault: new PublicKey(vault), relayer: t.keys.relayer.publicKey, delegated: false },
       'UP',
       1n, // below min_amount
       15_000_000_000n,
     );
     const { blockhash } = await conn.getLatestBlockhash();
-    const tx = new Transaction({ feePayer: t.operator.publicKey, recentBlockhash: blockhash }).add(ix);
-    tx.sign(t.operator, bettor);
+    const tx = new Transaction({ feePayer: t.keys.relayer.publicKey, recentBlockhash: blockhash }).add(ix);
+    tx.sign(t.keys.relayer, bettor);
     const err = (await conn.sendRawTransaction(tx.serialize()).catch((e: unknown) => e)) as SendTransactionError;
     expect(err).toBeInstanceOf(SendTransactionError);
     expect(err.transactionError.message).toContain(`custom program error: 0x${(6014).toString(16)}`);
@@ -141,7 +141,7 @@ describe('local chain JSON-RPC', () => {
     expect(open.every((a) => a.account.data.length === BET_SIZE && a.account.data[BET_STATUS_OFFSET] === 0)).toBe(true);
     const none = await conn.getProgramAccounts(PROGRAM_ID, { filters: [{ dataSize: BET_SIZE }, { memcmp: { offset: BET_STATUS_OFFSET, bytes: '2' } }] });
     expect(none).toEqual([]);
-    expect(placed.betId).toBeGreaterThanOrEqual(0n);
+    expect(placed.bet.id).toBeGreaterThanOrEqual(1n);
     const vault = (await chain.readConfig())!.vault;
     const bal = await conn.getTokenAccountBalance(new PublicKey(vault));
     expect(bal.value.decimals).toBe(6);

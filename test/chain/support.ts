@@ -1,24 +1,26 @@
 /**
- * Local chains for the chain tests: each on a fresh data dir and a free port, with the
- * operator key the chain created, and adapters pointed at it over HTTP.
+ * Local chains for the chain tests: each on a fresh data dir and a free port, with the role
+ * keys the chain created, and adapters pointed at it over HTTP (and its PubSub WebSocket).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keypair, PublicKey } from '@solana/web3.js';
-import { loadLocalChainInfo, loadOperatorKey } from '../../adapters/chain/local/data-dir.ts';
+export type { Keypair };
+import { loadLocalChainInfo, loadOrCreateRoleKeys, type RoleKeys } from '../../adapters/chain/local/data-dir.ts';
 import { startLocalChain, type LocalChain } from '../../adapters/chain/local/start.ts';
 import type { InitParams } from '../../adapters/chain/port.ts';
 import { RpcChain, type RpcChainOptions } from '../../adapters/chain/rpc-chain.ts';
 
-/** Short expiry so close_bet tests wait about three seconds, never fifteen. */
-export const TEST_PARAMS: InitParams = { minAmount: 100_000_000n, maxAmount: 10_000_000_000n, multiplierBps: 13_000n, expirySeconds: 3n };
+/** Short expiry so close_bet tests wait about three seconds, never fifteen; refunds allowed two seconds after expiry. */
+export const TEST_PARAMS: InitParams = { minAmount: 100_000_000n, maxAmount: 10_000_000_000n, multiplierBps: 13_000n, expirySeconds: 3n, refundAfterSeconds: 2n };
 
-/** A running local chain for one test file, with its operator key and an adapter factory. */
+/** A running local chain for one test file, with its role keys and an adapter factory. */
 export interface TestChain {
   chain: LocalChain;
   dataDir: string;
-  operator: Keypair;
+  keys: RoleKeys;
+  /** an adapter acting with every role's key (override with `extra`); closed by `stop()` */
   adapter(extra?: Partial<RpcChainOptions>): RpcChain;
   stop(): Promise<void>;
 }
@@ -27,16 +29,30 @@ export interface TestChain {
 export async function startTestChain(init: InitParams | null = TEST_PARAMS): Promise<TestChain> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chain-test-'));
   const chain = await startLocalChain({ dataDir, port: 0, init });
-  const operator = loadOperatorKey(dataDir);
+  const keys = loadOrCreateRoleKeys(dataDir);
   const info = loadLocalChainInfo(dataDir);
-  if (!operator || !info?.mint) throw new Error('local chain did not write its operator key and info');
+  if (!info?.mint) throw new Error('local chain did not write its info');
   const mint = new PublicKey(info.mint);
+  const adapters: RpcChain[] = [];
   return {
     chain,
     dataDir,
-    operator,
-    adapter: (extra = {}) => new RpcChain({ url: chain.url, operator, mint, knownLocalGenesis: [info.genesisHash], pollMs: 20, ...extra }),
+    keys,
+    adapter: (extra = {}) => {
+      const a = new RpcChain({
+        url: chain.url,
+        wsUrl: chain.wsUrl,
+        keys: { relayer: keys.relayer, admin: keys.admin, mintAuthority: keys['mint-authority'], upgradeAuthority: keys['upgrade-authority'] },
+        mint,
+        knownLocalGenesis: [info.genesisHash],
+        pollMs: 20,
+        ...extra,
+      });
+      adapters.push(a);
+      return a;
+    },
     stop: async () => {
+      for (const a of adapters) a.close();
       await chain.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },

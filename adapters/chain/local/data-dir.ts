@@ -1,7 +1,10 @@
 /**
- * What the local chain keeps in DATA_DIR, and loaders other processes use to find it:
- * `operator.json` (admin / relayer / mint authority key, mode 0600) and
- * `chain/info.json` (genesis hash, test mint, program id); chain state lives in `chain/state/`.
+ * What the local chain keeps in DATA_DIR, and loaders other processes use to find it: one key
+ * file per role (mode 0600; design: "roles on chain are separate") — `admin.json` (pause, roles,
+ * withdraw), `relayer.json` (places and settles bets, pays fees and rent), `mint-authority.json`
+ * (the test mint, the faucet), `upgrade-authority.json` (deploys the program and initialises it)
+ * — and `chain/info.json` (genesis hash, test mint, program id); chain state lives in `chain/state/`.
+ * A data dir from before the roles were split (`operator.json`) is refused with how to start fresh.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,24 +22,56 @@ export const chainDir = (dataDir: string): string => join(dataDir, 'chain');
 /** Directory of the journal and snapshot. */
 export const stateDir = (dataDir: string): string => join(dataDir, 'chain', 'state');
 const infoPath = (dataDir: string) => join(dataDir, 'chain', 'info.json');
-const operatorPath = (dataDir: string) => join(dataDir, 'operator.json');
+/** The keys the local chain makes, one file each. */
+export const ROLES = ['admin', 'relayer', 'mint-authority', 'upgrade-authority'] as const;
+export type Role = (typeof ROLES)[number];
 
-/** The operator key of a data dir, or null when there is none yet. */
-export function loadOperatorKey(dataDir: string): Keypair | null {
-  const path = operatorPath(dataDir);
+/** The local chain's keys, one per role. */
+export type RoleKeys = Record<Role, Keypair>;
+
+/** Path of a role's key file. */
+export const roleKeyPath = (dataDir: string, role: Role): string => join(dataDir, `${role}.json`);
+
+/** A DATA_DIR written before the roles were split: one key for every role. */
+export class OldDataDirLayout extends Error {
+  constructor(readonly dir: string) {
+    super(
+      `DATA_DIR ${dir} was made by an older version that used one key (operator.json) for every role; this version keeps admin, relayer, ` +
+        `mint and upgrade authority keys apart and cannot take that chain over. Start fresh: stop every process using it, then remove ` +
+        `${dir} (or point DATA_DIR at a new directory).`,
+    );
+    this.name = 'OldDataDirLayout';
+  }
+}
+
+/** Refuses a data dir of the old layout. */
+export function assertCurrentLayout(dataDir: string): void {
+  if (existsSync(join(dataDir, 'operator.json'))) throw new OldDataDirLayout(dataDir);
+}
+
+/** A role's key of a data dir, or null when there is none (yet). */
+export function loadRoleKey(dataDir: string, role: Role): Keypair | null {
+  assertCurrentLayout(dataDir);
+  const path = roleKeyPath(dataDir, role);
   if (!existsSync(path)) return null;
   const bytes = v.parse(v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255))), v.length(64)), JSON.parse(readFileSync(path, 'utf8')));
   return Keypair.fromSecretKey(Uint8Array.from(bytes));
 }
 
-/** Loads the operator key, creating it (mode 0600) on a fresh data dir. */
-export function loadOrCreateOperatorKey(dataDir: string): Keypair {
-  const existing = loadOperatorKey(dataDir);
-  if (existing) return existing;
+/** Loads every role's key, creating the missing ones (mode 0600) on a fresh data dir. */
+export function loadOrCreateRoleKeys(dataDir: string): RoleKeys {
+  assertCurrentLayout(dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const kp = Keypair.generate();
-  writeAtomically(operatorPath(dataDir), JSON.stringify(Array.from(kp.secretKey)), 0o600);
-  return kp;
+  const out = {} as RoleKeys;
+  for (const role of ROLES) {
+    let kp = loadRoleKey(dataDir, role);
+    if (!kp) {
+      kp = Keypair.generate();
+      writeAtomically(roleKeyPath(dataDir, role), JSON.stringify(Array.from(kp.secretKey)), 0o600);
+    }
+    out[role] = kp;
+  }
+  return out;
 }
 
 /** The local chain's info of a data dir once its setup finished; null otherwise. */

@@ -4,21 +4,14 @@
  * blockhashes, signature statuses, preflight, and durability through the `Journal`
  * (design: "The local chain").
  */
-import { Clock, LiteSVM } from 'litesvm';
-import {
-  address,
-  getBase58Decoder,
-  getCompiledTransactionMessageDecoder,
-  getTransactionDecoder,
-  lamports as toLamports,
-  type Address,
-  type Transaction,
-} from '@solana/kit';
+import { Clock } from 'litesvm';
 import type { Logger } from '../../../runtime/log.ts';
 import { BlockhashWindow } from './blockhashes.ts';
 import { Journal, type AccountImage, type JournalRecord, type StatusEntry } from './journal.ts';
 import { RPC_CODES, RpcFailure, preflightFailure, type Simulation } from './rpc-failure.ts';
+import { RawSvm, base58, keyBytes } from './svm.ts';
 import { txErrorJson } from './tx-errors.ts';
+import { MalformedTransaction, readWire, type WireFacts } from './wire.ts';
 
 /** How a local chain is opened. */
 export interface LocalNodeOptions {
@@ -30,6 +23,8 @@ export interface LocalNodeOptions {
   slotMs?: number;
   /** fold the journal into a snapshot after this many records */
   compactEvery?: number;
+  /** wall time the Clock sysvar follows, unix ms [Date.now]; benchmarks pin it to stage bets that expire together */
+  now?: () => number;
 }
 
 const SLOTS_PER_EPOCH = 432_000;
@@ -39,14 +34,11 @@ const SLOT_MARK_EVERY = 25;
 const MAX_STATUSES = 50_000;
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 
-const base58 = getBase58Decoder();
-const txDecoder = getTransactionDecoder();
-const messageDecoder = getCompiledTransactionMessageDecoder();
 
 /** A LiteSVM-backed chain with slots, blockhashes, statuses and a durable journal. */
 export class LocalNode {
   private readonly journal: Journal;
-  private svm: LiteSVM;
+  private svm: RawSvm;
   private slotNow = 0;
   private readonly blockhashes: BlockhashWindow;
   private readonly statuses = new Map<string, StatusEntry>();
@@ -55,11 +47,12 @@ export class LocalNode {
   private readonly watchers = new Map<string, Set<(status: StatusEntry) => void>>();
   private ticker: NodeJS.Timeout | null = null;
   private readonly compactEvery: number;
+  private readonly accountListeners = new Set<(slot: number, accounts: AccountImage[]) => void>();
 
   private constructor(private readonly opts: LocalNodeOptions) {
     this.journal = new Journal(opts.dir);
     this.compactEvery = opts.compactEvery ?? 2_000;
-    this.svm = new LiteSVM();
+    this.svm = RawSvm.create();
     this.blockhashes = new BlockhashWindow(opts.genesisHash);
   }
 
@@ -69,11 +62,11 @@ export class LocalNode {
     const { snapshot, records } = node.journal.load();
     let slot = 1;
     if (snapshot) {
-      node.svm = LiteSVM.fromBytes(snapshot.svm);
+      node.svm = RawSvm.fromBytes(snapshot.svm);
       slot = snapshot.meta.slot;
       for (const [sig, st] of snapshot.meta.statuses) node.statuses.set(sig, st);
     }
-    node.svm.withBlockhashCheck(false).withTransactionHistory(0n).withSigverify(true);
+    node.svm.configure({ blockhashCheck: false, transactionHistory: 0n, sigverify: true });
     for (const rec of records) {
       node.applyImages(rec.accounts ?? []);
       if (rec.signature) node.statuses.set(rec.signature, { slot: rec.slot, err: rec.err ?? null });
@@ -119,23 +112,16 @@ export class LocalNode {
   }
 
   account(addr: string): AccountImage | null {
-    const acc = this.svm.getAccount(address(addr));
-    if (!acc.exists || acc.lamports === 0n) return null; // zero-lamport accounts do not exist
-    return { address: addr, lamports: acc.lamports, owner: acc.programAddress, executable: acc.executable, data: acc.data as Uint8Array };
+    const acc = this.svm.account(keyBytes(addr)); // zero-lamport accounts do not exist
+    return acc ? { address: addr, ...acc } : null;
   }
 
   programAccounts(owner: string): AccountImage[] {
-    return this.svm.getProgramAccounts(address(owner)).map((a) => ({
-      address: a.address,
-      lamports: a.lamports,
-      owner: a.programAddress,
-      executable: a.executable,
-      data: a.data as Uint8Array,
-    }));
+    return this.svm.programAccounts(keyBytes(owner));
   }
 
   rentExempt(size: number): bigint {
-    return this.svm.minimumBalanceForRentExemption(BigInt(size));
+    return this.svm.minimumBalance(BigInt(size));
   }
 
   status(signature: string): StatusEntry | null {
@@ -158,13 +144,23 @@ export class LocalNode {
     };
   }
 
+  /**
+   * Calls `cb` with the accounts each committed transaction (or airdrop) wrote, once they are
+   * durable and before the transaction's status is visible (accountSubscribe/programSubscribe).
+   * A deleted account has `lamports` null. Returns an unsubscribe.
+   */
+  watchAccounts(cb: (slot: number, accounts: AccountImage[]) => void): () => void {
+    this.accountListeners.add(cb);
+    return () => this.accountListeners.delete(cb);
+  }
+
   /** Runs a transaction without committing it (simulateTransaction). */
   simulate(wire: Uint8Array, opts: { sigVerify: boolean; replaceRecentBlockhash: boolean }): Simulation & { replacementBlockhash: string | null } {
-    const { tx, blockhash } = this.decode(wire);
-    if (!opts.replaceRecentBlockhash && !this.blockhashes.has(blockhash)) {
+    const facts = this.decode(wire);
+    if (!opts.replaceRecentBlockhash && !this.blockhashes.has(base58(facts.blockhash))) {
       return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0, replacementBlockhash: null };
     }
-    const sim = this.run(tx, 'simulate', opts.sigVerify);
+    const sim = this.run(wire, facts, 'simulate', opts.sigVerify);
     return { ...sim, replacementBlockhash: opts.replaceRecentBlockhash ? this.latestBlockhash().blockhash : null };
   }
 
@@ -174,31 +170,33 @@ export class LocalNode {
    * disk (one fsync serves every transaction executed in the same event-loop turn).
    */
   async submit(wire: Uint8Array, opts: { skipPreflight: boolean }): Promise<string> {
-    const { tx, signature, blockhash, writable } = this.decode(wire);
+    const facts = this.decode(wire);
+    const signature = base58(facts.signature);
     if (this.statuses.has(signature) || this.pending.has(signature)) throw preflightFailure({ err: 'AlreadyProcessed', logs: [], unitsConsumed: 0 });
-    if (!this.blockhashes.has(blockhash)) throw preflightFailure({ err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 });
+    if (!this.blockhashes.has(base58(facts.blockhash))) throw preflightFailure({ err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 });
     this.tickClock();
-    // Preflight without running the transaction twice: execute, and on failure put back the
-    // accounts it touched (a failed transaction only charged its fee), as if it never ran.
-    const before = opts.skipPreflight ? [] : writable.map((a) => this.image(a));
-    const result = this.run(tx, 'send', true);
-    if (result.err !== null && !opts.skipPreflight) {
-      this.applyImages(before.filter((img) => !sameImage(img, this.image(address(img.address)))));
+    // Preflight without running the transaction twice: execute, and on failure put back the fee
+    // payer (a failed transaction changes nothing but the fee it charged), as if it never ran.
+    const payer = facts.writable[0] as Uint8Array;
+    const before = opts.skipPreflight ? null : this.image(payer);
+    const result = this.run(wire, facts, 'send', true);
+    if (result.err !== null && before) {
+      this.applyImages([before]);
       throw preflightFailure(result);
     }
-    await this.commit({ slot: this.slotNow, signature, err: result.err, accounts: writable.map((a) => this.image(a)) });
+    await this.commit({ slot: this.slotNow, signature, err: result.err, accounts: facts.writable.map((k) => this.image(k)) });
     return signature;
   }
 
   /** Credits lamports out of thin air (requestAirdrop). */
   async airdrop(to: string, amount: bigint): Promise<string> {
     this.tickClock();
-    const res = this.svm.airdrop(address(to), toLamports(amount));
+    const res = this.svm.airdrop(keyBytes(to), amount);
     if (res === null || 'err' in res) {
       throw new RpcFailure(RPC_CODES.internal, `airdrop failed: ${res === null ? 'no result' : JSON.stringify(txErrorJson(res.err()))}`);
     }
-    const signature = base58.decode(res.signature());
-    await this.commit({ slot: this.slotNow, signature, err: null, accounts: [this.image(address(to))] });
+    const signature = base58(res.signature());
+    await this.commit({ slot: this.slotNow, signature, err: null, accounts: [this.image(keyBytes(to))] });
     return signature;
   }
 
@@ -208,6 +206,15 @@ export class LocalNode {
     const entry = { slot: record.slot, err: record.err ?? null };
     if (sig) this.pending.set(sig, entry);
     await this.journal.appendDurably(record);
+    if (record.accounts && record.accounts.length > 0) {
+      for (const listener of this.accountListeners) {
+        try {
+          listener(record.slot, record.accounts);
+        } catch (err) {
+          this.opts.log.error({ err }, 'account listener failed');
+        }
+      }
+    }
     if (sig) {
       this.pending.delete(sig);
       this.statuses.set(sig, entry);
@@ -229,33 +236,25 @@ export class LocalNode {
     this.opts.log.debug({ ms: Math.round(performance.now() - started) }, 'journal compacted');
   }
 
-  private decode(wire: Uint8Array): { tx: Transaction; signature: string; blockhash: string; writable: Address[] } {
-    let tx: Transaction;
-    let message: ReturnType<typeof messageDecoder.decode>;
+  private decode(wire: Uint8Array): WireFacts {
     try {
-      tx = txDecoder.decode(wire);
-      message = messageDecoder.decode(tx.messageBytes);
+      return readWire(wire);
     } catch (err) {
-      throw new RpcFailure(RPC_CODES.invalidParams, `invalid transaction: failed to deserialize (${(err as Error).message})`);
+      if (err instanceof MalformedTransaction) throw new RpcFailure(RPC_CODES.invalidParams, err.message);
+      throw err;
     }
-    const first = Object.values(tx.signatures)[0];
-    if (!first) throw new RpcFailure(RPC_CODES.signatureVerification, 'Transaction signature verification failure');
-    const { numSignerAccounts: signers, numReadonlySignerAccounts: roSigners, numReadonlyNonSignerAccounts: roOthers } = message.header;
-    const keys = message.staticAccounts;
-    const writable = keys.filter((_, i) => (i < signers ? i < signers - roSigners : i < keys.length - roOthers));
-    return { tx, signature: base58.decode(first), blockhash: message.lifetimeToken, writable };
   }
 
-  private run(tx: Transaction, mode: 'simulate' | 'send', sigVerify: boolean): Simulation {
-    this.svm.withSigverify(sigVerify);
+  private run(wire: Uint8Array, facts: WireFacts, mode: 'simulate' | 'send', sigVerify: boolean): Simulation {
+    this.svm.setSigverify(sigVerify);
     let res;
     try {
-      res = mode === 'simulate' ? this.svm.simulateTransaction(tx) : this.svm.sendTransaction(tx);
+      res = mode === 'simulate' ? this.svm.simulate(wire, facts.version) : this.svm.send(wire, facts.version);
     } catch (err) {
-      // the kit wrapper refuses a transaction whose signatures are missing
+      // the runtime could not even sanitize it (e.g. a signature count that does not match the header)
       throw new RpcFailure(RPC_CODES.signatureVerification, 'Transaction signature verification failure', { reason: (err as Error).message });
     } finally {
-      this.svm.withSigverify(true);
+      this.svm.setSigverify(true);
     }
     const meta = 'meta' in res ? res.meta() : res;
     const err = 'err' in res ? txErrorJson(res.err()) : null;
@@ -263,25 +262,17 @@ export class LocalNode {
     return { err, logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()) };
   }
 
-  private image(addr: Address): AccountImage {
-    const acc = this.svm.getAccount(addr);
-    if (!acc.exists) return { address: addr, lamports: null, owner: SYSTEM_PROGRAM, executable: false, data: new Uint8Array() };
-    return { address: addr, lamports: acc.lamports, owner: acc.programAddress, executable: acc.executable, data: acc.data as Uint8Array };
+  private image(key: Uint8Array): AccountImage {
+    const addr = base58(key);
+    const acc = this.svm.account(key);
+    if (!acc) return { address: addr, lamports: null, owner: SYSTEM_PROGRAM, executable: false, data: new Uint8Array() };
+    return { address: addr, ...acc };
   }
 
   /** Restores account images; executables last, so an upgradeable program finds its programdata. */
   private applyImages(images: AccountImage[]): void {
     const ordered = [...images.filter((a) => !a.executable), ...images.filter((a) => a.executable)];
-    for (const a of ordered) {
-      this.svm.setAccount({
-        address: address(a.address),
-        lamports: toLamports(a.lamports ?? 0n),
-        programAddress: address(a.owner),
-        executable: a.executable,
-        data: a.data,
-        space: BigInt(a.data.length),
-      });
-    }
+    for (const a of ordered) this.svm.setAccount(keyBytes(a.address), { lamports: a.lamports ?? 0n, owner: a.owner, executable: a.executable, data: a.data });
   }
 
   private enterSlot(slot: number): void {
@@ -294,10 +285,6 @@ export class LocalNode {
   private tickClock(): void {
     const slot = BigInt(this.slotNow);
     const epoch = slot / BigInt(SLOTS_PER_EPOCH);
-    this.svm.setClock(new Clock(slot, 0n, epoch, epoch, BigInt(Math.floor(Date.now() / 1000))));
+    this.svm.setClock(new Clock(slot, 0n, epoch, epoch, BigInt(Math.floor((this.opts.now ?? Date.now)() / 1000))));
   }
-}
-
-function sameImage(a: AccountImage, b: AccountImage): boolean {
-  return a.lamports === b.lamports && a.owner === b.owner && a.executable === b.executable && Buffer.from(a.data).equals(Buffer.from(b.data));
 }

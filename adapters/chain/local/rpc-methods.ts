@@ -49,10 +49,12 @@ const TxConfig = v.optional(
 const Commitment = v.optional(v.looseObject({ commitment: v.optional(v.string()) }));
 const U64 = v.pipe(v.number(), v.integer(), v.minValue(0));
 
-type Enc = v.InferOutput<typeof Encoding>;
-type Slice = v.InferOutput<typeof DataSlice>;
+export type Enc = v.InferOutput<typeof Encoding>;
+export type Slice = v.InferOutput<typeof DataSlice>;
+export { AccountConfig, ProgramAccountsConfig, Pubkey };
 
-function accountJson(a: AccountImage, encoding: Enc, slice: Slice): object {
+/** An account as JSON-RPC answers it (`getAccountInfo` value, subscription notifications). */
+export function accountJson(a: AccountImage, encoding: Enc, slice: Slice): object {
   const data = slice ? a.data.subarray(slice.offset, slice.offset + slice.length) : a.data;
   const encoded = encoding === 'base58' ? [b58dec.decode(data), 'base58'] : [Buffer.from(data).toString('base64'), 'base64'];
   return { data: encoded, executable: a.executable, lamports: Number(a.lamports ?? 0n), owner: a.owner, rentEpoch: 0, space: a.data.length };
@@ -66,7 +68,7 @@ function decodeBytes(text: string, encoding: 'base58' | 'base64' | undefined): U
   }
 }
 
-function matches(a: AccountImage, filters: NonNullable<v.InferOutput<typeof ProgramAccountsConfig>>['filters']): boolean {
+export function matches(a: AccountImage, filters: NonNullable<v.InferOutput<typeof ProgramAccountsConfig>>['filters']): boolean {
   for (const f of filters ?? []) {
     if ('dataSize' in f) {
       if (a.data.length !== f.dataSize) return false;

@@ -1,7 +1,9 @@
 /**
- * Fresh data dir: fund the operator, deploy the contract through the upgradeable loader,
- * create the 6-decimal test mint, and (unless GW_INIT=off) fund the vault and initialise
- * the contract with the same function the gateway's boot uses (design: "The local chain").
+ * Fresh data dir: fund the role keys, deploy the contract through the upgradeable loader (its
+ * upgrade authority is the upgrade-authority key), create the 6-decimal test mint (the
+ * mint-authority key), and (unless GW_INIT=off) fund the vault and initialise the contract —
+ * signed by the upgrade authority, naming the admin and relayer keys — with the same function
+ * the gateway's boot uses (design: "The local chain", "roles on chain are separate").
  */
 import * as v from 'valibot';
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, type PublicKey } from '@solana/web3.js';
@@ -15,16 +17,24 @@ import { TxSender } from '../tx-sender.ts';
 import { deployUpgradeable } from './deploy.ts';
 import type { LocalNode } from './node.ts';
 import { programElf, programKeypair } from './program-files.ts';
+import { ROLES, type Role, type RoleKeys } from './data-dir.ts';
+import { LocalPubSub } from './subscriptions.ts';
 
 /** 6 decimals, like the spec's token amounts */
 export const TEST_MINT_DECIMALS = 6;
-const OPERATOR_LAMPORTS = 100_000 * LAMPORTS_PER_SOL;
+/** What each role starts with: the relayer pays every bet's rent and fee, the mint authority every faucet grant. */
+const START_LAMPORTS: Record<Role, number> = {
+  admin: 100 * LAMPORTS_PER_SOL,
+  relayer: 100_000 * LAMPORTS_PER_SOL,
+  'mint-authority': 100_000 * LAMPORTS_PER_SOL,
+  'upgrade-authority': 1_000 * LAMPORTS_PER_SOL,
+};
 
 /** What the fresh-dir setup works with. */
 export interface SetupOptions {
   transport: JsonRpcTransport;
   node: LocalNode;
-  operator: Keypair;
+  keys: RoleKeys;
   /** null: GW_INIT=off */
   init: InitParams | null;
   log: Logger;
@@ -34,15 +44,17 @@ export interface SetupOptions {
 export async function setUpFreshChain(o: SetupOptions): Promise<PublicKey> {
   const rpc = new RpcClient(o.transport);
   const sender = new TxSender(rpc, { confirmTimeoutMs: 10_000, pollMs: 10, blockhashTtlMs: 60_000 });
-  const op = o.operator;
   const rentExempt = (size: number) => rpc.call('getMinimumBalanceForRentExemption', [size], v.number());
 
-  const airdrop = await rpc.call('requestAirdrop', [op.publicKey.toBase58(), OPERATOR_LAMPORTS], v.string());
-  await sender.confirm('operator airdrop', airdrop);
+  for (const role of ROLES) {
+    const airdrop = await rpc.call('requestAirdrop', [o.keys[role].publicKey.toBase58(), START_LAMPORTS[role]], v.string());
+    await sender.confirm(`${role} airdrop`, airdrop);
+  }
 
   const elf = programElf();
   if (!elf) throw new Error('program/updown.so is missing: build the contract first (npm run build:program)');
-  await deployUpgradeable(sender, rentExempt, op, programKeypair(), elf);
+  const minter = o.keys['mint-authority'];
+  await deployUpgradeable(sender, rentExempt, o.keys['upgrade-authority'], programKeypair(), elf);
   o.node.advanceSlot(); // a deployment becomes executable one slot later
   o.log.info({ programId: programKeypair().publicKey.toBase58(), bytes: elf.length }, 'contract deployed through the upgradeable loader');
 
@@ -50,18 +62,32 @@ export async function setUpFreshChain(o: SetupOptions): Promise<PublicKey> {
   await sender.sendAndConfirm(
     'create test mint',
     [
-      SystemProgram.createAccount({ fromPubkey: op.publicKey, newAccountPubkey: mint.publicKey, lamports: await rentExempt(MINT_SIZE), space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
-      createInitializeMint2Instruction(mint.publicKey, TEST_MINT_DECIMALS, op.publicKey, null),
+      SystemProgram.createAccount({ fromPubkey: minter.publicKey, newAccountPubkey: mint.publicKey, lamports: await rentExempt(MINT_SIZE), space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
+      createInitializeMint2Instruction(mint.publicKey, TEST_MINT_DECIMALS, minter.publicKey, null),
     ],
-    op,
+    minter,
     [mint],
   );
   o.log.info({ mint: mint.publicKey.toBase58() }, 'test mint created');
 
   if (o.init) {
-    const chain = new RpcChain({ transport: o.transport, operator: op, mint: mint.publicKey, pollMs: 10 });
-    const outcome = await initializeContract(chain, o.init);
-    o.log.info({ outcome, ...Object.fromEntries(Object.entries(o.init).map(([k, val]) => [k, String(val)])) }, 'contract initialised, vault funded');
+    const chain = new RpcChain({
+      transport: o.transport,
+      pubsub: new LocalPubSub(o.node),
+      keys: { relayer: o.keys.relayer, admin: o.keys.admin, mintAuthority: o.keys['mint-authority'], upgradeAuthority: o.keys['upgrade-authority'] },
+      mint: mint.publicKey,
+      pollMs: 10,
+      log: o.log,
+    });
+    try {
+      const outcome = await initializeContract(chain, o.init);
+      o.log.info(
+        { outcome, admin: o.keys.admin.publicKey.toBase58(), relayer: o.keys.relayer.publicKey.toBase58(), ...Object.fromEntries(Object.entries(o.init).map(([k, val]) => [k, String(val)])) },
+        'contract initialised by its upgrade authority, vault funded',
+      );
+    } finally {
+      chain.close();
+    }
   }
   return mint.publicKey;
 }

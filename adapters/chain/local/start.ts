@@ -9,7 +9,8 @@ import { getBase58Decoder } from '@solana/kit';
 import { componentLog, log as rootLog, type Logger } from '../../../runtime/log.ts';
 import { lockDataDir } from '../../store/data-dir-lock.ts';
 import type { InitParams } from '../port.ts';
-import { chainDir, loadOrCreateOperatorKey, readChainInfo, stateDir, writeChainInfo } from './data-dir.ts';
+import type { JsonRpcTransport } from '../rpc-client.ts';
+import { assertCurrentLayout, chainDir, loadOrCreateRoleKeys, readChainInfo, stateDir, writeChainInfo } from './data-dir.ts';
 import { listenJsonRpc } from './http.ts';
 import { InProcessTransport } from './in-process.ts';
 import { JsonRpcDispatcher } from './json-rpc.ts';
@@ -17,7 +18,8 @@ import { LocalNode } from './node.ts';
 import { programKeypair } from './program-files.ts';
 import { rpcMethods } from './rpc-methods.ts';
 import { setUpFreshChain } from './setup.ts';
-import { listenSubscriptions } from './subscriptions.ts';
+import { LocalPubSub, listenSubscriptions } from './subscriptions.ts';
+import type { PubSub } from '../pubsub.ts';
 
 /** Where the local chain keeps its state, where it listens, and how a fresh contract is initialised. */
 export interface LocalChainOptions {
@@ -29,6 +31,8 @@ export interface LocalChainOptions {
   init: InitParams | null;
   log?: Logger;
   slotMs?: number;
+  /** wall time the Clock follows, unix ms [Date.now] */
+  now?: () => number;
 }
 
 /** A running local chain. */
@@ -39,6 +43,10 @@ export interface LocalChain {
   wsUrl: string;
   genesisHash: string;
   mint: string;
+  /** JSON-RPC without a socket, for a gateway in the same process (same answers as over HTTP) */
+  transport: JsonRpcTransport;
+  /** subscriptions without a socket, for a gateway in the same process (same notifications as over the WebSocket) */
+  pubsub(): PubSub;
   stop(): Promise<void>;
 }
 
@@ -46,6 +54,7 @@ export interface LocalChain {
 export async function startLocalChain(o: LocalChainOptions): Promise<LocalChain> {
   const log = componentLog(o.log ?? rootLog, 'local-chain');
   const started = performance.now();
+  assertCurrentLayout(o.dataDir); // a data dir of the one-key layout is refused, saying how to start fresh
   const lock = lockDataDir(o.dataDir, 'chain'); // one chain process per data dir: two would append to one journal
   try {
     return await openLocalChain(o, log, started, () => lock.release());
@@ -56,7 +65,7 @@ export async function startLocalChain(o: LocalChainOptions): Promise<LocalChain>
 }
 
 async function openLocalChain(o: LocalChainOptions, log: Logger, started: number, unlock: () => void): Promise<LocalChain> {
-  const operator = loadOrCreateOperatorKey(o.dataDir);
+  const keys = loadOrCreateRoleKeys(o.dataDir);
   let info = readChainInfo(o.dataDir);
   if (info && !info.ready) {
     log.warn('previous setup did not finish; starting this data dir over');
@@ -67,13 +76,13 @@ async function openLocalChain(o: LocalChainOptions, log: Logger, started: number
   const genesisHash = info?.genesisHash ?? getBase58Decoder().decode(randomBytes(32));
   if (fresh) writeChainInfo(o.dataDir, { genesisHash, mint: null, programId: programKeypair().publicKey.toBase58(), ready: false });
 
-  const node = LocalNode.open({ dir: stateDir(o.dataDir), genesisHash, log, slotMs: o.slotMs });
+  const node = LocalNode.open({ dir: stateDir(o.dataDir), genesisHash, log, slotMs: o.slotMs, now: o.now });
   const dispatcher = new JsonRpcDispatcher(rpcMethods(node, genesisHash), log);
   node.start();
   let mint = info?.mint ?? null;
   try {
     if (fresh) {
-      mint = (await setUpFreshChain({ transport: new InProcessTransport(dispatcher), node, operator, init: o.init, log })).toBase58();
+      mint = (await setUpFreshChain({ transport: new InProcessTransport(dispatcher), node, keys, init: o.init, log })).toBase58();
       node.compact();
       writeChainInfo(o.dataDir, { genesisHash, mint, programId: programKeypair().publicKey.toBase58(), ready: true });
     }
@@ -100,6 +109,8 @@ async function openLocalChain(o: LocalChainOptions, log: Logger, started: number
     wsUrl,
     genesisHash,
     mint: mint ?? '',
+    transport: new InProcessTransport(dispatcher),
+    pubsub: () => new LocalPubSub(node),
     stop: async () => {
       subs.close();
       await new Promise<void>((resolve) => {

@@ -1,31 +1,112 @@
 /**
  * The PubSub side of the local chain (WebSocket, by convention on the RPC port + 1, as web3.js
- * derives it): `signatureSubscribe` / `signatureUnsubscribe`, so an unmodified web3.js
- * `confirmTransaction` / `sendAndConfirmTransaction` resolves against the local chain.
+ * derives it), answering the way a validator does:
+ * - `signatureSubscribe`: one `signatureNotification` once the transaction is durable (so an
+ *   unmodified web3.js `confirmTransaction` resolves against the local chain);
+ * - `accountSubscribe`: an `accountNotification` whenever a committed transaction wrote the account
+ *   (a deleted account comes with 0 lamports, no data, owned by the system program);
+ * - `programSubscribe` (with `dataSize`/`memcmp` filters): a `programNotification` for every
+ *   account a transaction wrote that the program owns afterwards;
+ * and their `*Unsubscribe`. Notifications go out when the transaction is durable, before its
+ * status is visible, so a client that sees a signature confirmed has already been sent its changes.
  */
 import uws from 'uWebSockets.js';
 import type { us_listen_socket, WebSocket } from 'uWebSockets.js';
 import * as v from 'valibot';
 import type { Logger } from '../../../runtime/log.ts';
+import type { AccountImage } from './journal.ts';
+import { parseParams } from './json-rpc.ts';
 import type { LocalNode } from './node.ts';
-import { RPC_CODES } from './rpc-failure.ts';
+import { RPC_CODES, RpcFailure } from './rpc-failure.ts';
+import { AccountConfig, ProgramAccountsConfig, Pubkey, accountJson, matches } from './rpc-methods.ts';
+import type { PubSub, SubscribeMethod, Subscription } from '../pubsub.ts';
 
+const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+
+/** What one socket is subscribed to. */
 interface Client {
   closed: boolean;
+  /** subscription id -> how to stop it */
   subs: Map<number, () => void>;
 }
 
+export type Notify = (method: string, subscription: number, result: object) => void;
+
 const Request = v.object({ jsonrpc: v.literal('2.0'), id: v.union([v.number(), v.string()]), method: v.string(), params: v.optional(v.array(v.unknown())) });
 
-/** Serves signature subscriptions on `port`; resolves with the port actually bound. */
+/** An account as a subscriber sees it; a deleted one is the validator's empty system account. */
+const shown = (a: AccountImage): AccountImage => (a.lamports === null ? { ...a, lamports: 0n, owner: SYSTEM_PROGRAM, executable: false, data: new Uint8Array() } : a);
+
+/** Who listens to which account and program; one node listener dispatches each write to them. */
+export class Watchers {
+  private readonly byAccount = new Map<string, Set<(slot: number, a: AccountImage) => void>>();
+  private readonly byProgram = new Map<string, Set<(slot: number, a: AccountImage) => void>>();
+  private readonly stopNode: () => void;
+
+  constructor(node: LocalNode) {
+    this.stopNode = node.watchAccounts((slot, accounts) => {
+      for (const a of accounts) {
+        for (const cb of this.byAccount.get(a.address) ?? []) cb(slot, a);
+        if (a.lamports !== null) for (const cb of this.byProgram.get(a.owner) ?? []) cb(slot, a);
+      }
+    });
+  }
+
+  add(map: 'account' | 'program', key: string, cb: (slot: number, a: AccountImage) => void): () => void {
+    const index = map === 'account' ? this.byAccount : this.byProgram;
+    const set = index.get(key) ?? new Set();
+    set.add(cb);
+    index.set(key, set);
+    return () => {
+      set.delete(cb);
+      if (set.size === 0) index.delete(key);
+    };
+  }
+
+  close(): void {
+    this.stopNode();
+  }
+}
+
+/** Starts one subscription for `method`; returns how to stop it. Throws RpcFailure on bad params. */
+export function subscribeOnNode(node: LocalNode, watchers: Watchers, method: string, params: unknown[], sub: number, notify: Notify): () => void {
+  switch (method) {
+    case 'signatureSubscribe': {
+      const [signature] = parseParams(v.tuple([v.string(), v.optional(v.looseObject({}))]), params);
+      return node.watchSignature(signature, (st) => notify('signatureNotification', sub, { context: { slot: st.slot }, value: { err: st.err } }));
+    }
+    case 'accountSubscribe': {
+      const [key, cfg] = parseParams(v.tuple([Pubkey, AccountConfig]), params);
+      return watchers.add('account', key, (slot, a) => notify('accountNotification', sub, { context: { slot }, value: accountJson(shown(a), cfg?.encoding, cfg?.dataSlice) }));
+    }
+    case 'programSubscribe': {
+      const [owner, cfg] = parseParams(v.tuple([Pubkey, ProgramAccountsConfig]), params);
+      return watchers.add('program', owner, (slot, a) => {
+        if (matches(a, cfg?.filters)) notify('programNotification', sub, { context: { slot }, value: { pubkey: a.address, account: accountJson(a, cfg?.encoding, cfg?.dataSlice) } });
+      });
+    }
+    default:
+      throw new RpcFailure(RPC_CODES.methodNotFound, 'Method not found');
+  }
+}
+
+const UNSUBSCRIBE: Record<string, string> = {
+  signatureUnsubscribe: 'signatureSubscribe',
+  accountUnsubscribe: 'accountSubscribe',
+  programUnsubscribe: 'programSubscribe',
+};
+
+/** Serves subscriptions on `port`; resolves with the port actually bound. */
 export async function listenSubscriptions(node: LocalNode, host: string, port: number, log: Logger): Promise<{ port: number; close(): void }> {
   let nextId = 1;
   const open = new Set<WebSocket<Client>>();
+  const watchers = new Watchers(node);
   const send = (ws: WebSocket<Client>, msg: object) => {
     if (!ws.getUserData().closed) ws.send(JSON.stringify(msg));
   };
   const app = uws.App().ws<Client>('/*', {
     idleTimeout: 120,
+    maxBackpressure: 16 * 1024 * 1024,
     upgrade: (res, req, context) => {
       res.upgrade<Client>({ closed: false, subs: new Map() }, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
     },
@@ -47,23 +128,31 @@ export async function listenSubscriptions(node: LocalNode, host: string, port: n
       }
       const { id, method, params = [] } = req.output;
       const client = ws.getUserData();
-      if (method === 'signatureSubscribe' && typeof params[0] === 'string') {
-        const sub = nextId++;
-        send(ws, { jsonrpc: '2.0', result: sub, id });
-        const stop = node.watchSignature(params[0], (st) => {
+      try {
+        if (method in UNSUBSCRIBE) {
+          const [sub] = parseParams(v.tuple([v.pipe(v.number(), v.integer())]), params);
+          const stop = client.subs.get(sub);
           client.subs.delete(sub);
-          send(ws, { jsonrpc: '2.0', method: 'signatureNotification', params: { result: { context: { slot: st.slot }, value: { err: st.err } }, subscription: sub } });
-        });
+          stop?.();
+          send(ws, { jsonrpc: '2.0', result: stop !== undefined, id });
+          return;
+        }
+        const sub = nextId++;
+        const notify: Notify = (notification, subscription, result) => {
+          if (notification === 'signatureNotification') {
+            // a signature subscription ends with its one notification
+            client.subs.get(subscription)?.();
+            client.subs.delete(subscription);
+          }
+          send(ws, { jsonrpc: '2.0', method: notification, params: { result, subscription } });
+        };
+        // answer the subscription id before any notification (a known signature notifies in a microtask)
+        const stop = subscribeOnNode(node, watchers, method, params, sub, notify);
         client.subs.set(sub, stop);
-      } else if (method === 'signatureUnsubscribe' && typeof params[0] === 'number') {
-        const stop = client.subs.get(params[0]);
-        client.subs.delete(params[0]);
-        stop?.();
-        send(ws, { jsonrpc: '2.0', result: stop !== undefined, id });
-      } else if (method === 'signatureSubscribe' || method === 'signatureUnsubscribe') {
-        send(ws, { jsonrpc: '2.0', error: { code: RPC_CODES.invalidParams, message: 'Invalid params' }, id });
-      } else {
-        send(ws, { jsonrpc: '2.0', error: { code: RPC_CODES.methodNotFound, message: 'Method not found' }, id });
+        send(ws, { jsonrpc: '2.0', result: sub, id });
+      } catch (err) {
+        const failure = err instanceof RpcFailure ? err : new RpcFailure(RPC_CODES.internal, (err as Error).message);
+        send(ws, { jsonrpc: '2.0', error: { code: failure.code, message: failure.message }, id });
       }
     },
     close: (ws) => {
@@ -83,6 +172,52 @@ export async function listenSubscriptions(node: LocalNode, host: string, port: n
     close: () => {
       uws.us_listen_socket_close(socket);
       for (const ws of [...open]) ws.close();
+      watchers.close();
     },
   };
+}
+
+/**
+ * The same subscriptions without a socket, for a gateway running in the chain's process: the
+ * notifications are the objects the WebSocket would carry, delivered in the commit that made them.
+ */
+export class LocalPubSub implements PubSub {
+  private readonly watchers: Watchers;
+  private nextId = 1;
+  private readonly stops = new Set<() => void>();
+  private readonly opened = Date.now();
+
+  constructor(private readonly node: LocalNode) {
+    this.watchers = new Watchers(node);
+  }
+
+  async subscribe(method: SubscribeMethod, params: unknown[], onNotify: (result: unknown) => void): Promise<Subscription> {
+    let stop: () => void = () => undefined;
+    stop = subscribeOnNode(this.node, this.watchers, method, params, this.nextId++, (_notification, _sub, result) => onNotify(result));
+    this.stops.add(stop);
+    return {
+      unsubscribe: () => {
+        stop();
+        this.stops.delete(stop);
+      },
+    };
+  }
+
+  onResync(): () => void {
+    return () => undefined; // nothing to lose: no connection
+  }
+
+  status(): 'open' {
+    return 'open';
+  }
+
+  statusSince(): number {
+    return this.opened;
+  }
+
+  close(): void {
+    for (const stop of this.stops) stop();
+    this.stops.clear();
+    this.watchers.close();
+  }
 }

@@ -1,0 +1,127 @@
+/**
+ * LiteSVM through its native binding, on raw bytes: account keys as 32-byte arrays, transactions
+ * as their wire bytes. The package's own wrapper converts every key to and from base58 and
+ * decodes and re-encodes every transaction (@solana/kit codecs), which was most of the local
+ * chain's CPU per transaction; here base58 happens only at the edges, with a cache for the keys
+ * the chain keeps meeting.
+ *
+ * @example
+ *   const svm = new RawSvm();
+ *   const result = svm.send(wireBytes);           // TransactionMetadata | FailedTransactionMetadata
+ *   const acc = svm.account(keyBytes);            // { lamports, owner (base58), executable, data } | null
+ */
+import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
+import { Account, LiteSvm, type Clock, type FailedTransactionMetadata, type TransactionMetadata } from 'litesvm/dist/internal.js';
+
+const b58decoder = getBase58Decoder();
+const b58encoder = getBase58Encoder();
+
+/** base58 of 32-byte keys, cached (the same few thousand keys come back all the time). */
+const names = new Map<string, string>();
+const bytesOf = new Map<string, Uint8Array>();
+const CACHE_LIMIT = 100_000;
+
+/** The base58 text of a key (or any bytes). */
+export function base58(bytes: Uint8Array): string {
+  if (bytes.length !== 32) return b58decoder.decode(bytes);
+  const k = Buffer.from(bytes.buffer, bytes.byteOffset, 32).toString('latin1');
+  let name = names.get(k);
+  if (name === undefined) {
+    if (names.size >= CACHE_LIMIT) names.clear();
+    name = b58decoder.decode(bytes);
+    names.set(k, name);
+  }
+  return name;
+}
+
+/** The 32 bytes of a base58 key. */
+export function keyBytes(address: string): Uint8Array {
+  let bytes = bytesOf.get(address);
+  if (bytes === undefined) {
+    if (bytesOf.size >= CACHE_LIMIT) bytesOf.clear();
+    bytes = new Uint8Array(b58encoder.encode(address));
+    bytesOf.set(address, bytes);
+  }
+  return bytes;
+}
+
+/** An account as the node keeps it: owner in base58, data as bytes. */
+export interface RawAccount {
+  lamports: bigint;
+  owner: string;
+  executable: boolean;
+  data: Uint8Array;
+}
+
+/** The native LiteSVM with a raw-bytes surface. */
+export class RawSvm {
+  private constructor(private readonly inner: LiteSvm) {}
+
+  /** A fresh chain with LiteSVM's defaults (builtins, sysvars, SPL programs). */
+  static create(): RawSvm {
+    return new RawSvm(new LiteSvm());
+  }
+
+  /** A chain restored from `toBytes()`. */
+  static fromBytes(bytes: Uint8Array): RawSvm {
+    return new RawSvm(LiteSvm.fromBytes(bytes));
+  }
+
+  toBytes(): Uint8Array {
+    return this.inner.toBytes();
+  }
+
+  configure(o: { blockhashCheck: boolean; transactionHistory: bigint; sigverify: boolean }): void {
+    this.inner.setBlockhashCheck(o.blockhashCheck);
+    this.inner.setTransactionHistory(o.transactionHistory);
+    this.inner.setSigverify(o.sigverify);
+  }
+
+  setSigverify(on: boolean): void {
+    this.inner.setSigverify(on);
+  }
+
+  setClock(clock: Clock): void {
+    this.inner.setClock(clock);
+  }
+
+  /** The account at `key`, or null when there is none (or it holds no lamports). */
+  account(key: Uint8Array): RawAccount | null {
+    const acc = this.inner.getAccount(key);
+    if (acc === null) return null;
+    const lamports = acc.lamports();
+    if (lamports === 0n) return null;
+    return { lamports, owner: base58(acc.owner()), executable: acc.executable(), data: acc.data() };
+  }
+
+  /** Every account `owner` owns, with its address. */
+  programAccounts(owner: Uint8Array): Array<RawAccount & { address: string }> {
+    return this.inner.getProgramAccounts(owner).map((a) => {
+      const acc = a.account();
+      return { address: base58(a.address), lamports: acc.lamports(), owner: base58(acc.owner()), executable: acc.executable(), data: acc.data() };
+    });
+  }
+
+  /** Writes an account as it is (restoring state: journal replay, preflight roll-back). */
+  setAccount(key: Uint8Array, a: RawAccount): void {
+    this.inner.setAccount(key, new Account(a.lamports, a.data, keyBytes(a.owner), a.executable, 0n));
+  }
+
+  minimumBalance(size: bigint): bigint {
+    return this.inner.minimumBalanceForRentExemption(size);
+  }
+
+  airdrop(key: Uint8Array, lamports: bigint): TransactionMetadata | FailedTransactionMetadata | null {
+    return this.inner.airdrop(key, lamports);
+  }
+
+  /** Executes a legacy or v0 transaction from its wire bytes and commits it. */
+  send(wire: Uint8Array, version: 'legacy' | 0): TransactionMetadata | FailedTransactionMetadata {
+    return version === 'legacy' ? this.inner.sendLegacyTransaction(wire) : this.inner.sendVersionedTransaction(wire);
+  }
+
+  /** Executes without committing. */
+  simulate(wire: Uint8Array, version: 'legacy' | 0) {
+    return version === 'legacy' ? this.inner.simulateLegacyTransaction(wire) : this.inner.simulateVersionedTransaction(wire);
+  }
+}
