@@ -1,70 +1,85 @@
 /**
  * `npm run exchange`: the paper-trading exchange as one process, configured by env
- * (design: "Run contract"). REDIS_URL unset -> in-memory ledger (with a warning);
- * EXCHANGE_FEED nats (default when NATS_URL is set) | synthetic (default otherwise) | binance.
+ * (design: "Run contract"). REDIS_URL unset -> the ledger in `DATA_DIR/exchange/ledger.log`
+ * (held by this process alone); EXCHANGE_FEED nats (default when NATS_URL is set) | synthetic
+ * (default otherwise) | binance.
  */
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bookFeedFromEnv } from '../adapters/feed/from-env.ts';
-import { memoryExchangeStore } from '../adapters/store/exchange-memory.ts';
+import { EXCHANGE_FEEDS, binanceWsUrl, bookFeedFromEnv } from '../adapters/feed/from-env.ts';
+import { lockDataDir } from '../adapters/store/data-dir-lock.ts';
+import { openFileExchangeStore } from '../adapters/store/exchange-file.ts';
 import type { ExchangeStore } from '../adapters/store/exchange-port.ts';
+import { redactUrl } from '../adapters/store/redis-client.ts';
 import { redisExchangeStore } from '../adapters/store/exchange-redis.ts';
-import { integer, optionalText, port, readEnv } from '../runtime/env.ts';
+import { commonEnv, describe, integer, natsUrl, optionalOneOf, port, readEnv, text, url } from '../runtime/env.ts';
 import { log } from '../runtime/log.ts';
 import { startExchange, type RunningExchange } from '../server/exchange/app.ts';
+import { runService } from './process.ts';
 
 /** Starts the exchange in-process (used by `npm start`). */
 export { startExchange };
 export type { ExchangeOptions, RunningExchange } from '../server/exchange/app.ts';
 
+/** The exchange's variables, each with its default and meaning (`--help`). */
+export const exchangeEnvFields = {
+  EXCHANGE_PORT: describe('REST API port (/api/v1)', port(8081)),
+  EXCHANGE_MGMT_PORT: describe('management port (GET /actuator/health)', port(8082)),
+  HOST: describe('listen address (0.0.0.0 in a container)', text('127.0.0.1')),
+  BOOK_MAX_AGE_MS: describe('an order book older than this is never used, ms', integer(30_000, 1)),
+  EXCHANGE_FEED: describe('order books from nats|synthetic|binance (unset: nats when NATS_URL is set, else synthetic)', optionalOneOf(EXCHANGE_FEEDS)),
+  NATS_URL: describe('NATS for market.book.<SYMBOL>', natsUrl()),
+  BINANCE_WS_URL: describe('Binance stream base URL (EXCHANGE_FEED=binance)', binanceWsUrl()),
+  REDIS_URL: describe('Redis for the ledger (unset: a journal file in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
+  DATA_DIR: describe('where the embedded ledger file lives', text('.data')),
+  ...commonEnv,
+};
+
 /** Reads the exchange's own variables; throws ConfigError naming a bad one. */
 export function exchangeEnv(source: Record<string, string | undefined> = process.env) {
-  return readEnv(
-    {
-      EXCHANGE_PORT: port(8081),
-      EXCHANGE_MGMT_PORT: port(8082),
-      BOOK_MAX_AGE_MS: integer(30_000, 1),
-      REDIS_URL: optionalText(),
+  return readEnv(exchangeEnvFields, source);
+}
+
+/** Picks the ledger store: Redis when REDIS_URL is set, else the journal file in DATA_DIR (locked for this process). */
+export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; DATA_DIR: string }): ExchangeStore {
+  if (env.REDIS_URL) {
+    log.info({ redis: redactUrl(env.REDIS_URL) }, 'exchange ledger in Redis');
+    return redisExchangeStore(env.REDIS_URL);
+  }
+  const lock = lockDataDir(env.DATA_DIR, 'exchange');
+  const path = join(env.DATA_DIR, 'exchange', 'ledger.log');
+  const store = openFileExchangeStore(path);
+  log.info({ file: path, lines: store.lines() }, 'REDIS_URL unset: the exchange ledger is kept in DATA_DIR');
+  return {
+    ...store,
+    async close() {
+      await store.close();
+      lock.release();
     },
-    source,
-  );
+  };
 }
 
-/** Picks the ledger store: Redis when REDIS_URL is set, else in memory (lost on exit). */
-export function exchangeStoreOf(redisUrl: string | undefined): ExchangeStore {
-  if (redisUrl) return redisExchangeStore(redisUrl);
-  log.warn('REDIS_URL is not set: the exchange ledger is kept in memory and is lost when the process exits');
-  return memoryExchangeStore();
-}
-
-/** Starts the exchange from the environment and stops it cleanly on SIGINT/SIGTERM. */
-export async function main(source: Record<string, string | undefined> = process.env): Promise<RunningExchange> {
+/** Starts the exchange from the environment. */
+export async function startExchangeFromEnv(source: Record<string, string | undefined> = process.env): Promise<RunningExchange> {
   const env = exchangeEnv(source);
   const feed = bookFeedFromEnv(source);
-  const exchange = await startExchange({
-    port: env.EXCHANGE_PORT,
-    mgmtPort: env.EXCHANGE_MGMT_PORT,
-    bookMaxAgeMs: env.BOOK_MAX_AGE_MS,
-    feed,
-    store: exchangeStoreOf(env.REDIS_URL),
-  });
-  const shutdown = (signal: string) => {
-    log.info({ signal }, 'shutting down');
-    exchange.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
-  return exchange;
+  const store = exchangeStoreOf(env);
+  try {
+    return await startExchange({ port: env.EXCHANGE_PORT, mgmtPort: env.EXCHANGE_MGMT_PORT, host: env.HOST, bookMaxAgeMs: env.BOOK_MAX_AGE_MS, feed, store });
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((err: unknown) => {
-    log.fatal({ err }, 'exchange failed to start');
-    process.exit(1);
-  });
+  await runService(
+    {
+      name: 'exchange',
+      command: 'npm run exchange',
+      purpose: 'The paper-trading exchange: USDT accounts, market orders on live BTC/ETH/SOL books, PnL, equity curve, journal.',
+      env: exchangeEnvFields,
+    },
+    () => startExchangeFromEnv(),
+  );
 }

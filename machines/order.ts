@@ -48,7 +48,16 @@ export interface OrderContext {
   execution: Execution | null;
   refusal: Refusal | null;
   failure: string | null;
+  /** the dependency (e.g. `redis`) whose outage failed the order, when that was the cause */
+  unavailable: string | null;
 }
+
+/** The dependency named by an outage error (`DependencyUnavailable` carries one), else null. */
+const dependencyOf = (error: unknown): string | null => {
+  const dep = (error as { dependency?: unknown } | null)?.dependency;
+  return typeof dep === 'string' ? dep : null;
+};
+
 
 const notProvided = (): Promise<never> => Promise.reject(new Error('effect not provided by the runtime'));
 
@@ -65,7 +74,7 @@ export const orderMachine = setup({
 }).createMachine({
   id: 'order',
   initial: 'received',
-  context: ({ input }) => ({ request: input, book: null, execution: null, refusal: null, failure: null }),
+  context: ({ input }) => ({ request: input, book: null, execution: null, refusal: null, failure: null, unavailable: null }),
   states: {
     received: {
       invoke: {
@@ -76,7 +85,7 @@ export const orderMachine = setup({
           { guard: ({ event }) => event.output.ok, target: 'priced', actions: assign({ book: ({ event }) => (event.output.ok ? event.output.book : null) }) },
           { target: 'rejected', actions: assign({ refusal: ({ event }) => (event.output.ok ? null : event.output.refusal) }) },
         ],
-        onError: { target: 'failed', actions: assign({ failure: ({ event }) => String(event.error) }) },
+        onError: { target: 'failed', actions: assign(({ event }) => ({ failure: String(event.error), unavailable: dependencyOf(event.error) })) },
       },
     },
     priced: {
@@ -90,7 +99,7 @@ export const orderMachine = setup({
           { guard: ({ event }) => event.output.kind === 'replayed', target: 'replayed', actions: assign({ execution: ({ event }) => event.output }) },
           { target: 'rejected', actions: assign({ refusal: ({ event }) => (event.output.kind === 'refused' ? event.output.refusal : null) }) },
         ],
-        onError: { target: 'failed', actions: assign({ failure: ({ event }) => String(event.error) }) },
+        onError: { target: 'failed', actions: assign(({ event }) => ({ failure: String(event.error), unavailable: dependencyOf(event.error) })) },
       },
     },
     filled: { type: 'final' },

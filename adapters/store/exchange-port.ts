@@ -1,8 +1,10 @@
 /**
- * The exchange ledger store: one port, two adapters (Redis, and in-memory as the embedded
- * default). Every change of an account is one `commit` guarded by the account's version, so
+ * The exchange ledger store: one port, three adapters (Redis; a journal file in DATA_DIR as the
+ * embedded default; in-memory for unit tests). Every change of an account is one `commit` guarded by the account's version, so
  * cash, positions, order, fills, journal entries, equity point and idempotency record are
- * written all together or not at all, whatever races (design: atomic execution).
+ * written all together or not at all, whatever races (design: atomic execution). An order costs
+ * two round trips: `load` (account, positions, idempotency record) and `commit` (which also saves
+ * the order's final state).
  */
 import type { BookSymbol } from '../feed/port.ts';
 import type { Balances } from '../../runtime/exchange/ledger.ts';
@@ -76,6 +78,8 @@ export interface LedgerCommit {
   order?: OrderRecord;
   idempotency?: { key: string; record: IdempotencyRecord };
   equityPoint?: EquityPoint;
+  /** the order actor's final state, saved in the same commit as the trade it describes (no separate write) */
+  orderState?: { orderId: string; state: unknown };
 }
 
 /** `conflict`: another writer committed first (reload and retry); `missing`: the account is gone. */
@@ -103,13 +107,11 @@ export interface ExchangeStore {
   equity(id: string, sinceMs: number): Promise<EquityPoint[]>;
   /** The whole journal of one account, in order. */
   journal(id: string): Promise<JournalEntry[]>;
-  /** Persists an order actor's snapshot (only while the account exists); an `active` one is also listed as unfinished. */
-  saveOrderState(accountId: string, orderId: string, snapshot: unknown): Promise<void>;
-  /** The last persisted snapshot of an order actor. */
+  /** The final state of an executed order, as its commit saved it (null when unknown). */
   readOrderState(accountId: string, orderId: string): Promise<unknown>;
-  /** Snapshots of the account's orders that have not reached a final state (to resume them at boot). */
-  unfinishedOrderStates(accountId: string): Promise<{ orderId: string; snapshot: unknown }[]>;
   /** Removes the account and everything it owns; false when it did not exist. */
   deleteAccount(id: string): Promise<boolean>;
+  /** One round trip to the storage (health); rejects with DependencyUnavailable when it is unreachable. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -16,9 +16,9 @@ return 'created'
 `, { deadline: true });
 
 /**
- * KEYS: account, positions, orders, equity, journal, idempotency. ARGV: expected version,
- * change JSON {cash, netDeposits, feesPaid, positions{symbol: json}, journal[[k,v,...]],
- * order?, equity?{score, member}, idem?{key, value}}.
+ * KEYS: account, positions, orders, equity, journal, idempotency, order states. ARGV: expected
+ * version, change JSON {cash, netDeposits, feesPaid, positions{symbol: json}, journal[[k,v,...]],
+ * order?, equity?{score, member}, idem?{key, value}, state?{id, json}}.
  */
 export const COMMIT = redisScript(`
 local v = redis.call('HGET', KEYS[1], 'version')
@@ -32,6 +32,7 @@ for _, fields in ipairs(c.journal) do redis.call('XADD', KEYS[5], '*', unpack(fi
 if c.order then redis.call('RPUSH', KEYS[3], c.order) end
 if c.equity then redis.call('ZADD', KEYS[4], c.equity.score, c.equity.member) end
 if c.idem then redis.call('HSET', KEYS[6], c.idem.key, c.idem.value) end
+if c.state then redis.call('HSET', KEYS[7], c.state.id, c.state.json) end
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 return 'committed'
 `, { deadline: true });
@@ -44,16 +45,5 @@ if redis.call('HGET', KEYS[2], name) == ARGV[1] then redis.call('HDEL', KEYS[2],
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('DEL', KEYS[1])
 for i = 4, #KEYS do redis.call('DEL', KEYS[i]) end
-return 1
-`, { deadline: true });
-
-/**
- * KEYS: account, order states, unfinished orders. ARGV: order id, snapshot JSON, 'active'|'done'.
- * Writes only while the account exists; keeps the set of unfinished orders in step.
- */
-export const SAVE_ORDER_STATE = redisScript(`
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-if ARGV[3] == 'active' then redis.call('SADD', KEYS[3], ARGV[1]) else redis.call('SREM', KEYS[3], ARGV[1]) end
 return 1
 `, { deadline: true });

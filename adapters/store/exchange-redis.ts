@@ -8,48 +8,35 @@
  *   <p>:account:<id>:equity        zset  equity points by time
  *   <p>:account:<id>:journal       stream the append-only journal
  *   <p>:account:<id>:idempotency   hash  Idempotency-Key -> {fingerprint, status, body}
- *   <p>:account:<id>:order-states  hash  order id -> persisted XState snapshot
- *   <p>:account:<id>:orders-unfinished set order ids whose actor has not reached a final state
+ *   <p>:account:<id>:order-states  hash  order id -> the order actor's final state (saved by its commit)
  */
-import { Redis } from 'ioredis';
 import * as v from 'valibot';
-import { BOOK_SYMBOLS, type BookSymbol } from '../feed/port.ts';
-import type { Balances, PositionState } from '../../runtime/exchange/ledger.ts';
 import { journalFields, parseJournalEntry } from '../../runtime/exchange/journal.ts';
+import type { Balances } from '../../runtime/exchange/ledger.ts';
 import { dec } from '../../runtime/exchange/money.ts';
+import { log as rootLog, type Logger } from '../../runtime/log.ts';
+import { DecimalText, PositionJson, positionsFromJson, positionToJson } from './exchange-codec.ts';
 import type { AccountRecord, EquityPoint, ExchangeStore, IdempotencyRecord, LoadedAccount, OrderRecord } from './exchange-port.ts';
-import { COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, SAVE_ORDER_STATE } from './exchange-redis-scripts.ts';
+import { COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT } from './exchange-redis-scripts.ts';
+import { openRedis } from './redis-client.ts';
 
-const decimalText = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/));
 const AccountHash = v.object({
   id: v.string(),
   name: v.string(),
   baseCurrency: v.literal('USDT'),
-  initialCash: decimalText,
-  feeRate: decimalText,
+  initialCash: DecimalText,
+  feeRate: DecimalText,
   createdAt: v.string(),
-  cash: decimalText,
-  netDeposits: decimalText,
-  feesPaid: decimalText,
+  cash: DecimalText,
+  netDeposits: DecimalText,
+  feesPaid: DecimalText,
   version: v.pipe(v.string(), v.regex(/^\d+$/)),
 });
-const PositionJson = v.object({ qty: decimalText, costBasis: decimalText, realizedPnl: decimalText });
+const PositionsHash = v.record(v.string(), v.pipe(v.string(), v.parseJson(), PositionJson));
 const IdempotencyJson = v.object({ fingerprint: v.string(), status: v.number(), body: v.record(v.string(), v.string()) });
 
-const positionText = (p: PositionState): string =>
-  JSON.stringify({ qty: p.qty.toFixed(), costBasis: p.costBasis.toFixed(), realizedPnl: p.realizedPnl.toFixed() });
-
-const isSymbol = (s: string): s is BookSymbol => (BOOK_SYMBOLS as readonly string[]).includes(s);
-
-function readPositions(hash: Record<string, string>): Balances['positions'] {
-  const out: Balances['positions'] = {};
-  for (const [symbol, json] of Object.entries(hash)) {
-    if (!isSymbol(symbol)) continue;
-    const p = v.parse(PositionJson, JSON.parse(json));
-    out[symbol] = { symbol, qty: dec(p.qty), costBasis: dec(p.costBasis), realizedPnl: dec(p.realizedPnl) };
-  }
-  return out;
-}
+/** Positions as stored (symbol -> JSON); symbols the exchange does not trade are ignored. */
+const readPositions = (hash: Record<string, string>): Balances['positions'] => positionsFromJson(v.parse(PositionsHash, hash));
 
 type ExecResult = [error: Error | null, result: unknown][] | null;
 function results(r: ExecResult): unknown[] {
@@ -60,9 +47,13 @@ function results(r: ExecResult): unknown[] {
   });
 }
 
-/** Connects to `url` and returns the store (the connection is closed by `close`). */
-export function redisExchangeStore(url: string, prefix = 'exchange'): ExchangeStore {
-  const redis = new Redis(url, { maxRetriesPerRequest: 3 });
+/**
+ * Connects to `url` and returns the store (the connection is closed by `close`). The client is
+ * made for outages (`redis-client.ts`): while Redis is down every call rejects with
+ * RedisUnavailable within 2 s, and a write that reaches Redis after its deadline writes nothing.
+ */
+export function redisExchangeStore(url: string, prefix = 'exchange', log: Logger = rootLog): ExchangeStore {
+  const redis = openRedis(url, { log, name: 'exchange' });
   const names = `${prefix}:names`;
   const accounts = `${prefix}:accounts`;
   const k = (id: string) => {
@@ -75,7 +66,6 @@ export function redisExchangeStore(url: string, prefix = 'exchange'): ExchangeSt
       journal: `${base}:journal`,
       idempotency: `${base}:idempotency`,
       orderStates: `${base}:order-states`,
-      unfinished: `${base}:orders-unfinished`,
     };
   };
   const pointScore = (p: EquityPoint) => String(Date.parse(p.ts));
@@ -119,7 +109,7 @@ export function redisExchangeStore(url: string, prefix = 'exchange'): ExchangeSt
     async commit(id, expectedVersion, change) {
       const keys = k(id);
       const positions: Record<string, string> = {};
-      for (const p of Object.values(change.balances.positions)) positions[p.symbol] = positionText(p);
+      for (const p of Object.values(change.balances.positions)) positions[p.symbol] = JSON.stringify(positionToJson(p));
       const payload: Record<string, unknown> = {
         cash: change.balances.cash.toFixed(),
         netDeposits: change.balances.netDeposits.toFixed(),
@@ -131,9 +121,10 @@ export function redisExchangeStore(url: string, prefix = 'exchange'): ExchangeSt
       if (change.order) payload.order = JSON.stringify(change.order);
       if (change.equityPoint) payload.equity = { score: pointScore(change.equityPoint), member: JSON.stringify(change.equityPoint) };
       if (change.idempotency) payload.idem = { key: change.idempotency.key, value: JSON.stringify(change.idempotency.record) };
+      if (change.orderState) payload.state = { id: change.orderState.orderId, json: JSON.stringify(change.orderState.state) };
       const out = await COMMIT.run(
         redis,
-        [keys.account, keys.positions, keys.orders, keys.equity, keys.journal, keys.idempotency],
+        [keys.account, keys.positions, keys.orders, keys.equity, keys.journal, keys.idempotency, keys.orderStates],
         [String(expectedVersion), JSON.stringify(payload)],
       );
       return out === 'committed' ? 'committed' : out === 'missing' ? 'missing' : 'conflict';
@@ -162,40 +153,27 @@ export function redisExchangeStore(url: string, prefix = 'exchange'): ExchangeSt
       });
     },
 
-    async saveOrderState(accountId, orderId, snapshot) {
-      const keys = k(accountId);
-      const status = (snapshot as { status?: unknown } | null)?.status === 'active' ? 'active' : 'done';
-      await SAVE_ORDER_STATE.run(redis, [keys.account, keys.orderStates, keys.unfinished], [orderId, JSON.stringify(snapshot), status]);
-    },
-
     async readOrderState(accountId, orderId) {
       const s = await redis.hget(k(accountId).orderStates, orderId);
       return s === null ? null : (JSON.parse(s) as unknown);
-    },
-
-    async unfinishedOrderStates(accountId) {
-      const keys = k(accountId);
-      const ids = await redis.smembers(keys.unfinished);
-      if (ids.length === 0) return [];
-      const states = await redis.hmget(keys.orderStates, ...ids);
-      return ids.flatMap((orderId, i) => {
-        const s = states[i];
-        return typeof s === 'string' ? [{ orderId, snapshot: JSON.parse(s) as unknown }] : [];
-      });
     },
 
     async deleteAccount(id) {
       const keys = k(id);
       const out = await DELETE_ACCOUNT.run(
         redis,
-        [keys.account, names, accounts, keys.positions, keys.orders, keys.equity, keys.journal, keys.idempotency, keys.orderStates, keys.unfinished],
+        [keys.account, names, accounts, keys.positions, keys.orders, keys.equity, keys.journal, keys.idempotency, keys.orderStates],
         [id],
       );
       return out === 1;
     },
 
+    async ping() {
+      await redis.ping();
+    },
+
     async close() {
-      await redis.quit();
+      await redis.quit().catch(() => undefined);
     },
   };
 }

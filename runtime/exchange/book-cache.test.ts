@@ -23,3 +23,29 @@ describe('bookCache', () => {
     expect(cache.fresh('SOLUSDT')?.bids[0]?.[0]).toBe('10');
   });
 });
+
+describe('renderFresh', () => {
+  it('renders again only when a book arrives or a fresh book turns stale', () => {
+    let now = 100_000;
+    const cache = bookCache(30_000, () => now);
+    let renders = 0;
+    const render = (books: { ts: number }[]) => {
+      renders++;
+      return books.map((b) => b.ts);
+    };
+    cache.put(at(90_000));
+    expect(cache.renderFresh(render)).toEqual([90_000]);
+    expect(cache.renderFresh(render)).toEqual([90_000]);
+    expect(renders).toBe(1);
+    cache.put({ ...at(95_000), symbol: 'BTCUSDT' });
+    expect(cache.renderFresh(render)).toEqual([95_000, 90_000]);
+    expect(renders).toBe(2);
+    now = 120_001; // the SOL book is now older than 30 s
+    expect(cache.renderFresh(render)).toEqual([95_000]);
+    now = 125_001;
+    expect(cache.renderFresh(render)).toEqual([]);
+    expect(renders).toBe(4);
+    expect(cache.renderFresh(render)).toEqual([]);
+    expect(renders).toBe(4);
+  });
+});

@@ -17,6 +17,11 @@ export interface BookCache {
   isFresh(book: BookSnapshot): boolean;
   /** Every fresh book, in the order BTCUSDT, ETHUSDT, SOLUSDT. */
   freshAll(): BookSnapshot[];
+  /**
+   * `render(freshAll())`, computed again only when a book arrived or a fresh book went stale since
+   * the last call (GET /prices answers from it without rebuilding its JSON per request).
+   */
+  renderFresh<T>(render: (books: BookSnapshot[]) => T): T;
   /** Best bid of the latest book per symbol, whatever its age (used only to value positions). */
   bids(): Bids;
 }
@@ -25,20 +30,31 @@ export interface BookCache {
 export function bookCache(maxAgeMs: number, now: () => number = Date.now): BookCache {
   const books = new Map<BookSymbol, BookSnapshot>();
   const isFresh = (b: BookSnapshot) => now() - b.ts <= maxAgeMs;
+  const freshAll = () => BOOK_SYMBOLS.map((s) => books.get(s)).filter((b): b is BookSnapshot => b !== undefined && isFresh(b));
+  let rendered: { value: unknown; render: unknown; validUntil: number } | null = null;
   return {
     put(book) {
       if (book.bids.length === 0 || book.asks.length === 0) return;
       const held = books.get(book.symbol);
-      if (!held || held.ts <= book.ts) books.set(book.symbol, book);
+      if (!held || held.ts <= book.ts) {
+        books.set(book.symbol, book);
+        rendered = null;
+      }
+    },
+    renderFresh<T>(render: (books: BookSnapshot[]) => T): T {
+      if (rendered && rendered.render === render && now() <= rendered.validUntil) return rendered.value as T;
+      const fresh = freshAll();
+      const value = render(fresh);
+      // valid until the first fresh book turns stale (or a new book arrives)
+      rendered = { value, render, validUntil: Math.min(...fresh.map((b) => b.ts + maxAgeMs)) };
+      return value;
     },
     fresh(symbol) {
       const b = books.get(symbol);
       return b && isFresh(b) ? b : null;
     },
     isFresh,
-    freshAll() {
-      return BOOK_SYMBOLS.map((s) => books.get(s)).filter((b): b is BookSnapshot => b !== undefined && isFresh(b));
-    },
+    freshAll,
     bids() {
       const out: Bids = {};
       for (const [symbol, b] of books) {

@@ -1,15 +1,18 @@
 /**
- * Order placement: each order runs as an actor of `machines/order.ts`, its snapshot
- * persisted on every transition; execution walks the fresh book and commits cash, position,
- * order, fills, journal entry, equity point and idempotency record in one versioned commit
- * (spec §1.6, §3, §4; design: partial fills, idempotency).
+ * Order placement: each order runs as an actor of `machines/order.ts`; pricing reads the book
+ * in memory, and execution is two round trips to the store: one load (account, positions,
+ * idempotency record) and one versioned commit of cash, position, order, fills, journal entry,
+ * equity point, idempotency record and the order's final state (spec §1.6, §3, §4; design:
+ * partial fills, idempotency). Nothing else is written per order: an order that did not commit
+ * left nothing behind, and a retry with its Idempotency-Key never trades twice.
  *
  * Sufficiency rule: a BUY is refused whole (INSUFFICIENT_FUNDS) when cash is below
  * gross + fee of what would actually fill now; a SELL is refused whole
  * (INSUFFICIENT_POSITION) when the position is below the requested qty.
  */
 import { randomUUID } from 'node:crypto';
-import { createActor, fromPromise, toPromise, type Snapshot } from 'xstate';
+import { createActor, fromPromise, toPromise } from 'xstate';
+import { DependencyUnavailable, type Dependency } from '../../adapters/dependency.ts';
 import type { BookSnapshot, BookSymbol } from '../../adapters/feed/port.ts';
 import type { IdempotencyRecord, OrderRecord } from '../../adapters/store/exchange-port.ts';
 import { orderMachine, type Execution, type OrderRequest, type Pricing, type Refusal } from '../../machines/order.ts';
@@ -120,17 +123,19 @@ function executeWith(ctx: ExchangeContext) {
         createdAt: now.toISOString(),
         fills: walk.fills.map((f) => ({ price: fmt(f.price), qty: fmt(f.qty), gross: fmt(f.gross) })),
       };
+      const execution: Execution = { kind: 'executed', status, result };
       const out = await ctx.store.commit(r.accountId, bundle.version, {
         balances,
         journal: [{ type: 'TRADE', ts: order.createdAt, orderId: r.orderId, symbol: r.symbol, side: r.side, qty: walk.filledQty.toFixed(), gross: walk.gross.toFixed(), fee: fee.toFixed() }],
         order,
         equityPoint: equityPointOf(now, balances, totalsOf(ctx, bundle, balances)),
         idempotency: { key: r.dedupeKey, record: { fingerprint: r.fingerprint, status: 201, body: result } },
+        orderState: { orderId: r.orderId, state: finalOrderState(r, execution) },
       });
       if (out === 'conflict') return 'conflict';
       if (out === 'missing') return refused('ACCOUNT_NOT_FOUND', `account ${r.accountId} does not exist`);
       ctx.log.info({ accountId: r.accountId, orderId: r.orderId, status, symbol: r.symbol, side: r.side, qty: result.qty, price: result.price }, 'order executed');
-      return { kind: 'executed', status, result };
+      return execution;
     }));
   };
 }
@@ -147,24 +152,18 @@ export function orderLogic(ctx: ExchangeContext): ReturnType<typeof provideEffec
 }
 
 /**
- * Runs an order actor to its end (from the start, or from a persisted snapshot), persisting
- * its snapshot on every transition so the store always holds the order's latest state.
+ * The order's final state as its commit saves it: the state the actor reaches on this execution
+ * and what it knows then, without the book (design: "the book is not part of the persisted context").
  */
-export async function runOrderActor(ctx: ExchangeContext, request: OrderRequest, snapshot?: Snapshot<unknown>) {
-  const actor = createActor(orderLogic(ctx), snapshot ? { input: request, snapshot } : { input: request });
-  let persisted: Promise<void> = Promise.resolve();
-  actor.subscribe({
-    next: () => {
-      const state = actor.getPersistedSnapshot();
-      persisted = persisted
-        .then(() => ctx.store.saveOrderState(request.accountId, request.orderId, state))
-        .catch((err: unknown) => ctx.log.warn({ err, orderId: request.orderId }, 'order state not persisted'));
-    },
-    error: () => undefined,
-  });
+export function finalOrderState(request: OrderRequest, execution: Execution & { kind: 'executed' }) {
+  return { status: 'done' as const, value: execution.status === 'FILLED' ? 'filled' : 'partiallyFilled', context: { request, execution } };
+}
+
+/** Runs an order actor from the start to its end. */
+export async function runOrderActor(ctx: ExchangeContext, request: OrderRequest) {
+  const actor = createActor(orderLogic(ctx), { input: request });
   actor.start();
   await toPromise(actor).catch(() => undefined);
-  await persisted;
   return actor.getSnapshot();
 }
 
@@ -174,18 +173,22 @@ export async function runOrderActor(ctx: ExchangeContext, request: OrderRequest,
  */
 export async function placeOrder(ctx: ExchangeContext, p: PlaceOrder): Promise<Outcome<OrderReply>> {
   const fingerprint = fingerprintOf(p);
-  const loaded = await ctx.store.load(p.accountId, p.idempotencyKey === null ? undefined : dedupeKeyOf(p.idempotencyKey, ''));
-  if (!loaded) return refuse('ACCOUNT_NOT_FOUND', `account ${p.accountId} does not exist`);
-  if (loaded.idempotency) {
-    const e = answerRepeat(loaded.idempotency, fingerprint);
-    if (e.kind === 'replayed') return ok({ httpStatus: e.httpStatus, body: e.result });
-    if (e.kind === 'refused') return refuse(e.refusal.code, e.refusal.message);
-  }
   const orderId = randomUUID();
   const request: OrderRequest = { ...p, orderId, fingerprint, dedupeKey: dedupeKeyOf(p.idempotencyKey, orderId) };
   const snap = await runOrderActor(ctx, request);
-  const { execution, refusal, failure } = snap.context;
+  const { execution, refusal, failure, unavailable } = snap.context;
   if (execution && execution.kind !== 'refused') return ok({ httpStatus: execution.kind === 'replayed' ? execution.httpStatus : 201, body: execution.result });
+  // refused before execution read the account (no fresh book): an unknown account and a repeat still answer as such
+  if (refusal && snap.context.book === null) {
+    const loaded = await ctx.store.load(p.accountId, p.idempotencyKey === null ? undefined : request.dedupeKey);
+    if (!loaded) return refuse('ACCOUNT_NOT_FOUND', `account ${p.accountId} does not exist`);
+    if (loaded.idempotency) {
+      const e = answerRepeat(loaded.idempotency, fingerprint);
+      if (e.kind === 'replayed') return ok({ httpStatus: e.httpStatus, body: e.result });
+      if (e.kind === 'refused') return refuse(e.refusal.code, e.refusal.message);
+    }
+  }
   if (refusal) return refuse(refusal.code, refusal.message);
+  if (unavailable) throw new DependencyUnavailable(unavailable as Dependency, `order ${orderId} not executed: ${failure ?? `${unavailable} is unavailable`}`);
   throw new Error(`order ${orderId} failed: ${failure ?? `ended in ${String(snap.value)}`}`);
 }

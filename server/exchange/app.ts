@@ -11,9 +11,9 @@ import type { BookFeed } from '../../adapters/feed/port.ts';
 import type { ExchangeStore } from '../../adapters/store/exchange-port.ts';
 import { bookCache } from '../../runtime/exchange/book-cache.ts';
 import type { ExchangeContext } from '../../runtime/exchange/context.ts';
-import { resumeUnfinishedOrders } from '../../runtime/exchange/recovery.ts';
 import { componentLog, log as rootLog, type Logger } from '../../runtime/log.ts';
-import { assertNativeUws } from '../http.ts';
+import { waitFor } from '../../runtime/wait-for.ts';
+import { assertNativeUws, listenExclusive } from '../http.ts';
 import { InFlight } from './handle.ts';
 import { mountExchangeRoutes, mountManagementRoutes } from './routes.ts';
 
@@ -42,13 +42,10 @@ export interface RunningExchange {
   stop(): Promise<void>;
 }
 
-function listen(app: uws.TemplatedApp, host: string, port: number): Promise<uws.us_listen_socket> {
-  return new Promise((resolve, reject) => {
-    app.listen(host, port, (token) => (token ? resolve(token) : reject(new Error(`cannot listen on ${host}:${port}`))));
-  });
-}
-
-/** Starts the exchange; resolves once both ports listen and the feed is started. */
+/**
+ * Starts the exchange; resolves once both ports listen and the feed is started. A ledger store
+ * that does not answer yet (Redis starting) is waited for, saying so in the log.
+ */
 export async function startExchange(options: ExchangeOptions): Promise<RunningExchange> {
   assertNativeUws();
   const log = componentLog(options.logger ?? rootLog, 'exchange');
@@ -56,33 +53,39 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
   const books = bookCache(options.bookMaxAgeMs, now);
   const context: ExchangeContext = { store: options.store, books, now: () => new Date(now()), log };
   const unsubscribe = options.feed.onBook((b) => books.put(b));
-  await options.feed.start();
-  await resumeUnfinishedOrders(context);
-
-  const host = options.host ?? '0.0.0.0';
-  const app = uws.App();
+  const sockets: uws.us_listen_socket[] = [];
   const inFlight = new InFlight();
-  mountExchangeRoutes(app, context, inFlight);
-  const mgmt = uws.App();
-  mountManagementRoutes(mgmt);
-  const apiToken = await listen(app, host, options.port);
-  const mgmtToken = await listen(mgmt, host, options.mgmtPort);
-  const port = uws.us_socket_local_port(apiToken);
-  const mgmtPort = uws.us_socket_local_port(mgmtToken);
-  log.info({ port, mgmtPort, bookMaxAgeMs: options.bookMaxAgeMs }, 'exchange listening');
+  const stop = async () => {
+    for (const s of sockets.splice(0)) uws.us_listen_socket_close(s);
+    // Requests already accepted finish (their commits are atomic either way) before the store closes.
+    await inFlight.drained(5_000);
+    unsubscribe();
+    await options.feed.stop().catch((err: unknown) => log.error({ err }, 'feed did not stop cleanly'));
+    await options.store.close();
+  };
+  try {
+    await options.feed.start();
+    await waitFor('the ledger store', () => options.store.ping(), log, 'start Redis, or fix REDIS_URL');
 
+    const host = options.host ?? '127.0.0.1';
+    const app = uws.App();
+    mountExchangeRoutes(app, context, inFlight);
+    const mgmt = uws.App();
+    mountManagementRoutes(mgmt, options.store);
+    sockets.push(await listenExclusive(app, host, options.port));
+    sockets.push(await listenExclusive(mgmt, host, options.mgmtPort));
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
+  const [port, mgmtPort] = sockets.map((s) => uws.us_socket_local_port(s)) as [number, number];
+  log.info({ port, mgmtPort, bookMaxAgeMs: options.bookMaxAgeMs }, 'exchange listening');
   return {
     port,
     mgmtPort,
     context,
     async stop() {
-      uws.us_listen_socket_close(apiToken);
-      uws.us_listen_socket_close(mgmtToken);
-      // Requests already accepted finish (their commits are atomic either way) before the store closes.
-      await inFlight.drained(5_000);
-      unsubscribe();
-      await options.feed.stop();
-      await options.store.close();
+      await stop();
       log.info('exchange stopped');
     },
   };

@@ -3,7 +3,8 @@
  * synchronously, runs the handler, and answers JSON or `{error, message}` (spec §7).
  */
 import * as v from 'valibot';
-import { HttpError, parseJson, readBody, reply, sendJson, type HttpRequest, type HttpResponse } from '../http.ts';
+import { DependencyUnavailable } from '../../adapters/dependency.ts';
+import { HttpError, parseJson, readBody, reply, retryAfter, sendJson, type HttpRequest, type HttpResponse } from '../http.ts';
 import type { Logger } from '../../runtime/log.ts';
 import { STATUS_OF, type Outcome } from '../../runtime/exchange/outcome.ts';
 import { describeIssues } from './wire.ts';
@@ -26,6 +27,20 @@ export interface Answer {
 export function answer<T>(out: Outcome<T>, status = 200, view: (value: T) => unknown = (x) => x): Answer {
   if (out.ok) return { status, body: status === 204 ? undefined : view(out.value) };
   throw new HttpError(STATUS_OF[out.code], { error: out.code, message: out.message });
+}
+
+/**
+ * A dependency outage as the exchange answers it: 503 with Retry-After and an error code naming
+ * the dependency (`REDIS_UNAVAILABLE`). A write that reaches Redis after the request's deadline
+ * writes nothing (design: "never commits after answering"); an order retried with its
+ * Idempotency-Key never trades twice.
+ */
+export function outageError(err: DependencyUnavailable): HttpError {
+  return new HttpError(
+    503,
+    { error: `${err.dependency.toUpperCase()}_UNAVAILABLE`, message: `${err.dependency} is unavailable; retry shortly (${err.message})` },
+    { cause: err, headers: [retryAfter()] },
+  );
 }
 
 /** Validates `input` with `schema`, or throws 400 VALIDATION_ERROR naming the field. */
@@ -75,7 +90,7 @@ export function handler(
   run: (call: Call) => Promise<Answer>,
 ): (res: HttpResponse, req: HttpRequest) => void {
   return (res, req) => {
-    const r = reply(res);
+    const r = reply(res, req.getCaseSensitiveMethod());
     const params = Array.from({ length: opts.paramCount }, (_, i) => decodeParam(req.getParameter(i) ?? ''));
     const query = new URLSearchParams(req.getQuery() ?? '');
     const headers: Record<string, string> = {};
@@ -92,9 +107,10 @@ export function handler(
           : undefined;
         const out = await run({ params, query, headers, body: json });
         sendJson(r, out.status, out.body);
-      } catch (err) {
+      } catch (failure) {
+        const err = failure instanceof DependencyUnavailable ? outageError(failure) : failure;
         if (err instanceof HttpError) {
-          sendJson(r, err.status, err.body);
+          sendJson(r, err.status, err.body, err.headers);
           return;
         }
         log.error({ err, method, url }, 'request failed');

@@ -2,7 +2,7 @@
  * The exchange REST API under /api/v1 (spec §4; design: unspecified paths). Routes only
  * validate and translate; the runtime does the work.
  */
-import { BOOK_SYMBOLS, type BookSymbol } from '../../adapters/feed/port.ts';
+import { BOOK_SYMBOLS, type BookSnapshot, type BookSymbol } from '../../adapters/feed/port.ts';
 import {
   deleteAccount,
   depositCash,
@@ -19,19 +19,35 @@ import type { ExchangeContext } from '../../runtime/exchange/context.ts';
 import { dec } from '../../runtime/exchange/money.ts';
 import { placeOrder } from '../../runtime/exchange/orders.ts';
 import { priceView } from '../../runtime/exchange/views.ts';
-import { HttpError, reply, sendJson, sendPreflight, type TemplatedApp } from '../http.ts';
+import type { ExchangeStore } from '../../adapters/store/exchange-port.ts';
+import { HttpError, RawJson, reply, sendJson, sendPreflight, type HttpRequest, type HttpResponse, type TemplatedApp } from '../http.ts';
 import { answer, handler, InFlight, validate } from './handle.ts';
 import { CreateAccountBody, DepositBody, EquitySince, EquitySnapshot, IdempotencyKey, OrderBody, OrderLimit, SetCashBody } from './wire.ts';
 
 const API = '/api/v1';
 
+type Run = Parameters<typeof handler>[2];
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 /** Mounts every exchange route on `app`. */
 export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, inFlight = new InFlight()): void {
-  const get = (path: string, paramCount: number, run: Parameters<typeof handler>[2]) =>
-    app.get(API + path, handler(ctx.log, { paramCount, withBody: false, inFlight }, run));
+  // methods served per path: another method on a known path answers 405 with Allow (not 404)
+  const methods = new Map<string, Method[]>();
+  const route = (method: Method, path: string, paramCount: number, run: Run, opts: { withBody?: boolean; headers?: readonly string[] } = {}) => {
+    const h = handler(ctx.log, { paramCount, withBody: opts.withBody ?? false, ...(opts.headers ? { headers: opts.headers } : {}), inFlight }, run);
+    const pattern = API + path;
+    if (method === 'GET') {
+      app.get(pattern, h);
+      app.head(pattern, h); // HEAD: the GET answer's headers, no body
+    } else if (method === 'POST') app.post(pattern, h);
+    else if (method === 'PUT') app.put(pattern, h);
+    else app.del(pattern, h);
+    methods.set(pattern, [...(methods.get(pattern) ?? []), method]);
+  };
+  const get = (path: string, paramCount: number, run: Run) => route('GET', path, paramCount, run);
 
-  // Spec §4 GET /prices: only symbols with a fresh book (a stale price is never shown as current).
-  get('/prices', 0, async () => ({ status: 200, body: ctx.books.freshAll().map(priceView) }));
+  const pricesJson = (books: BookSnapshot[]) => new RawJson(JSON.stringify(books.map(priceView)));
+  get('/prices', 0, async () => ({ status: 200, body: ctx.books.renderFresh(pricesJson) }));
 
   get('/prices/:symbol', 1, async ({ params }) => {
     const symbol = params[0] ?? '';
@@ -43,49 +59,34 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, inF
     return { status: 200, body: priceView(book) };
   });
 
-  app.post(
-    `${API}/accounts`,
-    handler(ctx.log, { paramCount: 0, withBody: true, inFlight }, async ({ body }) => {
-      const b = validate(CreateAccountBody, body);
-      return answer(await openAccount(ctx, b.name, dec(b.initialCash), dec(b.feeRate)), 201);
-    }),
-  );
+  route('POST', '/accounts', 0, async ({ body }) => {
+    const b = validate(CreateAccountBody, body);
+    return answer(await openAccount(ctx, b.name, dec(b.initialCash), dec(b.feeRate)), 201);
+  }, { withBody: true });
 
   get('/accounts', 0, async () => ({ status: 200, body: await listAccounts(ctx) }));
   get('/accounts/:id', 1, async ({ params }) => answer(await readAccount(ctx, params[0] ?? '')));
 
-  app.del(
-    `${API}/accounts/:id`,
-    handler(ctx.log, { paramCount: 1, withBody: false, inFlight }, async ({ params }) => answer(await deleteAccount(ctx, params[0] ?? ''), 204)),
-  );
+  route('DELETE', '/accounts/:id', 1, async ({ params }) => answer(await deleteAccount(ctx, params[0] ?? ''), 204));
 
-  app.post(
-    `${API}/accounts/:id/deposits`,
-    handler(ctx.log, { paramCount: 1, withBody: true, inFlight }, async ({ params, body }) => {
-      const b = validate(DepositBody, body);
-      return answer(await depositCash(ctx, params[0] ?? '', dec(b.amount), b.reason), 201);
-    }),
-  );
+  route('POST', '/accounts/:id/deposits', 1, async ({ params, body }) => {
+    const b = validate(DepositBody, body);
+    return answer(await depositCash(ctx, params[0] ?? '', dec(b.amount), b.reason), 201);
+  }, { withBody: true });
 
-  app.put(
-    `${API}/accounts/:id/cash`,
-    handler(ctx.log, { paramCount: 1, withBody: true, inFlight }, async ({ params, body }) => {
-      const b = validate(SetCashBody, body);
-      return answer(await setCash(ctx, params[0] ?? '', dec(b.target), b.reason));
-    }),
-  );
+  route('PUT', '/accounts/:id/cash', 1, async ({ params, body }) => {
+    const b = validate(SetCashBody, body);
+    return answer(await setCash(ctx, params[0] ?? '', dec(b.target), b.reason));
+  }, { withBody: true });
 
-  app.post(
-    `${API}/accounts/:id/orders`,
-    handler(ctx.log, { paramCount: 1, withBody: true, headers: ['idempotency-key'], inFlight }, async ({ params, body, headers }) => {
-      const raw = headers['idempotency-key'] ?? '';
-      const idempotencyKey = raw === '' ? null : validate(IdempotencyKey, raw, 'header');
-      const b = validate(OrderBody, body);
-      const out = await placeOrder(ctx, { accountId: params[0] ?? '', symbol: b.symbol, side: b.side, qty: b.qty, idempotencyKey });
-      if (!out.ok) return answer(out);
-      return { status: out.value.httpStatus, body: out.value.body };
-    }),
-  );
+  route('POST', '/accounts/:id/orders', 1, async ({ params, body, headers }) => {
+    const raw = headers['idempotency-key'] ?? '';
+    const idempotencyKey = raw === '' ? null : validate(IdempotencyKey, raw, 'header');
+    const b = validate(OrderBody, body);
+    const out = await placeOrder(ctx, { accountId: params[0] ?? '', symbol: b.symbol, side: b.side, qty: b.qty, idempotencyKey });
+    if (!out.ok) return answer(out);
+    return { status: out.value.httpStatus, body: out.value.body };
+  }, { withBody: true, headers: ['idempotency-key'] });
 
   get('/accounts/:id/pnl', 1, async ({ params }) => answer(await readPnl(ctx, params[0] ?? '')));
   get('/accounts/:id/positions', 1, async ({ params }) => answer(await readPositions(ctx, params[0] ?? '')));
@@ -100,14 +101,34 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, inF
   });
 
   app.options('/*', (res) => sendPreflight(res));
+  for (const [pattern, allowed] of methods) {
+    const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
+    app.any(pattern, (res, req) => {
+      const method = req.getCaseSensitiveMethod();
+      sendJson(reply(res, method), 405, { error: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${req.getUrl()} (allowed: ${allow})` }, [['Allow', allow]]);
+    });
+  }
   app.any('/*', (res, req) => {
-    const r = reply(res);
-    sendJson(r, 404, { error: 'NOT_FOUND', message: `no route for ${req.getCaseSensitiveMethod()} ${req.getUrl()}` });
+    const method = req.getCaseSensitiveMethod();
+    sendJson(reply(res, method), 404, { error: 'NOT_FOUND', message: `no route for ${method} ${req.getUrl()}` });
   });
 }
 
-/** Mounts the management routes: health (design: `GET /actuator/health` -> `{"status":"UP"}`). */
-export function mountManagementRoutes(app: TemplatedApp): void {
-  app.get('/actuator/health', (res) => sendJson(reply(res), 200, { status: 'UP' }));
-  app.any('/*', (res) => sendJson(reply(res), 404, { error: 'NOT_FOUND', message: 'no such management route' }));
+/**
+ * Mounts the management routes: health (design: `GET /actuator/health` -> `{"status":"UP"}`),
+ * `{"status":"DOWN",...}` with 503 while the ledger store does not answer (Redis down).
+ */
+export function mountManagementRoutes(app: TemplatedApp, store: Pick<ExchangeStore, 'ping'>, timeoutMs = 1_000): void {
+  const health = (res: HttpResponse, req: HttpRequest) => {
+    const r = reply(res, req.getCaseSensitiveMethod());
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)));
+    Promise.race([store.ping(), deadline]).then(
+      () => sendJson(r, 200, { status: 'UP' }),
+      (err: unknown) => sendJson(r, 503, { status: 'DOWN', components: { ledgerStore: { status: 'DOWN', details: { error: err instanceof Error ? err.message : String(err) } } } }),
+    ).finally(() => clearTimeout(timer));
+  };
+  app.get('/actuator/health', health);
+  app.head('/actuator/health', health);
+  app.any('/*', (res, req) => sendJson(reply(res, req.getCaseSensitiveMethod()), 404, { error: 'NOT_FOUND', message: 'no such management route' }));
 }

@@ -1,7 +1,7 @@
 /**
  * The contract every ExchangeStore adapter must meet (the in-memory default and Redis run
  * the same cases): unique names, versioned all-or-nothing commits, idempotency records,
- * history order and limit, equity `since`, journal order, order states, delete.
+ * history order and limit, equity `since`, journal order, order states saved by commits, delete.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -87,23 +87,21 @@ export function storeContract(name: string, make: () => ExchangeStore): void {
       await store.close();
     });
 
-    it('keeps order states while the account lives, and delete removes everything', async () => {
+    it('saves an order\'s final state with its commit, and delete removes everything', async () => {
       const store = make();
       const a = await open(store);
-      await store.saveOrderState(a.id, 'o1', { value: 'filled' });
-      expect(await store.readOrderState(a.id, 'o1')).toEqual({ value: 'filled' });
-      await store.saveOrderState(a.id, 'o3', { status: 'active', value: 'priced' });
-      expect(await store.unfinishedOrderStates(a.id)).toEqual([{ orderId: 'o3', snapshot: { status: 'active', value: 'priced' } }]);
-      await store.saveOrderState(a.id, 'o3', { status: 'done', value: 'filled' });
-      expect(await store.unfinishedOrderStates(a.id)).toEqual([]);
-      await store.saveOrderState(a.id, 'o4', { status: 'active', value: 'received' });
+      const loaded = (await store.load(a.id))!;
+      const order = orderOf(a, 1);
+      const state = { status: 'done', value: 'filled', context: { request: { orderId: order.orderId } } };
+      expect(await store.commit(a.id, loaded.bundle.version, { balances: loaded.bundle.balances, journal: [], order, orderState: { orderId: order.orderId, state } })).toBe('committed');
+      expect(await store.readOrderState(a.id, order.orderId)).toEqual(state);
+      // a commit that loses the version race writes no state either
+      expect(await store.commit(a.id, loaded.bundle.version, { balances: loaded.bundle.balances, journal: [], orderState: { orderId: 'lost', state } })).toBe('conflict');
+      expect(await store.readOrderState(a.id, 'lost')).toBeNull();
       expect(await store.deleteAccount(a.id)).toBe(true);
       expect(await store.deleteAccount(a.id)).toBe(false);
       expect(await store.load(a.id)).toBeNull();
-      expect(await store.readOrderState(a.id, 'o1')).toBeNull();
-      await store.saveOrderState(a.id, 'o2', { value: 'late' });
-      expect(await store.readOrderState(a.id, 'o2')).toBeNull();
-      expect(await store.unfinishedOrderStates(a.id)).toEqual([]);
+      expect(await store.readOrderState(a.id, order.orderId)).toBeNull();
       expect(await store.orders(a.id, 10)).toEqual([]);
       expect(await store.journal(a.id)).toEqual([]);
       expect(await store.listAccountIds()).not.toContain(a.id);
