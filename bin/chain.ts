@@ -6,12 +6,13 @@ import { runService } from './process.ts';
 const chainEnv = {
   CHAIN_PORT: describe('JSON-RPC port (subscriptions on the next port)', port(8899)),
   CHAIN_HOST: describe('listen address', text('127.0.0.1')),
-  DATA_DIR: describe('where the chain keeps its state and the operator key', text('.data')),
+  DATA_DIR: describe('where the chain keeps its state and the role keys (admin, relayer, mint and upgrade authority)', text('.data')),
   GW_INIT: describe('on: initialise the contract on a fresh data dir with the parameters below', oneOf(['on', 'off'] as const)),
   GW_EXPIRY_SECONDS: describe('init: bet window, seconds', bigUint(15n)),
   GW_MIN_AMOUNT: describe('init: minimum stake, token base units', bigUint(100_000_000n)),
   GW_MAX_AMOUNT: describe('init: maximum stake, token base units', bigUint(10_000_000_000n)),
   GW_MULTIPLIER_BPS: describe('init: payout multiplier, basis points', bigUint(13_000n)),
+  GW_REFUND_AFTER_SECONDS: describe('init: after expiry + this, anyone may refund an unsettled stake', bigUint(300n)),
   ...commonEnv,
 };
 
@@ -25,7 +26,7 @@ await runService(
       port: env.CHAIN_PORT,
       init:
         env.GW_INIT === 'on'
-          ? { minAmount: env.GW_MIN_AMOUNT, maxAmount: env.GW_MAX_AMOUNT, multiplierBps: env.GW_MULTIPLIER_BPS, expirySeconds: env.GW_EXPIRY_SECONDS }
+          ? { minAmount: env.GW_MIN_AMOUNT, maxAmount: env.GW_MAX_AMOUNT, multiplierBps: env.GW_MULTIPLIER_BPS, expirySeconds: env.GW_EXPIRY_SECONDS, refundAfterSeconds: env.GW_REFUND_AFTER_SECONDS }
           : null,
     });
   },

@@ -9,6 +9,7 @@
  *   // ... later
  *   await gw.stop();
  */
+import type { LocalChain } from '../adapters/chain/local/start.ts';
 import type { BetAccount } from '../adapters/chain/port.ts';
 import { priceFeedFromEnv } from '../adapters/feed/from-env.ts';
 import type { PriceFeed } from '../adapters/feed/port.ts';
@@ -19,12 +20,13 @@ import type { FixedBettorDeps } from '../runtime/gateway/fixed-bettor.ts';
 import { resolveFixedBettor } from '../runtime/gateway/fixed-bettor-address.ts';
 import { startHealthChecks } from '../runtime/gateway/health.ts';
 import type { BetDeps } from '../runtime/gateway/place-bet.ts';
-import { entryPriceNow, startPriceIngestion } from '../runtime/gateway/prices.ts';
+import { startPriceIngestion } from '../runtime/gateway/prices.ts';
+import { decideEntryPrice } from '../runtime/gateway/pricing.ts';
 import { settlementEffects } from '../runtime/gateway/settlement-effects.ts';
 import { betInputOf, Settler, type ReplayPolicy } from '../runtime/gateway/settler.ts';
 import { openStores } from '../runtime/gateway/stores.ts';
 import type { GatewayEvent } from '../runtime/gateway/events.ts';
-import { waitFor } from '../runtime/gateway/wait-for.ts';
+import { waitFor } from '../runtime/wait-for.ts';
 import { componentLog, log as rootLog, type Logger } from '../runtime/log.ts';
 import { registerGatewayRoutes } from '../server/gateway/routes.ts';
 import { createGatewayShell } from '../server/gateway/shell.ts';
@@ -45,6 +47,8 @@ export interface GatewayOptions {
   feed?: PriceFeed;
   /** listen address (default: HOST, else 127.0.0.1) */
   host?: string;
+  /** a local chain already running in this process (npm start): called in-process, not over HTTP */
+  localChain?: LocalChain;
 }
 
 /** How long POST /bet waits for the new bet's first commit before answering anyway (the bet is on chain). */
@@ -63,7 +67,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   try {
     const stores = await openStores(config, log);
     cleanups.push(() => stores.close());
-    const chainConn = await connectChain(config, log, processLog);
+    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null);
     cleanups.push(() => chainConn.stop());
     const chain = chainConn.chain;
 
@@ -101,8 +105,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const betDeps: BetDeps = {
       chain,
       keyFor: async (address) => (await keyFor(address)) ?? null,
+      // the latest tick is held in memory by the ingestion (design: entry price = the latest tick)
       entryPrice: async () => {
-        const d = await entryPriceNow(stores.history, Date.now());
+        const d = decideEntryPrice(prices.current(), Date.now());
         return d.kind === 'price' ? d.value : null;
       },
       // spec section 6: bet_open when POST /bet succeeds; the actor announces it once its first commit lands

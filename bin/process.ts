@@ -9,6 +9,8 @@
  */
 import { PortInUse } from '../adapters/port-in-use.ts';
 import { DataDirLocked } from '../adapters/store/data-dir-lock.ts';
+import { OldDataDirLayout } from '../adapters/chain/local/data-dir.ts';
+import { RoleMismatch } from '../runtime/gateway/chain-setup.ts';
 import { ConfigError, exitOnHelp, type EnvFields } from '../runtime/env.ts';
 import { log } from '../runtime/log.ts';
 
@@ -32,7 +34,7 @@ export interface ServiceInfo {
 /** The one line a user needs for a failure they can fix, or null for anything else. */
 export function userFacingError(err: unknown): string | null {
   if (err instanceof ConfigError) return `bad configuration: ${err.message}`;
-  if (err instanceof PortInUse || err instanceof DataDirLocked) return err.message;
+  if (err instanceof PortInUse || err instanceof DataDirLocked || err instanceof OldDataDirLayout || err instanceof RoleMismatch) return err.message;
   return null;
 }
 

@@ -4,14 +4,13 @@
  * the gateway on GATEWAY_PORT (8080) and the exchange on EXCHANGE_PORT (8081, health on 8082).
  * SIGTERM or SIGINT stops all of it within a few seconds ("stack stopped").
  */
-import { bookFeedFromEnv } from '../adapters/feed/from-env.ts';
-import { startLocalChain } from '../adapters/chain/local/start.ts';
+import { startLocalChain, type LocalChain } from '../adapters/chain/local/start.ts';
 import { describe, port, readEnv, text } from '../runtime/env.ts';
 import { initParams } from '../runtime/gateway/chain-setup.ts';
 import { gatewayEnv, readGatewayConfig } from '../runtime/gateway/config.ts';
 import { log } from '../runtime/log.ts';
 import { assertNativeUws } from '../server/http.ts';
-import { exchangeEnv, exchangeStoreOf, startExchange } from './exchange.ts';
+import { exchangeEnv, exchangeEnvFields, startExchangeFromEnv } from './exchange.ts';
 import { startGateway } from './gateway-app.ts';
 import { runService, type Stoppable } from './process.ts';
 
@@ -25,7 +24,7 @@ await runService(
     name: 'stack',
     command: 'npm start',
     purpose: 'The whole stack in one process on embedded defaults: local chain, synthetic prices and books, gateway, exchange.',
-    env: { ...gatewayEnv, ...chainEnv, EXCHANGE_PORT: describe('exchange API port (see npm run exchange -- --help)', port(8081)), EXCHANGE_MGMT_PORT: describe('exchange health port', port(8082)) },
+    env: { ...gatewayEnv, ...exchangeEnvFields, ...chainEnv },
   },
   async () => {
     const started = performance.now();
@@ -39,7 +38,9 @@ await runService(
       const gatewayConfig = readGatewayConfig();
       const exchange = exchangeEnv();
 
-      // an external chain (SOLANA_RPC_URL) replaces the embedded one
+      // an external chain (SOLANA_RPC_URL) replaces the embedded one; the embedded one also serves
+      // JSON-RPC on CHAIN_PORT for other clients, and the gateway calls it in-process
+      let localChain: LocalChain | undefined;
       if (!gatewayConfig.SOLANA_RPC_URL) {
         const chain = await startLocalChain({
           dataDir: gatewayConfig.DATA_DIR,
@@ -48,24 +49,18 @@ await runService(
           init: gatewayConfig.GW_INIT === 'on' ? initParams(gatewayConfig) : null,
         });
         stops.push(() => chain.stop());
-        gatewayConfig.SOLANA_RPC_URL = chain.url;
+        localChain = chain;
       }
 
-      const gateway = await startGateway(gatewayConfig);
+      const gateway = await startGateway(gatewayConfig, localChain ? { localChain } : {});
       stops.push(() => gateway.stop());
 
-      const running = await startExchange({
-        port: exchange.EXCHANGE_PORT,
-        mgmtPort: exchange.EXCHANGE_MGMT_PORT,
-        bookMaxAgeMs: exchange.BOOK_MAX_AGE_MS,
-        feed: bookFeedFromEnv(),
-        store: exchangeStoreOf(exchange.REDIS_URL),
-      });
+      const running = await startExchangeFromEnv();
       stops.push(() => running.stop());
 
       log.info(
         {
-          chain: gatewayConfig.SOLANA_RPC_URL,
+          chain: localChain?.url ?? gatewayConfig.SOLANA_RPC_URL,
           gateway: `http://127.0.0.1:${gateway.port}/api`,
           exchange: `http://127.0.0.1:${exchange.EXCHANGE_PORT}/api/v1`,
           health: `http://127.0.0.1:${exchange.EXCHANGE_MGMT_PORT}/actuator/health`,

@@ -14,6 +14,8 @@ export type SettledStatus = 1 | 2 | 3;
 export interface BetInput {
   id: string;
   bettor: string;
+  /** the bet's address on chain is ["bet", bettor, seq]; decimal string */
+  seq: string;
   side: Side;
   amountUnits: string;
   /** price x 1e8, decimal string */
@@ -32,6 +34,8 @@ export interface BetContext {
   chainId: string;
   /** id of the bet now in play */
   id: string;
+  /** seq of the bet now in play (its address with `bettor`) */
+  seq: string;
   /** the tied bet this one replaced; null for the first bet of a chain */
   prevId: string | null;
   bettor: string;
@@ -45,7 +49,7 @@ export interface BetContext {
   replayCount: number;
   /** exit price chosen for the close; null until priced */
   exitPrice: string | null;
-  /** true when no usable price came for 300 s and the bet is closed at its entry price */
+  /** true when no usable price came for 300 s: the stake is refunded (refund_expired, or a close at the entry price) */
   refundAtEntry: boolean;
   /** contract status once settled (0 while open) */
   status: 0 | SettledStatus;
@@ -74,10 +78,14 @@ export interface PriceExitInput {
 /** Output of `priceExit`: the exit price, "no usable price yet", or "refund at entry" after 300 s without one. */
 export type PriceExitOutput = { kind: 'price'; value: string } | { kind: 'wait' } | { kind: 'refund_at_entry' };
 
-/** Input of the `closeOnChain` effect (close_bet). */
+/** Input of the `closeOnChain` effect (close_bet; refund_expired for a refund). */
 export interface CloseInput {
   betId: string;
+  bettor: string;
+  seq: string;
   exitPrice: string;
+  /** the 300 s refund: no usable price came */
+  refund: boolean;
 }
 
 /** A close that this call made, or found already made on chain (then the chain's exit price is reported). */
@@ -88,6 +96,7 @@ export type CloseOutput =
 /** Input of the `closeAndReplace` effect (close_bet + place_bet in one transaction, Profile B tie). */
 export interface ReplaceInput {
   betId: string;
+  seq: string;
   exitPrice: string;
   bettor: string;
   side: Side;
@@ -96,7 +105,7 @@ export interface ReplaceInput {
 
 /** The replacement bet now in play, or a bet that was found closed on chain without one (the chain ends). */
 export type ReplaceOutput =
-  | { kind: 'replaced'; signature: string; next: { id: string; entryPrice: string; expireTime: number } }
+  | { kind: 'replaced'; signature: string; next: { id: string; seq: string; entryPrice: string; expireTime: number } }
   | { kind: 'already_closed'; status: SettledStatus; exitPrice: string };
 
 /** Final output of a chain. */

@@ -7,6 +7,7 @@ import type { BetInput, CloseInput, CloseOutput, PriceExitInput, PriceExitOutput
 const input: BetInput = {
   id: '3',
   bettor: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+  seq: '0',
   side: 'UP',
   amountUnits: '100000000',
   entryPrice: '15000000000',

@@ -93,6 +93,7 @@ function replacedPatch(context: BetContext, out: ReplaceOutput): Partial<BetCont
   return {
     prevId: context.id,
     id: out.next.id,
+    seq: out.next.seq,
     entryPrice: out.next.entryPrice,
     expireTime: out.next.expireTime,
     replayCount: context.replayCount + 1,
@@ -137,6 +138,7 @@ export const betMachine = setup({
   context: ({ input }) => ({
     chainId: input.id,
     id: input.id,
+    seq: input.seq,
     prevId: null,
     bettor: input.bettor,
     side: input.side,
@@ -203,7 +205,7 @@ export const betMachine = setup({
           invoke: {
             id: 'closeOnChain',
             src: 'closeOnChain',
-            input: ({ context }) => ({ betId: context.id, exitPrice: context.exitPrice ?? context.entryPrice }),
+            input: ({ context }) => ({ betId: context.id, bettor: context.bettor, seq: context.seq, exitPrice: context.exitPrice ?? context.entryPrice, refund: context.refundAtEntry }),
             onDone: [
               {
                 guard: ({ event }) => settledStatus(event.output) === 1,
@@ -231,6 +233,7 @@ export const betMachine = setup({
             src: 'closeAndReplace',
             input: ({ context }) => ({
               betId: context.id,
+              seq: context.seq,
               exitPrice: context.exitPrice ?? context.entryPrice,
               bettor: context.bettor,
               side: context.side,

@@ -53,6 +53,10 @@ export const bigUint = (fallback: bigint): Field<bigint> =>
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number] = values[0]): Field<T[number]> =>
   v.pipe(v.optional(v.string(), fallback), v.picklist(values, `must be one of ${values.join('|')}`));
 
+/** One of a fixed set of words, or absent (the caller decides the default). */
+export const optionalOneOf = <const T extends readonly [string, ...string[]]>(values: T): Field<T[number] | undefined> =>
+  v.optional(v.picklist(values, `must be one of ${values.join('|')}`));
+
 /** A string that may be absent. */
 export const optionalText = (): Field<string | undefined> => v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')));
 

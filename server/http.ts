@@ -81,10 +81,15 @@ export function reply(res: HttpResponse, method = ''): Reply {
   return r;
 }
 
-/** Sends `body` as JSON (or nothing for 204), with CORS headers, corked. Safe to call after abort. */
+/** JSON text made once and sent as it is (a cached answer). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** Sends `body` as JSON (or nothing for 204), with CORS headers, corked; a 413 also closes the connection. Safe to call after abort. */
 export function sendJson(r: Reply, status: number, body?: unknown, headers: ReadonlyArray<readonly [string, string]> = []): void {
   if (r.aborted) return;
-  const payload = body === undefined || status === 204 ? undefined : JSON.stringify(body);
+  const payload = body === undefined || status === 204 ? undefined : body instanceof RawJson ? body.text : JSON.stringify(body);
   r.res.cork(() => {
     r.res.writeStatus(statusLine(status));
     for (const [k, v] of CORS_HEADERS) r.res.writeHeader(k, v);
@@ -92,11 +97,15 @@ export function sendJson(r: Reply, status: number, body?: unknown, headers: Read
     if (payload === undefined) {
       r.res.endWithoutBody();
     } else if (r.head) {
+      // endWithoutBody(length) would close the connection after the reply: keep-alive clients then
+      // lose their next request. The length is written as a header instead.
       r.res.writeHeader('Content-Type', 'application/json');
-      r.res.endWithoutBody(Buffer.byteLength(payload));
+      r.res.writeHeader('Content-Length', String(Buffer.byteLength(payload)));
+      r.res.endWithoutBody();
     } else {
       r.res.writeHeader('Content-Type', 'application/json');
-      r.res.end(payload);
+      // a 413 closes the connection: the client may still be sending the rest of the body
+      r.res.end(payload, status === 413);
     }
   });
   r.aborted = true;

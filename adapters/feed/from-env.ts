@@ -8,7 +8,7 @@
  *   const books = bookFeedFromEnv(process.env);
  */
 import * as v from 'valibot';
-import { ConfigError, oneOf, readEnv } from '../../runtime/env.ts';
+import { ConfigError, natsUrl, oneOf, readEnv } from '../../runtime/env.ts';
 import { log as rootLog, type Logger } from '../../runtime/log.ts';
 import { BINANCE_WS_URL, BinanceBookFeed } from './binance-book.ts';
 import { NatsBookFeed, NatsPriceFeed } from './nats-feeds.ts';
@@ -21,10 +21,8 @@ type Env = Record<string, string | undefined>;
 /** Where the exchange takes its books from. */
 export const EXCHANGE_FEEDS = ['nats', 'synthetic', 'binance'] as const;
 
-const natsUrl = (): v.GenericSchema<string | undefined, string | undefined> =>
-  v.optional(v.pipe(v.string(), v.regex(/^(nats|tls|wss?):\/\/\S+$|^[^\s:/]+:\d+$/, 'must be a NATS URL such as nats://127.0.0.1:4222')));
-
-const wsBaseUrl = (): v.GenericSchema<string | undefined, string> =>
+/** `BINANCE_WS_URL`: the stream base, ws:// or wss:// host[:port] without a path. */
+export const binanceWsUrl = (): v.GenericSchema<string | undefined, string> =>
   v.optional(v.pipe(v.string(), v.regex(/^wss?:\/\/[^\s/?#]+\/?$/, 'must be ws:// or wss:// host[:port], without path')), BINANCE_WS_URL);
 
 /** The gateway's SOL/USDT source: NATS `market.price.solusdt` when `NATS_URL` is set, else synthetic ticks. */
@@ -41,7 +39,7 @@ export function priceFeedFromEnv(env: Env = process.env, logger: Logger = rootLo
 /** The exchange's book source, from `EXCHANGE_FEED` (default nats when `NATS_URL` is set, else synthetic). */
 export function bookFeedFromEnv(env: Env = process.env, logger: Logger = rootLog): BookFeed {
   const { NATS_URL } = readEnv({ NATS_URL: natsUrl() }, env);
-  const cfg = readEnv({ EXCHANGE_FEED: oneOf(EXCHANGE_FEEDS, NATS_URL ? 'nats' : 'synthetic'), BINANCE_WS_URL: wsBaseUrl() }, env);
+  const cfg = readEnv({ EXCHANGE_FEED: oneOf(EXCHANGE_FEEDS, NATS_URL ? 'nats' : 'synthetic'), BINANCE_WS_URL: binanceWsUrl() }, env);
   switch (cfg.EXCHANGE_FEED) {
     case 'nats':
       if (!NATS_URL) throw new ConfigError('NATS_URL', 'is required when EXCHANGE_FEED=nats');

@@ -46,7 +46,8 @@ export async function openSealedKeyStore(records: SealedRecords, key: Buffer): P
     if (address === CHECK_RECORD) return undefined;
     const sealed = await records.get(address);
     if (sealed === undefined) return undefined;
-    const pair = Keypair.fromSecretKey(openRecord(key, address, sealed));
+    // the record is authenticated (AES-GCM, bound to its address): no need to re-derive its public half from the seed
+    const pair = Keypair.fromSecretKey(openRecord(key, address, sealed), { skipValidation: true });
     if (pair.publicKey.toBase58() !== address) throw new KeyStoreSecretMismatch(`record ${address} (holds another key)`);
     return pair;
   };

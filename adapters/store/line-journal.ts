@@ -11,7 +11,7 @@
  *   for (const l of lines) apply(JSON.parse(l));
  *   await journal.appendDurably(JSON.stringify(change));
  */
-import { closeSync, existsSync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** fsync a directory so a rename inside it survives a crash. */
@@ -52,8 +52,10 @@ function readLines(path: string, check: (line: string) => void): { lines: string
 export class LineJournal {
   private fd: number | null;
   private count: number;
-  private waiters: (() => void)[] = [];
-  private flushScheduled = false;
+  /** lines appended since open, never reset (what a sync covers) */
+  private appended = 0;
+  private waiters: { upTo: number; resolve: () => void }[] = [];
+  private syncing = false;
 
   private constructor(
     readonly path: string,
@@ -87,23 +89,41 @@ export class LineJournal {
     if (line.includes('\n')) throw new Error('a journal line must not contain a newline');
     writeSync(this.fd, `${line}\n`);
     this.count++;
+    this.appended++;
   }
 
-  /** Appends one line and resolves once it is on disk (group commit per event-loop turn). */
+  /** Appends one line and resolves once it is on disk (group commit: see the file comment). */
   appendDurably(line: string): Promise<void> {
     this.append(line);
+    const upTo = this.appended;
     return new Promise((resolve) => {
-      this.waiters.push(resolve);
-      if (this.flushScheduled) return;
-      this.flushScheduled = true;
-      setImmediate(() => {
-        this.flushScheduled = false;
-        const waiters = this.waiters;
-        this.waiters = [];
-        this.sync(); // a failing fsync throws out of the event loop: the process stops rather than lie
-        for (const w of waiters) w();
-      });
+      this.waiters.push({ upTo, resolve });
+      this.kickSync();
     });
+  }
+
+  /** Starts an fdatasync covering every line appended so far, unless one is running (it starts the next when done). */
+  private kickSync(): void {
+    if (this.syncing || this.waiters.length === 0 || this.fd === null) return;
+    this.syncing = true;
+    const fd = this.fd;
+    const upTo = this.appended;
+    fdatasync(fd, (err) => {
+      this.syncing = false;
+      // a rewrite closed this fd meanwhile: it synced the state itself and released the waiters
+      if (err && (this.fd !== fd || err.code === 'EBADF')) return this.kickSync();
+      // the disk failed: stop the process rather than tell anyone a line is durable
+      if (err) throw err;
+      this.release(upTo);
+      this.kickSync();
+    });
+  }
+
+  /** Resolves the waiters whose lines are durable. */
+  private release(upTo: number): void {
+    const done = this.waiters.filter((w) => w.upTo <= upTo);
+    this.waiters = this.waiters.filter((w) => w.upTo > upTo);
+    for (const w of done) w.resolve();
   }
 
   /** Waits until every appended line is on disk. */
@@ -117,6 +137,7 @@ export class LineJournal {
     ftruncateSync(this.fd, 0);
     fsyncSync(this.fd);
     this.count = 0;
+    this.release(this.appended); // folded into something durable by the caller
   }
 
   /** Replaces the whole file with `lines` atomically (write aside, fsync, rename), then appends after them. */
@@ -134,13 +155,16 @@ export class LineJournal {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = openSync(this.path, 'a+');
     this.count = lines.length;
+    // the new file holds the state every appended line led to, and it is on disk
+    this.release(this.appended);
   }
 
-  /** Syncs and closes the file. */
+  /** Syncs and closes the file (lines still waiting for a sync are durable then). */
   close(): void {
     if (this.fd === null) return;
     fdatasyncSync(this.fd);
     closeSync(this.fd);
     this.fd = null;
+    this.release(this.appended);
   }
 }

@@ -66,21 +66,37 @@ export type GuardedRedis = Redis;
  */
 export function openRedis(url: string, options: OpenRedisOptions): GuardedRedis {
   const log = options.log;
+  const timeoutMs = options.commandTimeoutMs ?? 2_000;
   const client = new Redis(url, {
     connectionName: options.name,
     enableOfflineQueue: false,
-    commandTimeout: options.commandTimeoutMs ?? 2_000,
+    commandTimeout: timeoutMs,
     connectTimeout: 2_000,
     maxRetriesPerRequest: 0,
+    // commands issued in the same event-loop turn leave in one write (one syscall, not one per command)
+    enableAutoPipelining: true,
     retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 4), 1_000),
     ...options.redis,
   });
   let down = false;
+  // Commands sent before the first connection is made wait for it (bounded); after that an outage fails fast.
+  let everReady = false;
+  const firstReady = new Promise<void>((resolve) => client.once('ready', () => resolve()));
+  firstReady.catch(() => undefined);
+  const untilFirstReady = () =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new RedisUnavailable(`redis is unavailable: no connection within ${timeoutMs} ms`)), timeoutMs);
+      void firstReady.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   client.on('error', (err: Error) => {
     if (!down) log.warn({ err: err.message, redis: redactUrl(url) }, 'redis connection lost; commands fail with 503 until it is back');
     down = true;
   });
   client.on('ready', () => {
+    everReady = true;
     if (down) log.info({ redis: redactUrl(url) }, 'redis reachable again');
     down = false;
   });
@@ -97,8 +113,16 @@ export function openRedis(url: string, options: OpenRedisOptions): GuardedRedis 
         };
       }
       return (...args: unknown[]) => {
-        const out: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
-        return out instanceof Promise ? mapRejection(out) : out;
+        const call = (): unknown => (value as (...a: unknown[]) => unknown).apply(target, args);
+        const out = call();
+        if (!(out instanceof Promise)) return out;
+        if (everReady) return mapRejection(out);
+        return mapRejection(
+          out.catch((err: unknown) => {
+            if (everReady || !(err instanceof Error) || !/isn't writeable/.test(err.message)) throw err;
+            return untilFirstReady().then(call);
+          }),
+        );
       };
     },
   });

@@ -12,7 +12,7 @@ import { recordInto } from '../../test/support/published.ts';
 
 const BETTOR = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const T0 = 1_800_000_000;
-const input: BetInput = { id: '11', bettor: BETTOR, side: 'UP', amountUnits: '100000000', entryPrice: '15000000000', expireTime: T0 };
+const input: BetInput = { id: '11', bettor: BETTOR, seq: '0', side: 'UP', amountUnits: '100000000', entryPrice: '15000000000', expireTime: T0 };
 
 /** A memory store that counts commits and can hold them until released. */
 class GatedStore extends MemorySnapshotStore<BetEmittedEvent> {
@@ -34,7 +34,7 @@ class GatedStore extends MemorySnapshotStore<BetEmittedEvent> {
 
 async function world(store = new GatedStore()) {
   const chain = new FakeChain();
-  chain.place({ id: 11n, bettor: BETTOR, side: 'UP', amount: 100_000_000n, entryPrice: 15_000_000_000n, expireTime: T0 });
+  chain.place({ id: 11n, bettor: BETTOR, seq: 0n, side: 'UP', amount: 100_000_000n, entryPrice: 15_000_000_000n, expireTime: T0 });
   chain.exitFor = () => ({ kind: 'price', value: 15_000_000_100n });
   const clock = new SimulatedClock();
   const published: BetEmittedEvent[] = [];

@@ -11,6 +11,10 @@
  *   transitions made meanwhile are coalesced into the next commit;
  * - an actor that fails is restarted from its latest snapshot with backoff, never left stopped.
  *
+ * Live chains are cheap (style: "do not keep every actor resident"): a bet waiting for its expiry
+ * is held as its committed snapshot (a few hundred bytes of JSON), not as an actor; the tick that
+ * reaches its expiry rehydrates it and it settles from there.
+ *
  * @example
  *   const bets = await BetActors.boot({ store, effects, publish: (events) => stream.deliver(events) });
  *   bets.open({ id: '7', bettor, side: 'UP', amountUnits: '100000000', entryPrice: '15012345678', expireTime });
@@ -84,11 +88,15 @@ interface Chain {
   /** actor failures so far (restart backoff) */
   failures: number;
   restartTimer: NodeJS.Timeout | null;
+  /** unix ms of the expiry a dormant chain (no actor, snapshot only) waits for; null when not dormant */
+  dormantUntil: number | null;
 }
 
 /** Counters for operators (logs now, metrics later). */
 export interface BetActorStats {
   live: number;
+  /** live chains held as a snapshot only, waiting for their expiry */
+  dormant: number;
   actorFailures: number;
   actorRestarts: number;
   commitFailures: number;
@@ -98,6 +106,14 @@ const COMMIT_RETRY: RetryPolicy = { baseMs: 250, maxMs: 5_000 };
 const RESTART_BACKOFF: RetryPolicy = { baseMs: 1_000, maxMs: 30_000 };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The unix ms expiry a persisted snapshot waits for, when it is an open bet that only waits; else null. */
+function waitingUntil(snapshot: unknown): number | null {
+  const s = snapshot as { status?: unknown; value?: unknown; context?: { expireTime?: unknown } } | null;
+  const value = s?.value as { open?: unknown } | undefined;
+  if (s?.status !== 'active' || value?.open !== 'placed' || typeof s.context?.expireTime !== 'number') return null;
+  return s.context.expireTime * 1000;
+}
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** The live bet chains of one process. */
@@ -135,8 +151,11 @@ export class BetActors {
         });
         continue;
       }
-      this.start(this.track(id, rev, JSON.stringify(snapshot)));
-      this.log.info({ chainId: id, state: parsed.output.value }, 'bet chain rehydrated');
+      const chain = this.track(id, rev, JSON.stringify(snapshot));
+      const waitsUntil = waitingUntil(snapshot);
+      if (waitsUntil !== null) chain.dormantUntil = waitsUntil; // its expiry's tick wakes it
+      else this.start(chain);
+      this.log.info({ chainId: id, state: parsed.output.value, dormant: waitsUntil !== null }, 'bet chain rehydrated');
     }
   }
 
@@ -154,7 +173,7 @@ export class BetActors {
   }
 
   private track(id: string, rev: number, latest: string | null): Chain {
-    const chain: Chain = { id, actor: null, rev, latest, pending: null, draining: null, failures: 0, restartTimer: null };
+    const chain: Chain = { id, actor: null, rev, latest, pending: null, draining: null, failures: 0, restartTimer: null, dormantUntil: null };
     this.chains.set(id, chain);
     return chain;
   }
@@ -162,6 +181,7 @@ export class BetActors {
   /** (Re)starts a chain's actor from its latest snapshot; a chain in a backoff state retries at once. */
   private start(chain: Chain): void {
     if (chain.latest === null) throw new Error(`bet chain ${chain.id} has no snapshot to start from`);
+    chain.dormantUntil = null;
     const snapshot = JSON.parse(chain.latest) as Snapshot<unknown> & { context: BetInput };
     // `input` is never read when restoring from a snapshot; the type asks for it anyway
     this.attach(chain, createActor(this.machine, { snapshot, input: snapshot.context, ...this.clockOption() }));
@@ -252,7 +272,19 @@ export class BetActors {
         }
       }
       if (batch.final && !chain.pending) this.chains.delete(chain.id);
+      else if (!chain.pending) this.sleepIfWaiting(chain);
     }
+  }
+
+  /** A chain whose committed state only waits for its expiry gives its actor up (it keeps the snapshot). */
+  private sleepIfWaiting(chain: Chain): void {
+    if (!chain.actor || chain.latest === null || this.stopped) return;
+    const until = waitingUntil(JSON.parse(chain.latest) as unknown);
+    if (until === null || until <= Date.now()) return;
+    const actor = chain.actor;
+    chain.actor = null; // first: the stopping actor's last snapshot is not a transition to commit
+    chain.dormantUntil = until;
+    actor.stop();
   }
 
   private publish(chainId: string, events: Array<Sequenced<BetEmittedEvent>>): void {
@@ -264,9 +296,29 @@ export class BetActors {
     }
   }
 
-  /** Forwards a clock tick (unix ms) to every live chain; expired bets start settling. */
+  /** Wakes chains waiting in a retry backoff (all, or one): they retry at once. Returns how many were sent RESUME. */
+  resume(chainId?: string): number {
+    let woken = 0;
+    for (const chain of chainId === undefined ? this.chains.values() : [this.chains.get(chainId)]) {
+      if (!chain?.actor) continue;
+      chain.actor.send({ type: 'RESUME' });
+      woken++;
+    }
+    return woken;
+  }
+
+  /** Forwards a clock tick (unix ms) to every live chain, waking dormant ones whose expiry it reached; expired bets start settling. */
   tick(now: number): void {
-    for (const chain of this.chains.values()) chain.actor?.send({ type: 'TICK', now });
+    for (const chain of this.chains.values()) {
+      if (!chain.actor && chain.dormantUntil !== null && chain.dormantUntil <= now && !chain.restartTimer) {
+        try {
+          this.start(chain);
+        } catch (err) {
+          this.supervise(chain, err);
+        }
+      }
+      chain.actor?.send({ type: 'TICK', now });
+    }
   }
 
   /** Starts a settlement clock of its own: `tick(now())` every `intervalMs` (tests; the gateway's Settler ticks). */
@@ -295,18 +347,24 @@ export class BetActors {
 
   /** The persisted snapshot of a live chain, as it would be saved; undefined when not live. */
   persistedSnapshotOf(chainId: string): unknown {
-    const actor = this.chains.get(chainId)?.actor;
-    return actor ? (JSON.parse(JSON.stringify(actor.getPersistedSnapshot())) as unknown) : undefined;
+    const chain = this.chains.get(chainId);
+    if (chain?.actor) return JSON.parse(JSON.stringify(chain.actor.getPersistedSnapshot())) as unknown;
+    return chain?.latest ? (JSON.parse(chain.latest) as unknown) : undefined;
   }
 
-  /** The current snapshot of a live chain's actor (state value and context). */
-  snapshotOf(chainId: string) {
-    return this.chains.get(chainId)?.actor?.getSnapshot();
+  /** The current snapshot of a live chain (state value and context): its actor's, or the latest committed one while it has none (dormant, restarting). */
+  snapshotOf(chainId: string): { value: unknown; context: BetContext } | undefined {
+    const chain = this.chains.get(chainId);
+    if (!chain) return undefined;
+    if (chain.actor) return chain.actor.getSnapshot();
+    return chain.latest ? (JSON.parse(chain.latest) as { value: unknown; context: BetContext }) : undefined;
   }
 
   /** Counters for operators. */
   stats(): BetActorStats {
-    return { live: this.chains.size, ...this.counters };
+    let dormant = 0;
+    for (const c of this.chains.values()) if (c.dormantUntil !== null && !c.actor) dormant++;
+    return { live: this.chains.size, dormant, ...this.counters };
   }
 
   /** Resolves once every commit queued so far has landed (waits through retries). */

@@ -9,8 +9,8 @@
  *   const machine = betMachine.provide({ actors });
  */
 import { fromPromise } from 'xstate';
-import type { BetStatus, Side } from '../../adapters/chain/port.ts';
-import type { CloseOutput, PriceExitOutput, ReplaceOutput, SettledStatus } from '../../machines/bet-types.ts';
+import type { BetRef, BetStatus, Side } from '../../adapters/chain/port.ts';
+import type { CloseInput, CloseOutput, PriceExitOutput, ReplaceInput, ReplaceOutput, SettledStatus } from '../../machines/bet-types.ts';
 
 /** Exit price of an expired bet (design: "Rules the specs leave open"), from the local price history. */
 export type PriceExit = { kind: 'price'; value: bigint } | { kind: 'wait' } | { kind: 'refund_at_entry' };
@@ -22,13 +22,14 @@ export type CloseResult =
 
 /** The replacement of a tied bet (made now or by an earlier attempt), or a bet found closed without one. */
 export type ReplaceResult =
-  | { kind: 'replaced'; signature: string; next: { id: bigint; entryPrice: bigint; expireTime: bigint | number } }
+  | { kind: 'replaced'; signature: string; next: { id: bigint; seq: bigint; entryPrice: bigint; expireTime: bigint | number } }
   | { kind: 'already_closed'; status: BetStatus; exitPrice: bigint };
 
 /**
  * What the gateway runtime implements for settlement. `signal` aborts when the actor stops.
  * - `priceExit`: `wait` while no usable price exists yet; `refund_at_entry` after 300 s without one.
- * - `closeOnChain`: reads the bet first; status != 0 answers `already_closed` and sends nothing.
+ * - `closeOnChain`: reads the bet first; status != 0 answers `already_closed` and sends nothing;
+ *   `refund` returns the stake (refund_expired once the chain allows it, else a close at the entry price).
  * - `closeAndReplace`: close_bet + place_bet (same bettor, side, amount, latest price as entry)
  *   in one transaction; when the bet is already closed it looks for the replacement (the
  *   bettor's open bet with a higher id) and answers `replaced` with it, else `already_closed`.
@@ -36,9 +37,9 @@ export type ReplaceResult =
  */
 export interface BetEffects {
   priceExit(req: { betId: bigint; entryPrice: bigint; expireTime: number }, signal: AbortSignal): Promise<PriceExit>;
-  closeOnChain(req: { betId: bigint; exitPrice: bigint }, signal: AbortSignal): Promise<CloseResult>;
+  closeOnChain(req: { betId: bigint; ref: BetRef; exitPrice: bigint; refund: boolean }, signal: AbortSignal): Promise<CloseResult>;
   closeAndReplace(
-    req: { betId: bigint; exitPrice: bigint; bettor: string; side: Side; amount: bigint },
+    req: { betId: bigint; ref: BetRef; exitPrice: bigint; side: Side; amount: bigint },
     signal: AbortSignal,
   ): Promise<ReplaceResult>;
 }
@@ -56,21 +57,21 @@ export function betEffectActors(effects: BetEffects) {
       const out = await effects.priceExit({ betId: BigInt(input.betId), entryPrice: BigInt(input.entryPrice), expireTime: input.expireTime }, signal);
       return out.kind === 'price' ? { kind: 'price', value: out.value.toString() } : out;
     }),
-    closeOnChain: fromPromise<CloseOutput, { betId: string; exitPrice: string }>(async ({ input, signal }) => {
-      const out = await effects.closeOnChain({ betId: BigInt(input.betId), exitPrice: BigInt(input.exitPrice) }, signal);
+    closeOnChain: fromPromise<CloseOutput, CloseInput>(async ({ input, signal }) => {
+      const out = await effects.closeOnChain({ betId: BigInt(input.betId), ref: { bettor: input.bettor, seq: BigInt(input.seq) }, exitPrice: BigInt(input.exitPrice), refund: input.refund }, signal);
       const status = settled(out.status, input.betId);
       return out.kind === 'closed'
         ? { kind: 'closed', status, signature: out.signature }
         : { kind: 'already_closed', status, exitPrice: out.exitPrice.toString() };
     }),
-    closeAndReplace: fromPromise<ReplaceOutput, { betId: string; exitPrice: string; bettor: string; side: Side; amountUnits: string }>(
+    closeAndReplace: fromPromise<ReplaceOutput, ReplaceInput>(
       async ({ input, signal }) => {
         const out = await effects.closeAndReplace(
-          { betId: BigInt(input.betId), exitPrice: BigInt(input.exitPrice), bettor: input.bettor, side: input.side, amount: BigInt(input.amountUnits) },
+          { betId: BigInt(input.betId), ref: { bettor: input.bettor, seq: BigInt(input.seq) }, exitPrice: BigInt(input.exitPrice), side: input.side, amount: BigInt(input.amountUnits) },
           signal,
         );
         if (out.kind === 'already_closed') return { kind: 'already_closed', status: settled(out.status, input.betId), exitPrice: out.exitPrice.toString() };
-        const next = { id: out.next.id.toString(), entryPrice: out.next.entryPrice.toString(), expireTime: Number(out.next.expireTime) };
+        const next = { id: out.next.id.toString(), seq: out.next.seq.toString(), entryPrice: out.next.entryPrice.toString(), expireTime: Number(out.next.expireTime) };
         return { kind: 'replaced', signature: out.signature, next };
       },
     ),

@@ -31,6 +31,8 @@ export function placeRefusal(err: ProgramRefusal, delegated: boolean): GatewayRe
       return refusal('invalid_request', `amountUnits is outside minAmount..maxAmount (${err.message})`);
     case 'OpenBetExists':
       return refusal('open_bet', MESSAGES.openBet);
+    case 'VaultCannotCover':
+      return refusal('vault_cannot_cover', MESSAGES.vaultCannotCover);
     default:
       break;
   }

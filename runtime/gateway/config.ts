@@ -12,6 +12,7 @@ export const gatewayEnv = {
   SMART_MODE: describe('test: custodial wallets and the faucet exist; prod: they do not', oneOf(['test', 'prod'] as const)),
   SMART_SETTLE_INTERVAL_MS: describe('settlement scan period, ms', integer(2000, 10)),
   SOLANA_RPC_URL: describe('JSON-RPC of the chain (unset: the local chain in-process over DATA_DIR)', url(['http:', 'https:'], 'http://127.0.0.1:8899')),
+  SOLANA_WS_URL: describe('PubSub of the chain (unset: SOLANA_RPC_URL on port + 1, ws:// or wss://)', url(['ws:', 'wss:'], 'ws://127.0.0.1:8900')),
   NATS_URL: describe('NATS for market.price.solusdt (unset: synthetic prices)', natsUrl()),
   REDIS_URL: describe('Redis for snapshots, events, prices, keys (unset: files in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
   DATA_DIR: describe('where the local chain and the embedded stores keep their files', text('.data')),
@@ -25,7 +26,8 @@ export const gatewayEnv = {
   GW_MIN_AMOUNT: describe('init: minimum stake, token base units', bigUint(100_000_000n)),
   GW_MAX_AMOUNT: describe('init: maximum stake, token base units', bigUint(10_000_000_000n)),
   GW_MULTIPLIER_BPS: describe('init: payout multiplier, basis points', bigUint(13_000n)),
-  GW_INIT: describe('on: initialise an uninitialised contract at boot with the init parameters', oneOf(['on', 'off'] as const)),
+  GW_REFUND_AFTER_SECONDS: describe('init: after expiry + this, anyone may refund an unsettled stake on chain', integer(300, 1)),
+  GW_INIT: describe('on: initialise an uninitialised contract at boot (needs DATA_DIR/upgrade-authority.json)', oneOf(['on', 'off'] as const)),
   ...commonEnv,
 };
 

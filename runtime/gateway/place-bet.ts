@@ -1,6 +1,8 @@
 /**
  * Placing a bet, Profile A (spec section 4, Profile A; errors section 7). The chain is the truth
- * for "one open bet per address": it is read before placing and enforced by the program.
+ * for "one open bet per address": the program enforces it, and the gateway's checks before placing
+ * read the chain mirror (no RPC call); a race the mirror did not see yet comes back as the program's
+ * refusal, mapped to the same answer.
  */
 import { PublicKey, type Keypair } from '@solana/web3.js';
 import { ProgramRefusal, type BetAccount, type ChainPort, type Side, type StakeAuthority } from '../../adapters/chain/port.ts';
@@ -39,10 +41,11 @@ function parseAddress(address: string): PublicKey | null {
   }
 }
 
-/** Reads the bettor's open bet id from the chain and builds the 409. */
+/** Reads the bettor's open bet id (chain mirror) and builds the 409. */
 async function openBetRefusal(chain: ChainPort, bettor: PublicKey): Promise<GatewayRefusal> {
-  const id = await onChain(() => chain.readOpenBetId(bettor));
-  if (isRefusal(id)) return id;
+  const state = await onChain(() => chain.readBettorState(bettor));
+  if (isRefusal(state)) return state;
+  const id = state?.openBetId ?? null;
   return refusal('open_bet', MESSAGES.openBet, id === null ? {} : { openBetId: id.toString() });
 }
 
@@ -67,11 +70,8 @@ export async function placeOnChain(
     return r.kind === 'open_bet' ? openBetRefusal(deps.chain, bettor) : r;
   }
   if (isRefusal(placed)) return placed;
-  const bet = await onChain(() => deps.chain.readBet(placed.betId));
-  if (isRefusal(bet)) return bet;
-  if (!bet) throw new Error(`bet ${placed.betId} is confirmed but cannot be read back`);
-  await deps.opened(bet, placed.signature);
-  return { bet, signature: placed.signature };
+  await deps.opened(placed.bet, placed.signature);
+  return { bet: placed.bet, signature: placed.signature };
 }
 
 export async function placeBetA(deps: BetDeps, req: BetRequestA): Promise<PlacedA | GatewayRefusal> {
@@ -86,11 +86,13 @@ export async function placeBetA(deps: BetDeps, req: BetRequestA): Promise<Placed
   }
   const entryPrice = await deps.entryPrice();
   if (entryPrice === null) return refusal('no_price', MESSAGES.noPrice);
-  const open = await onChain(() => deps.chain.readOpenBetId(bettor));
-  if (isRefusal(open)) return open;
-  if (open !== null) return refusal('open_bet', MESSAGES.openBet, { openBetId: open.toString() });
-
+  // The key store is read before the open-bet check: when it is down, the answer names it (503)
+  // rather than a refusal the gateway could not act on anyway.
   const key = await deps.keyFor(bettor.toBase58());
+  const state = await onChain(() => deps.chain.readBettorState(bettor));
+  if (isRefusal(state)) return state;
+  if (state?.openBetId != null) return refusal('open_bet', MESSAGES.openBet, { openBetId: state.openBetId.toString() });
+
   const stake: StakeAuthority = key ? { kind: 'signer', bettor: key } : { kind: 'delegate', bettor };
   const result = await placeOnChain(deps, stake, req.side, req.amountUnits, entryPrice);
   if (isRefusal(result)) return result;

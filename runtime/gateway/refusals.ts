@@ -8,6 +8,7 @@ export type RefusalKind =
   | 'forbidden' // 403: paused, or faucet/wallet outside test mode
   | 'open_bet' // 409 {error, openBetId}
   | 'not_initialized' // 409
+  | 'vault_cannot_cover' // 409: the vault could not pay every open bet if this one won too
   | 'chain_unavailable' // 500 on POST /bet (spec section 7), 503 elsewhere
   | 'no_price'; // 503
 
@@ -33,6 +34,7 @@ export const REFUSAL_STATUS: Record<RefusalKind, number> = {
   forbidden: 403,
   open_bet: 409,
   not_initialized: 409,
+  vault_cannot_cover: 409,
   chain_unavailable: 503,
   no_price: 503,
 };
@@ -43,5 +45,6 @@ export const MESSAGES = {
   openBet: 'the address already has an open bet; it must be closed before placing a new one',
   noPrice: 'no fresh SOL price: no tick has arrived in the last 30 s',
   chainDown: 'the chain node is unreachable',
+  vaultCannotCover: 'the vault cannot cover this bet: with it, the open bets could win more than the vault holds; try a smaller amount, or later',
   amountUnits: 'amountUnits must be a positive integer in token base units',
 } as const;

@@ -1,11 +1,12 @@
 /**
  * The effects a bet chain needs (spec section 3; design: "Rules the specs leave open"), built on
- * the chain adapter, the price history and the key store. Each is idempotent: it reads the bet
- * on chain first, so a retry or a restart never settles a bet twice (the program also refuses
- * a second close).
+ * the chain adapter, the price history and the key store. Each is idempotent: the adapter reads
+ * the bet (from its mirror) first, so a retry or a restart never settles a bet twice (the program
+ * also refuses a second close). The 300 s refund without a price uses the contract's
+ * refund_expired once the chain allows it.
  */
-import { PublicKey, type Keypair } from '@solana/web3.js';
-import { ProgramRefusal, type BetAccount, type ChainPort } from '../../adapters/chain/port.ts';
+import type { Keypair } from '@solana/web3.js';
+import { ProgramRefusal, type BetAccount, type BetRef, type ChainPort } from '../../adapters/chain/port.ts';
 import type { PriceHistory } from '../../adapters/store/price-history.ts';
 import type { BetEffects, CloseResult, ReplaceResult } from './bet-effects.ts';
 import { entryPriceNow, exitPriceAt } from './prices.ts';
@@ -20,29 +21,34 @@ export interface SettlementDeps {
   now(): number;
 }
 
-async function requireBet(chain: ChainPort, id: bigint): Promise<BetAccount> {
-  const bet = await chain.readBet(id);
-  if (!bet) throw new Error(`bet ${id} does not exist on chain`);
-  return bet;
-}
+const alreadyClosed = (bet: { status: BetAccount['status']; exitPrice: bigint }): CloseResult & ReplaceResult => ({ kind: 'already_closed' as const, status: bet.status, exitPrice: bet.exitPrice });
 
-const alreadyClosed = (bet: BetAccount): CloseResult & ReplaceResult => ({ kind: 'already_closed' as const, status: bet.status, exitPrice: bet.exitPrice });
+/** Program error: refund_expired before expire_time + refund_after_seconds. */
+const REFUND_NOT_YET_ALLOWED = 6036;
 
 /**
- * The replacement of a tied bet that is already closed: the bettor's next bet (lowest higher
- * id), placed in the same transaction as the close; none when the bet did not end in a tie.
+ * The replacement of a tied bet that is already closed: the bettor's next bet (seq + 1), placed in
+ * the same transaction as the close; none when the bet did not end in a tie.
  */
 async function replacementOf(chain: ChainPort, tied: BetAccount): Promise<ReplaceResult> {
   if (tied.status !== 3) return alreadyClosed(tied);
-  const later = (await chain.scanBetsOf(new PublicKey(tied.bettor))).filter((b) => b.id > tied.id);
-  const next = later.sort((a, b) => (a.id < b.id ? -1 : 1))[0];
+  const next = await chain.readBet({ bettor: tied.bettor, seq: tied.seq + 1n });
   if (!next || next.side !== tied.side || next.amount !== tied.amount) return alreadyClosed(tied);
-  return { kind: 'replaced', signature: '', next: { id: next.id, entryPrice: next.entryPrice, expireTime: next.expireTime } };
+  return { kind: 'replaced', signature: '', next: { id: next.id, seq: next.seq, entryPrice: next.entryPrice, expireTime: next.expireTime } };
 }
 
 /** The settlement effects of the bet actors. */
 export function settlementEffects(deps: SettlementDeps): BetEffects {
   const { chain, history } = deps;
+  /** The stake back: refund_expired once the chain allows it, before that a close at the entry price (a tie). */
+  const refund = async (ref: BetRef, entryPrice: bigint) => {
+    try {
+      return await chain.refundExpired(ref);
+    } catch (err) {
+      if (err instanceof ProgramRefusal && err.code === REFUND_NOT_YET_ALLOWED) return chain.closeBet(ref, entryPrice);
+      throw err;
+    }
+  };
   return {
     async priceExit({ expireTime }) {
       const d = await exitPriceAt(history, expireTime, deps.now());
@@ -50,36 +56,28 @@ export function settlementEffects(deps: SettlementDeps): BetEffects {
       return d.kind === 'refund_at_entry' ? { kind: 'refund_at_entry' } : { kind: 'wait' };
     },
 
-    async closeOnChain({ betId, exitPrice }) {
-      const bet = await requireBet(chain, betId);
-      if (bet.status !== 0) return alreadyClosed(bet);
-      try {
-        const closed = await chain.closeBet(betId, exitPrice);
-        return { kind: 'closed', status: closed.status, signature: closed.signature };
-      } catch (err) {
-        // another process (or an earlier attempt whose answer was lost) may have closed it
-        if (!(err instanceof ProgramRefusal)) throw err;
-        const again = await requireBet(chain, betId);
-        if (again.status !== 0) return alreadyClosed(again);
-        throw err;
-      }
+    async closeOnChain({ ref, exitPrice, refund: refundIt }) {
+      // the chain answers a bet already closed (a retry, another gateway) with its outcome; the program refuses a second close
+      const closed = refundIt ? await refund(ref, exitPrice) : await chain.closeBet(ref, exitPrice);
+      return closed.already ? alreadyClosed(closed) : { kind: 'closed', status: closed.status, signature: closed.signature };
     },
 
-    async closeAndReplace({ betId, exitPrice, bettor }) {
-      const bet = await requireBet(chain, betId);
+    async closeAndReplace({ betId, ref, exitPrice }) {
+      const bet = await chain.readBet(ref);
+      if (!bet) throw new Error(`bet ${betId} (${ref.bettor}/${ref.seq}) is not on chain`);
       if (bet.status !== 0) return replacementOf(chain, bet);
-      const key = await deps.keyFor(bettor);
-      if (!key) throw new Error(`the key store does not hold ${bettor}; the tie cannot be replayed`);
+      const key = await deps.keyFor(ref.bettor);
+      if (!key) throw new Error(`the key store does not hold ${ref.bettor}; the tie cannot be replayed`);
       const entry = await entryPriceNow(history, deps.now());
       if (entry.kind !== 'price') throw new Error(`no fresh price to replay bet ${betId} (${entry.reason})`);
       try {
-        const { placed } = await chain.closeAndReplace(betId, exitPrice, key, entry.value);
-        const next = await requireBet(chain, placed.betId);
-        return { kind: 'replaced', signature: placed.signature, next: { id: next.id, entryPrice: next.entryPrice, expireTime: next.expireTime } };
+        const { placed } = await chain.closeAndReplace(ref, exitPrice, key, entry.value);
+        const next = placed.bet;
+        return { kind: 'replaced', signature: placed.signature, next: { id: next.id, seq: next.seq, entryPrice: next.entryPrice, expireTime: next.expireTime } };
       } catch (err) {
         if (!(err instanceof ProgramRefusal)) throw err;
-        const again = await requireBet(chain, betId);
-        if (again.status !== 0) return replacementOf(chain, again);
+        const again = await chain.readBet(ref);
+        if (again && again.status !== 0) return replacementOf(chain, again);
         throw err;
       }
     },

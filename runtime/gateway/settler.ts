@@ -3,7 +3,8 @@
  * `SMART_SETTLE_INTERVAL_MS`; each tick scans the program's open bets on chain (the chain is the
  * truth, not memory), gives every expired bet that no live actor carries an actor of its own
  * (a bet placed by a process that died before saving its snapshot), then ticks every live
- * bet actor so expired ones price and close. Runs never overlap.
+ * bet actor so expired ones price and close. Runs never overlap. When the chain answers again
+ * after a failed scan, chains waiting in a retry backoff are woken at once.
  */
 import { createActor, fromCallback, type AnyActorRef } from 'xstate';
 import type { BetAccount, ChainPort } from '../../adapters/chain/port.ts';
@@ -24,6 +25,7 @@ export function betInputOf(bet: BetAccount, policy: ReplayPolicy): BetInput {
   return {
     id: bet.id.toString(),
     bettor: bet.bettor,
+    seq: bet.seq.toString(),
     side: bet.side,
     amountUnits: bet.amount.toString(),
     entryPrice: bet.entryPrice.toString(),
@@ -71,7 +73,8 @@ export class Settler {
     const { chain, bets, snapshots, log, policy } = this.deps;
     try {
       const open = await chain.scanOpenBets();
-      if (this.lastScanFailed) log.info('chain reachable again; settlement resumes');
+      // chains that backed off during the outage retry now rather than at the end of their backoff
+      if (this.lastScanFailed) log.info({ woken: bets.resume() }, 'chain reachable again; settlement resumes');
       this.lastScanFailed = false;
       const carried = this.carried();
       for (const bet of open) {

@@ -25,7 +25,7 @@ import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import type { Logger } from '../log.ts';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayEvent } from './events.ts';
-import { waitFor } from './wait-for.ts';
+import { waitFor } from '../wait-for.ts';
 
 /** Prefix of every gateway key in Redis. */
 export const REDIS_PREFIX = 'gw:';

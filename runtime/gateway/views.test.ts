@@ -5,6 +5,8 @@ import { betView, contractStateView, selectBets } from './views.ts';
 const bet = (id: bigint, status: BetAccount['status'], expireTime = 1000n): BetAccount => ({
   id,
   bettor: 'B111111111111111111111111111111111',
+  payer: 'R111111111111111111111111111111111',
+  seq: id,
   side: 'UP',
   amount: 300_000_000n,
   entryPrice: 15_012_000_000n,
@@ -22,6 +24,9 @@ describe('views', () => {
         relayer: 'R',
         mint: 'M',
         vault: 'V',
+        pendingAdmin: null,
+        refundAfterSeconds: 300n,
+        openLiability: 0n,
         counter: 3n,
         nextBetId: 4n,
         minAmount: 100_000_000n,

@@ -19,7 +19,7 @@
  */
 import { DependencyUnavailable } from '../../adapters/dependency.ts';
 import type { Logger } from '../../runtime/log.ts';
-import { CORS_HEADERS, HttpError, parseJson, readBody, reply, sendJson, sendPreflight, statusLine, type HttpRequest, type HttpResponse, type Reply, type TemplatedApp } from '../http.ts';
+import { HttpError, parseJson, readBody, reply, sendJson, sendPreflight, type HttpRequest, type HttpResponse, type Reply, type TemplatedApp } from '../http.ts';
 import { outageError } from './answers.ts';
 import { invalidJsonBody } from './wire.ts';
 
@@ -154,10 +154,7 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
   const sendError = (r: Reply, request: GatewayRequest, failure: unknown): void => {
     let err = failure;
     if (err instanceof DependencyUnavailable) err = outageError(err);
-    if (err instanceof HttpError) {
-      if (err.status === 413) return sendAndClose(r, 413, err.body);
-      return sendJson(r, err.status, err.body, err.headers);
-    }
+    if (err instanceof HttpError) return sendJson(r, err.status, err.body, err.headers);
     log.error({ err, method: request.method, url: request.url }, 'request handler failed');
     sendJson(r, 500, { error: 'internal error' });
   };
@@ -187,18 +184,6 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
       tableFor(path); // known without /api, no POST there: 405 (spec 1.7)
     },
   };
-}
-
-/** A 413 must also close the connection: the client may still be sending the rest of the body. */
-function sendAndClose(r: Reply, status: number, body: unknown): void {
-  if (r.aborted) return;
-  r.aborted = true;
-  r.res.cork(() => {
-    r.res.writeStatus(statusLine(status));
-    for (const [k, v] of CORS_HEADERS) r.res.writeHeader(k, v);
-    r.res.writeHeader('Content-Type', 'application/json');
-    r.res.end(JSON.stringify(body), true);
-  });
 }
 
 const isJsonContentType = (value: string | undefined): boolean => value !== undefined && /^application\/json\s*(;|$)/i.test(value.trim());

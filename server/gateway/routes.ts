@@ -4,7 +4,8 @@
  * runtime, map refusals to statuses (`answers.ts`).
  */
 import { PublicKey } from '@solana/web3.js';
-import type { ChainPort } from '../../adapters/chain/port.ts';
+import { ChainRejected, type ChainPort } from '../../adapters/chain/port.ts';
+import { refusesLamports } from '../../adapters/chain/tx-outcome.ts';
 import { FAUCET_LAMPORTS, FAUCET_TOKEN_UNITS } from '../../adapters/chain/faucet.ts';
 import type { KeyStore } from '../../adapters/store/keystore.ts';
 import type { GatewayConfig } from '../../runtime/gateway/config.ts';
@@ -82,7 +83,11 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
       const address = addressParam(params.address);
       const cluster = await chain.clusterKind();
       if (cluster !== 'local') throw new HttpError(403, { error: `the faucet works only on the local test chain (this chain's genesis hash is ${cluster})` });
-      await chain.faucet(address);
+      await chain.faucet(address).catch((err: unknown) => {
+        // the chain refuses to credit programs and sysvars: the address was the problem, not the chain
+        if (err instanceof ChainRejected && refusesLamports(err.txError)) throw new HttpError(400, { error: `address ${address.toBase58()} is a program or reserved account and cannot receive a grant; use a wallet address` }, { cause: err });
+        throw err;
+      });
       log.info({ address: address.toBase58() }, 'faucet grant');
       // the grant itself (spec section 4: sol 5, tokenUnits 10000000000)
       return { address: address.toBase58(), ...balanceView(FAUCET_LAMPORTS, FAUCET_TOKEN_UNITS) };

@@ -1,6 +1,6 @@
 /**
  * The gateway on embedded defaults (design: "Run contract"): no SOLANA_RPC_URL (the local chain
- * runs in-process over DATA_DIR), no REDIS_URL (in-memory stores, with a warning), no NATS_URL
+ * runs in-process over DATA_DIR), no REDIS_URL (stores in DATA_DIR files, with a warning), no NATS_URL
  * (synthetic prices). A bet goes through and settles; a bad variable stops the boot naming it.
  */
 import { spawnSync } from 'node:child_process';
@@ -27,7 +27,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('says what it runs on', () => {
+it('says what it runs on', async () => {
+  // the port opens a moment before the last lines have come through the pipe
+  await expect.poll(() => gateway.output(), { timeout: 10_000 }).toContain('gateway listening');
   const out = gateway.output();
   expect(out).toContain('SOLANA_RPC_URL unset');
   expect(out).toContain('REDIS_URL unset');

@@ -5,7 +5,8 @@
  * without GW_ADMIN_TOKEN and 401 with a wrong token; the faucet is 403 on a chain whose genesis
  * hash is unknown (spec section 4).
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Keypair } from '@solana/web3.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -62,7 +63,8 @@ it('admin pause: 401 with a wrong or malformed token, 404 when no token is confi
 it('refuses the faucet (403) on a chain whose genesis hash it does not know, in test mode', async () => {
   const elsewhere = mkdtempSync(join(tmpdir(), 'gw-unknown-chain-'));
   try {
-    copyFileSync(join(stack.dataDir, 'operator.json'), join(elsewhere, 'operator.json')); // same operator, no chain info
+    // the same keys, but no chain info: the gateway cannot know this chain's genesis hash
+    for (const file of ['relayer.json', 'admin.json', 'mint-authority.json']) copyFileSync(join(stack.dataDir, file), join(elsewhere, file));
     const gw = await stack.extraGateway({ DATA_DIR: elsewhere, REDIS_URL: '' });
     const address = (await call(gw.base, 'POST', '/api/wallet', {})).body.address as string;
     const f = await call(gw.base, 'GET', `/api/faucet/${address}`);
@@ -89,6 +91,20 @@ it('initialises the contract at boot with GW_INIT=on and the GW_* parameters, th
   expect(r.body).toMatchObject({ bettor: w.body.address, entryPrice: 15_000_000_000 });
 });
 
+it('refuses to start with a relayer (or admin) key that is not the contract\'s, naming the mismatch', async () => {
+  const elsewhere = mkdtempSync(join(tmpdir(), 'gw-foreign-keys-'));
+  try {
+    writeFileSync(join(elsewhere, 'relayer.json'), JSON.stringify(Array.from(Keypair.generate().secretKey)));
+    for (const file of ['admin.json', 'mint-authority.json']) copyFileSync(join(stack.dataDir, file), join(elsewhere, file));
+    await expect(stack.extraGateway({ DATA_DIR: elsewhere, REDIS_URL: '' })).rejects.toThrow(/the contract's relayer is \w+, but .*relayer\.json holds \w+/);
+    writeFileSync(join(elsewhere, 'relayer.json'), readFileSync(join(stack.dataDir, 'relayer.json')));
+    writeFileSync(join(elsewhere, 'admin.json'), JSON.stringify(Array.from(Keypair.generate().secretKey)));
+    await expect(stack.extraGateway({ DATA_DIR: elsewhere, REDIS_URL: '' })).rejects.toThrow(/the contract's admin is \w+, but .*admin\.json holds \w+/);
+  } finally {
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
 it('Profile B: PAUSED comes before the price and the wallet checks', async () => {
   if (!profileB) throw new Error('the Profile B gateway of the first test is missing');
   const auth = { Authorization: 'Bearer test-admin-token' };
@@ -104,6 +120,8 @@ it('Profile B: PAUSED comes before the price and the wallet checks', async () =>
 it('chain unreachable: POST /bet answers 500 (spec section 7), reads 503, all with Retry-After and an error naming the chain; prices go on', async () => {
   await stack.chain.stop();
   await stack.tick('150.00');
+  // reads come from the chain mirror: they stop answering once its subscriptions have been down for a moment
+  await expect.poll(async () => (await api('GET', '/api/state')).status, { timeout: 5_000 }).toBe(503);
   for (const [method, path, body, status] of [
     ['GET', '/api/state', undefined, 503],
     ['GET', '/api/balance/GdnSyH3YtwcxFvQrVVJMm1JhTS4QVX7MFsX56uJLUfiZ', undefined, 503],

@@ -74,7 +74,7 @@ function movesOf(path: Path): Move[] {
 let chain: TestChain;
 let rpc: RpcChain;
 beforeAll(async () => {
-  chain = await startTestChain({ minAmount: 100_000_000n, maxAmount: 10_000_000_000n, multiplierBps: 13_000n, expirySeconds: 1n });
+  chain = await startTestChain({ minAmount: 100_000_000n, maxAmount: 10_000_000_000n, multiplierBps: 13_000n, expirySeconds: 1n, refundAfterSeconds: 300n });
   rpc = chain.adapter();
 }, 120_000);
 afterAll(async () => {
@@ -94,9 +94,7 @@ async function livePath(path: Path, side: 'UP' | 'DOWN', replayTies: boolean, ma
   });
   try {
     await history.append({ price: formatE8(ENTRY), ts: Date.now() });
-    const placed = await rpc.placeBet({ stake: { kind: 'signer', bettor }, side, amount: STAKE, entryPrice: ENTRY });
-    const first = await rpc.readBet(placed.betId);
-    if (!first) throw new Error('placed bet not readable');
+    const first = (await rpc.placeBet({ stake: { kind: 'signer', bettor }, side, amount: STAKE, entryPrice: ENTRY })).bet;
     const chainId = bets.open(betInputOf(first, { replayTies, maxReplays }));
 
     let current = first;
@@ -114,12 +112,13 @@ async function livePath(path: Path, side: 'UP' | 'DOWN', replayTies: boolean, ma
         const snap = bets.snapshotOf(chainId);
         if (!snap || snap.context.id !== before) break;
       }
-      const replacement = bets.snapshotOf(chainId)?.context.id;
-      const closed = await rpc.readBet(current.id);
+      const snap = bets.snapshotOf(chainId)?.context;
+      const replacement = snap?.id;
+      const closed = await rpc.readBet(current);
       expect(closed?.status, `bet ${current.id} after a ${move}`).not.toBe(0);
       expect(closed?.exitPrice).toBe(exit);
       if (replacement && replacement !== before) {
-        const next = await rpc.readBet(BigInt(replacement));
+        const next = await rpc.readBet({ bettor: current.bettor, seq: BigInt(snap.seq) });
         if (!next) throw new Error('replacement not on chain');
         expect(next).toMatchObject({ status: 0, side, amount: STAKE, entryPrice: exit, bettor: bettor.publicKey.toBase58() });
         current = next;
@@ -139,7 +138,7 @@ const scenarios = [
 
 for (const s of scenarios) {
   describe(`bet chain paths on the real chain: ${s.name}`, () => {
-    const paths = outcomePaths({ id: '1', bettor: PublicKey.default.toBase58(), side: s.side, amountUnits: String(STAKE), entryPrice: String(ENTRY), expireTime: 1_800_000_000, replayTies: s.replayTies, maxReplays: s.maxReplays });
+    const paths = outcomePaths({ id: '1', seq: '0', bettor: PublicKey.default.toBase58(), side: s.side, amountUnits: String(STAKE), entryPrice: String(ENTRY), expireTime: 1_800_000_000, replayTies: s.replayTies, maxReplays: s.maxReplays });
 
     it('has a path to each final state, and replays up to the cap in Profile B', () => {
       expect(new Set(paths.map((p) => String(p.state.value)))).toEqual(new Set(['payout_done', 'house_won', 'refunded']));
@@ -159,16 +158,16 @@ for (const s of scenarios) {
         type: 'bet_closed',
         id: last.id.toString(),
         bettor: bettor.publicKey.toBase58(),
-        exitPrice: Number((await rpc.readBet(last.id))?.exitPrice),
+        exitPrice: Number((await rpc.readBet(last))?.exitPrice),
         status,
         statusName: String(final.value),
       });
       // the chain agrees: the last bet has the model's status; ties returned the stake exactly
-      expect((await rpc.readBet(last.id))?.status).toBe(status);
+      expect((await rpc.readBet(last))?.status).toBe(status);
       const tokens = (await rpc.balances(bettor.publicKey)).tokenUnits;
       const payout = status === 1 ? (STAKE * 13_000n) / 10_000n : status === 3 ? STAKE : 0n;
       expect(tokens).toBe(10_000_000_000n - STAKE + payout);
-      expect(await rpc.readOpenBetId(bettor.publicKey)).toBeNull();
+      expect((await rpc.readBettorState(bettor.publicKey))?.openBetId).toBeNull();
     });
   });
 }

@@ -76,6 +76,7 @@ async function livePath(path: Path, input: Required<BetInput>): Promise<void> {
 
 const base = {
   id: '41',
+  seq: '0',
   bettor: BETTOR,
   amountUnits: '100000000',
   entryPrice: '15000000000',

@@ -58,10 +58,11 @@ class World {
 
   /** Places bet `id` on the fake chain and starts its chain in the runtime. */
   async open(id: bigint, profileB: boolean, maxReplays = 3): Promise<BetInput> {
-    const bet = this.chain.place({ id, bettor: BETTOR, side: 'UP', amount: 100_000_000n, entryPrice: 15_000_000_000n, expireTime: T0 });
+    const bet = this.chain.place({ id, bettor: BETTOR, seq: 0n, side: 'UP', amount: 100_000_000n, entryPrice: 15_000_000_000n, expireTime: T0 });
     const input: BetInput = {
       id: String(id),
       bettor: BETTOR,
+      seq: '0',
       side: 'UP',
       amountUnits: String(bet.amount),
       entryPrice: String(bet.entryPrice),

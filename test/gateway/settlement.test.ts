@@ -24,7 +24,7 @@ let chain: TestChain;
 let rpc: RpcChain;
 
 beforeAll(async () => {
-  chain = await startTestChain({ minAmount: 100_000_000n, maxAmount: 10_000_000_000n, multiplierBps: 13_000n, expirySeconds: 1n });
+  chain = await startTestChain({ minAmount: 100_000_000n, maxAmount: 10_000_000_000n, multiplierBps: 13_000n, expirySeconds: 1n, refundAfterSeconds: 300n });
   rpc = chain.adapter();
 }, 120_000);
 afterAll(async () => {
@@ -32,10 +32,7 @@ afterAll(async () => {
 });
 
 async function placed(bettor: Keypair) {
-  const p = await rpc.placeBet({ stake: { kind: 'signer', bettor }, side: 'UP', amount: 100_000_000n, entryPrice: ENTRY });
-  const bet = await rpc.readBet(p.betId);
-  if (!bet) throw new Error('bet not readable');
-  return bet;
+  return (await rpc.placeBet({ stake: { kind: 'signer', bettor }, side: 'UP', amount: 100_000_000n, entryPrice: ENTRY })).bet;
 }
 
 it('adopts an expired open bet without an actor, settles it once, and leaves stored chains to their actors', async () => {
@@ -72,8 +69,8 @@ it('adopts an expired open bet without an actor, settles it once, and leaves sto
     ['bet_closed', orphan.id.toString()],
   ]);
   expect(published[1]).toMatchObject({ status: 1, statusName: 'payout_done', exitPrice: Number(ENTRY + 5n) });
-  expect((await rpc.readBet(orphan.id))?.status).toBe(1);
-  expect((await rpc.readBet(stored.id))?.status).toBe(0);
+  expect((await rpc.readBet(orphan))?.status).toBe(1);
+  expect((await rpc.readBet(stored))?.status).toBe(0);
 });
 
 it('effects are idempotent: a second close and a second replay find the first', async () => {
@@ -86,16 +83,19 @@ it('effects are idempotent: a second close and a second replay find the first', 
   const fx = settlementEffects({ chain: rpc, history, keyFor: async (addr) => keys.get(addr), now: () => Date.now() + 1500 });
   await untilUnix((betA.expireTime > betB.expireTime ? betA.expireTime : betB.expireTime) + 1n);
 
-  const first = await fx.closeOnChain({ betId: betA.id, exitPrice: ENTRY - 1n }, signal);
+  const first = await fx.closeOnChain({ betId: betA.id, ref: betA, exitPrice: ENTRY - 1n, refund: false }, signal);
   expect(first).toMatchObject({ kind: 'closed', status: 2 });
-  expect(await fx.closeOnChain({ betId: betA.id, exitPrice: ENTRY + 1n }, signal)).toEqual({ kind: 'already_closed', status: 2, exitPrice: ENTRY - 1n });
+  expect(await fx.closeOnChain({ betId: betA.id, ref: betA, exitPrice: ENTRY + 1n, refund: false }, signal)).toEqual({ kind: 'already_closed', status: 2, exitPrice: ENTRY - 1n });
 
-  const req = { betId: betB.id, exitPrice: ENTRY, bettor: b.publicKey.toBase58(), side: 'UP' as const, amount: 100_000_000n };
+  const req = { betId: betB.id, ref: betB, exitPrice: ENTRY, side: 'UP' as const, amount: 100_000_000n };
   const replaced = await fx.closeAndReplace(req, signal);
   expect(replaced.kind).toBe('replaced');
   const again = await fx.closeAndReplace(req, signal);
   expect(again).toMatchObject({ kind: 'replaced', next: replaced.kind === 'replaced' ? replaced.next : {} });
   const all = await rpc.scanBetsOf(b.publicKey);
-  expect(all.map((x) => x.status)).toEqual([3, 0]); // one replacement, not two
+  expect(all.map((x) => [x.seq, x.status])).toEqual([
+    [0n, 3],
+    [1n, 0],
+  ]); // one replacement, not two
   expect((await rpc.balances(b.publicKey)).tokenUnits).toBe(10_000_000_000n - 100_000_000n);
 });

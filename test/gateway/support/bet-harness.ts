@@ -27,7 +27,7 @@ export function toPortAnswer(output: PriceExitOutput | CloseOutput | ReplaceOutp
       return {
         kind: 'replaced',
         signature: output.signature,
-        next: { id: BigInt(output.next.id), entryPrice: BigInt(output.next.entryPrice), expireTime: output.next.expireTime },
+        next: { id: BigInt(output.next.id), seq: BigInt(output.next.seq), entryPrice: BigInt(output.next.entryPrice), expireTime: output.next.expireTime },
       };
     default:
       return output;

@@ -44,7 +44,7 @@ export function worldEvents(snap: AnyMachineSnapshot, maxFailures: number): Even
       {
         kind: 'replaced',
         signature: `replace-${c.id}`,
-        next: { id: String(BigInt(c.id) + 10n), entryPrice: String(entry + 1000n), expireTime: c.expireTime + 15 },
+        next: { id: String(BigInt(c.id) + 10n), seq: String(BigInt(c.seq) + 1n), entryPrice: String(entry + 1000n), expireTime: c.expireTime + 15 },
       },
       { kind: 'already_closed', status: 3, exitPrice: c.exitPrice },
     ];
@@ -64,6 +64,7 @@ export function worldEvents(snap: AnyMachineSnapshot, maxFailures: number): Even
 
 interface OracleBet {
   id: string;
+  seq: string;
   entryPrice: bigint;
   expireTime: number;
   replayCount: number;
@@ -83,7 +84,7 @@ export class BetOracle {
   private readonly lastRequest = new Map<EffectName, Record<string, unknown>>();
 
   constructor(private readonly input: Required<BetInput>) {
-    this.bet = { id: input.id, entryPrice: BigInt(input.entryPrice), expireTime: input.expireTime, replayCount: 0 };
+    this.bet = { id: input.id, seq: input.seq, entryPrice: BigInt(input.entryPrice), expireTime: input.expireTime, replayCount: 0 };
     this.events = [
       {
         type: 'bet_open',
@@ -145,7 +146,7 @@ export class BetOracle {
     const out = event.output as CloseOutput | ReplaceOutput;
     if (out.kind === 'replaced') {
       const prev = this.bet;
-      this.bet = { id: out.next.id, entryPrice: BigInt(out.next.entryPrice), expireTime: out.next.expireTime, replayCount: prev.replayCount + 1 };
+      this.bet = { id: out.next.id, seq: out.next.seq, entryPrice: BigInt(out.next.entryPrice), expireTime: out.next.expireTime, replayCount: prev.replayCount + 1 };
       this.events.push({
         type: 'bet_replay',
         id: this.bet.id,
@@ -173,13 +174,13 @@ export class BetOracle {
     if (this.input.replayTies && tie && this.bet.replayCount < this.input.maxReplays) {
       this.expectCall('closeAndReplace', {
         betId: BigInt(this.bet.id),
+        ref: { bettor: this.input.bettor, seq: BigInt(this.bet.seq) },
         exitPrice: this.exit,
-        bettor: this.input.bettor,
         side: this.input.side,
         amount: BigInt(this.input.amountUnits),
       });
     } else {
-      this.expectCall('closeOnChain', { betId: BigInt(this.bet.id), exitPrice: this.exit });
+      this.expectCall('closeOnChain', { betId: BigInt(this.bet.id), ref: { bettor: this.input.bettor, seq: BigInt(this.bet.seq) }, exitPrice: this.exit, refund: out.kind === 'refund_at_entry' });
     }
   }
 }

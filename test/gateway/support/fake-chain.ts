@@ -11,6 +11,7 @@ import type { BetEffects, PriceExit } from '../../../runtime/gateway/bet-effects
 export interface FakeBet {
   id: bigint;
   bettor: string;
+  seq: bigint;
   side: Side;
   amount: bigint;
   entryPrice: bigint;
@@ -90,7 +91,7 @@ export class FakeChain {
       if (fault === 'hang_after_tx') return FakeChain.never();
       return { kind: 'closed', status: bet.status, signature: `close-${betId}` };
     },
-    closeAndReplace: async ({ betId, exitPrice, bettor, side, amount }) => {
+    closeAndReplace: async ({ betId, ref, exitPrice, side, amount }) => {
       this.effectCalls.push({ effect: 'closeAndReplace', betId });
       const fault = this.faultFor('closeAndReplace');
       if (fault === 'hang') return FakeChain.never();
@@ -99,7 +100,7 @@ export class FakeChain {
       if (bet.status !== 0) {
         const replacement = [...this.bets.values()].find((b) => b.replaces === betId);
         if (replacement) {
-          return { kind: 'replaced', signature: `replace-${betId}`, next: { id: replacement.id, entryPrice: replacement.entryPrice, expireTime: replacement.expireTime } };
+          return { kind: 'replaced', signature: `replace-${betId}`, next: { id: replacement.id, seq: replacement.seq, entryPrice: replacement.entryPrice, expireTime: replacement.expireTime } };
         }
         return { kind: 'already_closed', status: bet.status, exitPrice: bet.exitPrice };
       }
@@ -107,7 +108,8 @@ export class FakeChain {
       this.close(bet, exitPrice);
       const next: FakeBet = {
         id: this.nextId++,
-        bettor,
+        bettor: ref.bettor,
+        seq: bet.seq + 1n,
         side,
         amount,
         entryPrice: this.latestPrice,
@@ -119,7 +121,7 @@ export class FakeChain {
       this.bets.set(next.id, next);
       if (fault === 'fail_after_tx') throw new Error('confirmation timed out');
       if (fault === 'hang_after_tx') return FakeChain.never();
-      return { kind: 'replaced', signature: `replace-${betId}`, next: { id: next.id, entryPrice: next.entryPrice, expireTime: next.expireTime } };
+      return { kind: 'replaced', signature: `replace-${betId}`, next: { id: next.id, seq: next.seq, entryPrice: next.entryPrice, expireTime: next.expireTime } };
     },
   };
 
