@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { PublicKey } from '@solana/web3.js';
 import WebSocket from 'ws';
-import { loadOperatorKey } from '../../adapters/chain/local/data-dir.ts';
+import { loadRoleKey } from '../../adapters/chain/local/data-dir.ts';
 import type { BetAccount } from '../../adapters/chain/port.ts';
 import { RpcChain } from '../../adapters/chain/rpc-chain.ts';
 import { managedNats, managedRedis, managedService, type Managed } from './managed.ts';
@@ -181,11 +181,16 @@ export class FaultWorld {
     return this.client;
   }
 
-  /** A read-only view of the chain (the operator key is only used to build the adapter). */
+  private view: RpcChain | null = null;
+
+  /** A view of the chain for the test's own reads (one adapter, closed by `stop`; the relayer key only builds it). */
   chainView(): RpcChain {
-    const operator = loadOperatorKey(this.dataDir);
-    if (!operator) throw new Error('no operator key');
-    return new RpcChain({ url: this.chainUrl, operator, pollMs: 25 });
+    if (!this.view) {
+      const relayer = loadRoleKey(this.dataDir, 'relayer');
+      if (!relayer) throw new Error('no relayer key');
+      this.view = new RpcChain({ url: this.chainUrl, keys: { relayer }, pollMs: 25, timeoutMs: 5_000 });
+    }
+    return this.view;
   }
 
   /** Every bet of the world's wallets on chain. */
@@ -215,6 +220,7 @@ export class FaultWorld {
     this.bettorsRunning = false;
     if (this.ticker) clearInterval(this.ticker);
     this.client?.close();
+    this.view?.close();
     await this.nc.close().catch(() => undefined);
     await this.gateway.stop();
     await this.chain.stop();

@@ -95,10 +95,13 @@ export interface ServiceProcess {
 /**
  * Starts `npm run <script>` (really `tsx bin/<script>.ts`, to skip npm's own start-up) with
  * `env` on top of the current environment, and waits until `readyPort` accepts connections.
+ * Without a DATA_DIR in `env` the process gets a fresh temporary one (removed by `stop`), so no
+ * test writes into the project's own `.data`.
  */
 export async function startService(script: string, env: Record<string, string>, readyPort: number, timeoutMs = 60_000): Promise<ServiceProcess> {
+  const ownDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), `${script}-data-`)) : null;
   const child = spawn(process.execPath, ['--import', 'tsx', `bin/${script}.ts`], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, LOG_LEVEL: 'info', ...(ownDir ? { DATA_DIR: ownDir } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: false,
   });
@@ -109,6 +112,21 @@ export async function startService(script: string, env: Record<string, string>, 
     child.once('exit', (code, sig) => reject(new Error(`${script} exited early (${code ?? sig}):\n${out.slice(-4000)}`))),
   );
   exited.catch(() => undefined);
-  await Promise.race([waitForPort(readyPort, timeoutMs, script), exited]);
-  return { child, output: () => out, stop: (signal = 'SIGTERM') => stopChild(child, signal) };
+  const removeDir = () => {
+    if (ownDir) rmSync(ownDir, { recursive: true, force: true });
+  };
+  try {
+    await Promise.race([waitForPort(readyPort, timeoutMs, script), exited]);
+  } catch (err) {
+    removeDir();
+    throw err;
+  }
+  return {
+    child,
+    output: () => out,
+    stop: async (signal = 'SIGTERM') => {
+      await stopChild(child, signal);
+      removeDir();
+    },
+  };
 }
