@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { Connection, Keypair, PublicKey, Transaction, type TransactionInstruction } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { closeBetIx, placeBetIx } from '../adapters/chain/codec.ts';
-import { loadLocalChainInfo, loadOperatorKey } from '../adapters/chain/local/data-dir.ts';
+import { loadLocalChainInfo, loadOrCreateRoleKeys } from '../adapters/chain/local/data-dir.ts';
+import type { BetAccount } from '../adapters/chain/port.ts';
 import { RpcChain } from '../adapters/chain/rpc-chain.ts';
 import { freePort, stopChild, waitForPort } from '../test/support/servers.ts';
 
@@ -46,10 +47,12 @@ try {
   await waitForPort(port, 60_000, 'local chain');
   const readySeconds = (performance.now() - spawned) / 1000;
   const info = loadLocalChainInfo(dataDir);
-  const operator = loadOperatorKey(dataDir);
-  if (!info?.mint || !operator) throw new Error('chain wrote no info');
+  if (!info?.mint) throw new Error('chain wrote no info');
+  const roles = loadOrCreateRoleKeys(dataDir);
+  const operator = roles.relayer;
+  const minter = roles['mint-authority'];
   const url = `http://127.0.0.1:${port}`;
-  const chain = new RpcChain({ url, operator, knownLocalGenesis: [info.genesisHash], pollMs: 20 });
+  const chain = new RpcChain({ url, keys: { relayer: operator, mintAuthority: minter }, knownLocalGenesis: [info.genesisHash], pollMs: 20 });
   const mint = new PublicKey(info.mint);
 
   // fund the bettors with tokens, several per transaction (setup, not measured)
@@ -58,26 +61,25 @@ try {
   for (let i = 0; i < bettors.length; i += 5) {
     const ixs: TransactionInstruction[] = bettors.slice(i, i + 5).flatMap((b) => {
       const ata = getAssociatedTokenAddressSync(mint, b.publicKey);
-      return [createAssociatedTokenAccountIdempotentInstruction(operator.publicKey, ata, b.publicKey, mint), createMintToInstruction(mint, ata, operator.publicKey, STAKE)];
+      return [createAssociatedTokenAccountIdempotentInstruction(minter.publicKey, ata, b.publicKey, mint), createMintToInstruction(mint, ata, minter.publicKey, STAKE)];
     });
-    const tx = new Transaction({ feePayer: operator.publicKey, recentBlockhash: (await conn.getLatestBlockhash()).blockhash }).add(...ixs);
-    tx.sign(operator);
+    const tx = new Transaction({ feePayer: minter.publicKey, recentBlockhash: (await conn.getLatestBlockhash()).blockhash }).add(...ixs);
+    tx.sign(minter);
     await conn.sendRawTransaction(tx.serialize());
   }
 
-  const ids: bigint[] = [];
+  const placed: BetAccount[] = [];
   const placeSeconds = await pool(bettors.slice(0, COUNT), CONCURRENCY, async (bettor) => {
-    ids.push((await chain.placeBet({ stake: { kind: 'signer', bettor }, side: 'UP', amount: STAKE, entryPrice: PRICE })).betId);
+    placed.push((await chain.placeBet({ stake: { kind: 'signer', bettor }, side: 'UP', amount: STAKE, entryPrice: PRICE })).bet);
   });
-  const lastExpiry = (await chain.readBet(ids.reduce((a, b) => (a > b ? a : b))))!.expireTime;
+  const lastExpiry = placed.reduce((m, b) => (b.expireTime > m ? b.expireTime : m), 0n);
   while (Date.now() / 1000 < Number(lastExpiry) + 0.1) await new Promise((r) => setTimeout(r, 100));
-  const closeSeconds = await pool(ids, CONCURRENCY, (id) => chain.closeBet(id, PRICE + 1n));
+  const closeSeconds = await pool(placed, CONCURRENCY, (bet) => chain.closeBet(bet, PRICE + 1n));
 
   // raw: pre-signed transactions in ordered JSON-RPC batches
   const { vault } = (await chain.readConfig())!;
   const vaultKey = new PublicKey(vault);
   const rawBettors = bettors.slice(COUNT);
-  const first = (await chain.readConfig())!.nextBetId;
   const sign = async (ixs: TransactionInstruction[], signers: Keypair[]) => {
     const tx = new Transaction({ feePayer: operator.publicKey, recentBlockhash: (await conn.getLatestBlockhash()).blockhash }).add(...ixs);
     tx.sign(operator, ...signers);
@@ -95,14 +97,14 @@ try {
   };
   const placeWires = await Promise.all(
     rawBettors.map((b, i) =>
-      sign([placeBetIx({ betId: first + BigInt(i), bettor: b.publicKey, bettorToken: getAssociatedTokenAddressSync(mint, b.publicKey), vault: vaultKey, relayer: operator.publicKey, delegated: false }, 'DOWN', STAKE, PRICE)], [b]),
+      sign([placeBetIx({ seq: 0n, bettor: b.publicKey, bettorToken: getAssociatedTokenAddressSync(mint, b.publicKey), vault: vaultKey, relayer: operator.publicKey, delegated: false }, 'DOWN', STAKE, PRICE)], [b]),
     ),
   );
   const rawPlaceSeconds = await raw(placeWires);
   const closeWires = await Promise.all(
-    rawBettors.map((b, i) => sign([closeBetIx({ betId: first + BigInt(i), bettor: b.publicKey, bettorToken: getAssociatedTokenAddressSync(mint, b.publicKey), vault: vaultKey, relayer: operator.publicKey }, PRICE + 1n)], [])),
+    rawBettors.map((b) => sign([closeBetIx({ ref: { bettor: b.publicKey.toBase58(), seq: 0n }, bettorToken: getAssociatedTokenAddressSync(mint, b.publicKey), vault: vaultKey, relayer: operator.publicKey }, PRICE + 1n)], [])),
   );
-  while (Date.now() / 1000 < Number((await chain.readBet(first + BigInt(COUNT - 1)))!.expireTime) + 0.1) await new Promise((r) => setTimeout(r, 100));
+  while (Date.now() / 1000 < Number((await chain.readBet({ bettor: rawBettors.at(-1)!.publicKey.toBase58(), seq: 0n }))!.expireTime) + 0.1) await new Promise((r) => setTimeout(r, 100));
   const rawCloseSeconds = await raw(closeWires);
   const open = await chain.scanOpenBets();
 
@@ -113,6 +115,7 @@ try {
   console.log(`close_bet via adapter: ${rate(COUNT, closeSeconds)} (${CONCURRENCY} in flight)`);
   console.log(`place_bet raw:         ${rate(COUNT, rawPlaceSeconds)} (pre-signed, batches of 50)`);
   console.log(`close_bet raw:         ${rate(COUNT, rawCloseSeconds)} (pre-signed, batches of 50)`);
+  chain.close();
   if (open.length !== 0) throw new Error(`${open.length} bets still open after closing all`);
 } finally {
   await stopChild(child);

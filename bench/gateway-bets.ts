@@ -1,69 +1,121 @@
 /**
- * Gateway bet path over HTTP (loopback, bounded), on embedded defaults in-process (local chain,
- * memory stores, synthetic prices): Profile A `POST /api/bet` latency and throughput for
- * BENCH_GW_BETS custodial wallets (one bet each, BENCH_GW_CONCURRENCY in flight), then the
- * time until the scheduler has settled them all (`bet_closed` on the WebSocket).
+ * POST /api/bet sustained (issue goals: >= 500 bets/s, p99 <= 150 ms, <= 2 RPC round trips and
+ * <= 1.5 ms of gateway CPU per bet; >= 200 bets/s with 50 ms of RPC latency). The gateway runs as
+ * its own process on `npm run chain` and Redis. BENCH_BETS (2000) custodial wallets are made and
+ * funded, then bet in rounds, BENCH_IN_FLIGHT (64) requests in flight: a warm-up round (not
+ * measured), a measured round once the warm-up's bets are settled (the window is 20 s, so nothing
+ * settles while a round is measured), and a round with the proxy in front of the chain adding
+ * 25 ms each way (50 ms per round trip) for BENCH_LATENCY_BETS (1000) of the wallets.
+ * Baseline in the same run: the chain's own place_bet capacity (pre-signed, batches of 50).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import WebSocket from 'ws';
-import { pino } from 'pino';
-import { readGatewayConfig } from '../runtime/gateway/config.ts';
-import { startGateway } from '../bin/gateway-app.ts';
+import { cpuMs, percentile, pool, report, until, type Row } from './support/measure.ts';
+import { JsonClient } from './support/http-client.ts';
+import { rawPlaceCapacity } from './support/raw-chain.ts';
+import { measuredGatewayArgs, startBenchRedis, startChain, startGatewayProcess, type ChainUnderTest, type GatewayUnderTest } from './support/stack.ts';
 
-const COUNT = Number(process.env.BENCH_GW_BETS ?? 200);
-const CONCURRENCY = Number(process.env.BENCH_GW_CONCURRENCY ?? 16);
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-gw-'));
-const gw = await startGateway(
-  readGatewayConfig({ DATA_DIR: dataDir, GATEWAY_PORT: '0', GW_EXPIRY_SECONDS: '2', SMART_SETTLE_INTERVAL_MS: '200' }),
-  { log: pino({ level: 'warn' }), host: '127.0.0.1' },
-);
-const base = `http://127.0.0.1:${gw.port}/api`;
-const post = async (path: string, body: unknown) =>
-  (await fetch(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<Record<string, string>>;
+const BETS = Number(process.env.BENCH_BETS ?? 2000);
+const LATENCY_BETS = Math.min(BETS, Number(process.env.BENCH_LATENCY_BETS ?? 1000));
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 64);
+const RAW = Number(process.env.BENCH_RAW_TX ?? 1000);
 
-async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<number> {
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => { while (next < items.length) await fn(items[next++] as T); }));
-  return performance.now() - started;
-}
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!.toFixed(1);
-
-try {
-  while ((await fetch(`${base}/price`)).status !== 200) await new Promise((r) => setTimeout(r, 100));
-  const wallets: string[] = [];
-  const funding = await pool(Array.from({ length: COUNT }, (_, i) => i), CONCURRENCY, async () => {
-    const { address } = await post('/wallet', {});
-    await fetch(`${base}/faucet/${address}`);
-    wallets.push(address as string);
+async function wallets(client: JsonClient, count: number): Promise<string[]> {
+  const made: string[] = [];
+  await pool(Array.from({ length: count }), 32, async () => {
+    const w = await client.call('POST', '/api/wallet', {});
+    const address = w.body?.address;
+    if (typeof address !== 'string') throw new Error(`wallet not made: ${JSON.stringify(w)}`);
+    const f = await client.call('GET', `/api/faucet/${address}`);
+    if (f.status !== 200) throw new Error(`faucet refused: ${JSON.stringify(f)}`);
+    made.push(address);
   });
+  return made;
+}
+
+/** Every wallet bets once; returns the bet ids, bets/s, latencies, gateway and chain CPU ms per bet and RPC calls per bet. */
+async function round(client: JsonClient, chain: ChainUnderTest, gateway: GatewayUnderTest, addresses: string[]) {
+  const latencies: number[] = [];
+  const ids: string[] = [];
+  chain.rpcProxy.reset();
+  const cpu0 = cpuMs(gateway.pid);
+  const chainCpu0 = cpuMs(chain.process.pid as number);
+  const seconds = await pool(addresses, IN_FLIGHT, async (address, i) => {
+    const t = performance.now();
+    const r = await client.call('POST', '/api/bet', { address, side: i % 2 ? 'DOWN' : 'UP', amountUnits: '100000000' });
+    latencies.push(performance.now() - t);
+    if (r.status !== 200 || typeof r.body?.id !== 'string') throw new Error(`bet refused: ${JSON.stringify(r)}`);
+    ids.push(r.body.id);
+  });
+  return {
+    ids,
+    perSecond: addresses.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpuPerBet: (cpuMs(gateway.pid) - cpu0) / addresses.length,
+    chainCpuPerBet: (cpuMs(chain.process.pid as number) - chainCpu0) / addresses.length,
+    rpcPerBet: chain.rpcProxy.calls() / addresses.length,
+  };
+}
+
+/** Ids of the bets settled so far, from the gateway's event stream. */
+function watchClosed(gateway: GatewayUnderTest): { closed: Set<string>; close(): void } {
   const closed = new Set<string>();
-  const ws = new WebSocket(`ws://127.0.0.1:${gw.port}/api/ws`);
+  const ws = new WebSocket(`${gateway.base.replace('http', 'ws')}/api/ws`);
   ws.on('message', (m) => {
     const e = JSON.parse(String(m)) as { type: string; id?: string };
     if (e.type === 'bet_closed' && e.id) closed.add(e.id);
   });
-  await new Promise((r) => ws.once('open', r));
+  return { closed, close: () => ws.close() };
+}
 
-  const latencies: number[] = [];
-  const ids: string[] = [];
-  const placing = await pool(wallets, CONCURRENCY, async (address) => {
-    const t = performance.now();
-    const r = await post('/bet', { address, side: ids.length % 2 ? 'DOWN' : 'UP', amountUnits: '100000000' });
-    latencies.push(performance.now() - t);
-    if (!r.id) throw new Error(`bet refused: ${JSON.stringify(r)}`);
-    ids.push(r.id);
-  });
-  const placedAt = performance.now();
-  while (ids.some((id) => !closed.has(id))) await new Promise((r) => setTimeout(r, 20));
-  const settleMs = performance.now() - placedAt;
-  ws.close();
-  console.log(`wallets created and funded: ${COUNT} in ${(funding / 1000).toFixed(2)} s`);
-  console.log(`POST /api/bet: ${COUNT} bets, ${CONCURRENCY} in flight: ${(COUNT / (placing / 1000)).toFixed(1)} bets/s; latency p50 ${pct(latencies, 50)} ms, p95 ${pct(latencies, 95)} ms, max ${pct(latencies, 100)} ms`);
-  console.log(`all ${COUNT} settled ${(settleMs / 1000).toFixed(2)} s after the last placement (window 2 s, scan every 200 ms)`);
+const redis = await startBenchRedis();
+const chain = await startChain({ GW_EXPIRY_SECONDS: '20' });
+let gateway = await startGatewayProcess(chain, redis);
+let client = new JsonClient(gateway.base, IN_FLIGHT);
+try {
+  await until('a price', async () => (await client.call('GET', '/api/price')).status === 200, 30_000);
+  const all = await wallets(client, BETS);
+  const raw = await rawPlaceCapacity(chain.directUrl, chain.dataDir, RAW);
+  // the measured gateway is a fresh process (profiling flags apply to the bets alone); the wallets are in Redis
+  if (measuredGatewayArgs().length > 0) {
+    client.close();
+    await gateway.stop();
+    gateway = await startGatewayProcess(chain, redis, {}, measuredGatewayArgs());
+    client = new JsonClient(gateway.base, IN_FLIGHT);
+    await until('a price', async () => (await client.call('GET', '/api/price')).status === 200, 30_000);
+  }
+  const events = watchClosed(gateway);
+  const settled = (ids: string[]) => until(`${ids.length} bets settled`, () => ids.every((id) => events.closed.has(id)), 90_000, 200);
+
+  await settled((await round(client, chain, gateway, all)).ids); // warm-up
+  const local = await round(client, chain, gateway, all);
+  await settled(local.ids);
+  chain.rpcProxy.setDelay(25);
+  chain.wsProxy.setDelay(25);
+  const remote = await round(client, chain, gateway, all.slice(0, LATENCY_BETS));
+  events.close();
+  const rows: Row[] = [
+    {
+      measure: `POST /api/bet, ${IN_FLIGHT} in flight`,
+      value: local.perSecond,
+      unit: 'bets/s',
+      baseline: { name: 'chain pre-signed place_bet', value: raw },
+      goal: '>= 500 bets/s, p99 <= 150 ms, <= 2 RPC and <= 1.5 ms gateway CPU per bet',
+      detail: `p50 ${local.p50.toFixed(0)} ms, p99 ${local.p99.toFixed(0)} ms, ${local.rpcPerBet.toFixed(2)} RPC calls and ${local.cpuPerBet.toFixed(2)} ms gateway CPU per bet (chain ${local.chainCpuPerBet.toFixed(2)} ms)`,
+    },
+    {
+      measure: `POST /api/bet, ${IN_FLIGHT} in flight, 50 ms RPC round trip`,
+      value: remote.perSecond,
+      unit: 'bets/s',
+      baseline: { name: 'chain pre-signed place_bet', value: raw },
+      goal: '>= 200 bets/s',
+      detail: `p50 ${remote.p50.toFixed(0)} ms, p99 ${remote.p99.toFixed(0)} ms, ${remote.rpcPerBet.toFixed(2)} RPC calls and ${remote.cpuPerBet.toFixed(2)} ms gateway CPU per bet`,
+    },
+  ];
+  report(`gateway bets (${BETS} wallets, each betting once per round; gateway process on the chain process and Redis)`, rows);
 } finally {
-  await gw.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  client.close();
+  await gateway.stop();
+  await chain.stop();
+  await redis.stop();
 }

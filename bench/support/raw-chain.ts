@@ -1,0 +1,72 @@
+/**
+ * The chain's own capacity, the baseline of the bet benchmarks: pre-signed place_bet
+ * transactions of fresh bettors sent straight to the chain in ordered JSON-RPC batches of 50
+ * (decode, execute, journal; no gateway, no confirmation polling). Also funds bettors with the
+ * test mint (setup, not measured).
+ */
+import { Keypair, PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction } from '@solana/spl-token';
+import * as v from 'valibot';
+import { configAddress, placeBetIx, tokenAccountOf } from '../../adapters/chain/codec.ts';
+import { loadLocalChainInfo, loadOrCreateRoleKeys } from '../../adapters/chain/local/data-dir.ts';
+import { signTransaction } from '../../adapters/chain/signing.ts';
+
+const Blockhash = v.object({ result: v.object({ value: v.object({ blockhash: v.string() }) }) });
+
+async function rpc(url: string, body: unknown): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return res.json();
+}
+
+async function blockhash(url: string): Promise<string> {
+  return v.parse(Blockhash, await rpc(url, { jsonrpc: '2.0', id: 1, method: 'getLatestBlockhash', params: [{ commitment: 'confirmed' }] })).result.value.blockhash;
+}
+
+/** Sends base64 transactions in ordered batches of 50; throws on the first refusal. Resolves with the seconds taken. */
+export async function sendBatches(url: string, wires: string[]): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < wires.length; i += 50) {
+    const batch = wires.slice(i, i + 50).map((w, k) => ({ jsonrpc: '2.0', id: i + k, method: 'sendTransaction', params: [w, { encoding: 'base64' }] }));
+    const res = (await rpc(url, batch)) as Array<{ error?: unknown }>;
+    const failed = res.filter((r) => r.error);
+    if (failed.length > 0) throw new Error(`raw batch refused: ${JSON.stringify(failed[0])}`);
+  }
+  return (performance.now() - started) / 1000;
+}
+
+/** The test mint and the keys of a local chain data dir. */
+function chainOf(dataDir: string) {
+  const info = loadLocalChainInfo(dataDir);
+  if (!info?.mint) throw new Error(`no local chain in ${dataDir}`);
+  const roles = loadOrCreateRoleKeys(dataDir);
+  return { mint: new PublicKey(info.mint), relayer: roles.relayer, minter: roles['mint-authority'] };
+}
+
+/** Gives each bettor a token account holding `units` of the test mint, five per transaction. */
+export async function fundBettors(url: string, dataDir: string, bettors: Keypair[], units: bigint): Promise<void> {
+  const { mint, minter } = chainOf(dataDir);
+  const hash = await blockhash(url);
+  const wires: string[] = [];
+  for (let i = 0; i < bettors.length; i += 5) {
+    const ixs: TransactionInstruction[] = bettors.slice(i, i + 5).flatMap((b) => {
+      const ata = tokenAccountOf(mint, b.publicKey);
+      return [createAssociatedTokenAccountIdempotentInstruction(minter.publicKey, ata, b.publicKey, mint), createMintToInstruction(mint, ata, minter.publicKey, units)];
+    });
+    wires.push(signTransaction(ixs, minter, [], hash).wire.toString('base64'));
+  }
+  await sendBatches(url, wires);
+}
+
+/** Pre-signed place_bet capacity of the chain at `url`: `count` fresh bettors, each one bet. Resolves with tx/s. */
+export async function rawPlaceCapacity(url: string, dataDir: string, count: number): Promise<number> {
+  const stake = 100_000_000n;
+  const { mint, relayer } = chainOf(dataDir);
+  const bettors = Array.from({ length: count }, () => Keypair.generate());
+  await fundBettors(url, dataDir, bettors, stake);
+  const vault = tokenAccountOf(mint, configAddress());
+  const hash = await blockhash(url);
+  const wires = bettors.map((b) =>
+    signTransaction([placeBetIx({ seq: 0n, bettor: b.publicKey, bettorToken: tokenAccountOf(mint, b.publicKey), vault, relayer: relayer.publicKey, delegated: false }, 'DOWN', stake, 150_00000000n)], relayer, [b], hash).wire.toString('base64'),
+  );
+  return count / (await sendBatches(url, wires));
+}
