@@ -75,12 +75,14 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     await shell.events.start();
     cleanups.push(async () => shell.close());
 
+    let settler: Settler | undefined; // created once the bet actors are up; told of stored ticks
     const feed = options.feed ?? priceFeedFromEnv({ NATS_URL: config.NATS_URL }, processLog);
     const prices = await startPriceIngestion({
       feed,
       history: stores.history,
       events: shell.events,
       logger: log,
+      stored: (tick) => settler?.priceStored(tick.ts),
       start: () => waitFor('the price feed', () => feed.start(), log, config.NATS_URL ? `NATS at ${config.NATS_URL}` : undefined),
     });
     cleanups.push(() => prices.stop());
@@ -113,7 +115,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       // spec section 6: bet_open when POST /bet succeeds; the actor announces it once its first commit lands
       opened: async (bet: BetAccount) => {
         const id = bet.id.toString();
-        if (!bets.chainIds().includes(id)) bets.open(betInputOf(bet, policy));
+        if (!bets.has(id)) bets.open(betInputOf(bet, policy));
         if (!(await bets.committed(id, OPEN_COMMIT_WAIT_MS))) log.warn({ betId: id }, 'bet placed on chain; its snapshot is not committed yet (store down?): it is retried, and the bet settles all the same');
         log.info({ betId: id, bettor: bet.bettor, side: bet.side, amount: bet.amount.toString(), entryPrice: bet.entryPrice.toString() }, 'bet placed');
       },
@@ -130,9 +132,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
 
     registerGatewayRoutes(shell.router, { config, chain, keys: stores.keys, prices, bets: betDeps, fixed, health, log });
 
-    const settler = new Settler({ chain, bets, snapshots: stores.snapshots, policy, log });
-    settler.start(config.SMART_SETTLE_INTERVAL_MS);
-    cleanups.push(() => settler.stop());
+    const theSettler = new Settler({ chain, bets, snapshots: stores.snapshots, policy, log });
+    settler = theSettler;
+    theSettler.start(config.SMART_SETTLE_INTERVAL_MS);
+    cleanups.push(() => theSettler.stop());
 
     const port = await shell.listen(config.GATEWAY_PORT, options.host ?? config.HOST);
     log.info(

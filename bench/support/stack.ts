@@ -85,7 +85,7 @@ export async function startGatewayProcess(chain: ChainUnderTest, redis: RunningS
     GATEWAY_PORT: String(port),
     SOLANA_RPC_URL: chain.rpcUrl,
     SOLANA_WS_URL: chain.wsUrl,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'warn',
     ...(redis ? { REDIS_URL: redis.url } : {}),
     ...env,
   };

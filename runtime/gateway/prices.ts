@@ -37,6 +37,8 @@ export interface PriceIngestionDeps {
   start?: () => Promise<void>;
   /** ticks kept while the history store is down, stored in order once it is back [2400: 20 min at 2/s] */
   maxUnstored?: number;
+  /** told each tick once it is in the history (the settler starts a run when a tick reaches an expiry) */
+  stored?: (tick: { price: string; ts: number }) => void;
 }
 
 /** A tick stamped further ahead of our clock than this is refused: it would push every real tick out of the history's retention window. */
@@ -76,8 +78,10 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
     if (unstored.length > maxUnstored) unstored.splice(0, unstored.length - maxUnstored);
     try {
       while (unstored.length > 0) {
-        await history.append(unstored[0] as { price: string; ts: number });
+        const next = unstored[0] as { price: string; ts: number };
+        await history.append(next);
         unstored.shift();
+        deps.stored?.(next);
       }
       if (historyDown) logger.info('price history store reachable again; the ticks it missed are stored');
       historyDown = false;

@@ -35,6 +35,9 @@ export function betInputOf(bet: BetAccount, policy: ReplayPolicy): BetInput {
   };
 }
 
+/** Store lookups sent together while adopting (one pipelined round trip each). */
+const ADOPT_CHUNK = 500;
+
 /** What the scheduler works with. */
 export interface SettlerDeps {
   chain: ChainPort;
@@ -51,59 +54,105 @@ export class Settler {
   private actors: AnyActorRef[] = [];
   private readonly now: () => number;
   private lastScanFailed = false;
+  private nextExpiryMs = Infinity;
+  /** bets expiring before the next run are adopted in this one */
+  private adoptAheadMs = 0;
 
   constructor(private readonly deps: SettlerDeps) {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Ids of the bets live actors are carrying now (a Profile B chain carries its latest replay), and their bettors. */
-  private carried(): { ids: Set<string>; bettors: Set<string> } {
+  /**
+   * Ids of the bets live actors are carrying now (a Profile B chain carries its latest replay), and
+   * their bettors; notes the earliest expiry after `nowMs` among them (see `priceStored`).
+   */
+  private carried(nowMs: number): { ids: Set<string>; bettors: Set<string> } {
     const ids = new Set<string>();
     const bettors = new Set<string>();
+    let next = Infinity;
     for (const chainId of this.deps.bets.chainIds()) {
       const snap = this.deps.bets.snapshotOf(chainId);
       ids.add(snap ? snap.context.id : chainId);
-      if (snap) bettors.add(snap.context.bettor);
+      if (!snap) continue;
+      bettors.add(snap.context.bettor);
+      const expiry = snap.context.expireTime * 1000;
+      if (expiry > nowMs && expiry < next) next = expiry;
     }
+    this.nextExpiryMs = next;
     return { ids, bettors };
   }
 
-  /** One scheduler run: adopt expired bets without an actor, then tick every live actor. */
+  /**
+   * A tick was stored in the price history: once it reaches the next expiry, the run for that
+   * expiry starts now instead of at the next period (the exit price needs a tick at or after the
+   * expiry), so a bet closes within one scan period of its expiry.
+   */
+  priceStored(ts: number): void {
+    if (ts < this.nextExpiryMs || this.running || this.actors.length === 0) return;
+    this.nextExpiryMs = Infinity;
+    this.run(this.now());
+  }
+
+  private run(nowMs: number): void {
+    if (this.running) return; // the previous run is still going: skip this one
+    this.running = this.settleExpiredBets(nowMs).finally(() => {
+      this.running = null;
+    });
+  }
+
+  /** One scheduler run: adopt open bets without an actor, then tick every live actor. */
   async settleExpiredBets(nowMs: number): Promise<void> {
-    const { chain, bets, snapshots, log, policy } = this.deps;
+    const { chain, bets, log } = this.deps;
     try {
       const open = await chain.scanOpenBets();
       // chains that backed off during the outage retry now rather than at the end of their backoff
       if (this.lastScanFailed) log.info({ woken: bets.resume() }, 'chain reachable again; settlement resumes');
       this.lastScanFailed = false;
-      const carried = this.carried();
-      for (const bet of open) {
-        const id = bet.id.toString();
-        if (Number(bet.expireTime) * 1000 > nowMs || carried.ids.has(id)) continue;
-        // a live chain of the same bettor may be about to take this bet as its replay (Profile B, after a
-        // restart mid-replace): let it finish first; the next run looks again
-        if (carried.bettors.has(bet.bettor)) continue;
-        if ((await snapshots.load(id)) !== null) continue; // its chain is stored; rehydrated at boot
-        log.warn({ betId: id, bettor: bet.bettor }, 'expired open bet without an actor (placed before a crash?): adopting it from the chain');
-        bets.open(betInputOf(bet, policy));
-      }
+      await this.adopt(open, nowMs);
     } catch (err) {
       if (!this.lastScanFailed) log.error({ err: err instanceof Error ? err.message : err }, 'scan of open bets failed; retrying every tick');
       this.lastScanFailed = true;
     }
-    bets.tick(nowMs);
+    await bets.tickInSlices(nowMs);
+  }
+
+  /**
+   * Gives an actor to every open bet no live chain carries (a bet placed before a crash, or by a
+   * process that is gone) once it expires before the next run, so that the run after its expiry
+   * already finds its actor and closes it. The store is asked about all candidates at once.
+   */
+  private async adopt(open: readonly BetAccount[], nowMs: number): Promise<void> {
+    const { bets, snapshots, log, policy } = this.deps;
+    const horizon = nowMs + this.adoptAheadMs;
+    const carried = this.carried(nowMs);
+    const candidates = open.filter((bet) => {
+      if (Number(bet.expireTime) * 1000 > horizon || carried.ids.has(bet.id.toString())) return false;
+      // a live chain of the same bettor may be about to take this bet as its replay (Profile B, after a
+      // restart mid-replace): let it finish first; the next run looks again
+      return !carried.bettors.has(bet.bettor);
+    });
+    for (let i = 0; i < candidates.length; i += ADOPT_CHUNK) {
+      const chunk = candidates.slice(i, i + ADOPT_CHUNK);
+      const stored = await Promise.all(chunk.map((bet) => snapshots.load(bet.id.toString())));
+      chunk.forEach((bet, k) => {
+        if (stored[k] !== null) return; // its chain is stored; rehydrated at boot
+        const id = bet.id.toString();
+        if (bets.has(id)) return; // opened by a placement meanwhile
+        const expiry = Number(bet.expireTime) * 1000;
+        const expired = expiry <= nowMs;
+        if (!expired && expiry < this.nextExpiryMs) this.nextExpiryMs = expiry;
+        log.warn({ betId: id, bettor: bet.bettor, expired }, 'open bet without an actor (placed before a crash, or by another process): adopting it from the chain');
+        bets.open(betInputOf(bet, policy));
+      });
+    }
   }
 
   /** Starts the clock actor. */
   start(intervalMs: number): void {
+    this.adoptAheadMs = intervalMs;
     const relay = createActor(
       fromCallback<TickEvent>(({ receive }) => {
-        receive((event) => {
-          if (this.running) return; // the previous run is still going: skip this tick
-          this.running = this.settleExpiredBets(event.now).finally(() => {
-            this.running = null;
-          });
-        });
+        receive((event) => this.run(event.now));
       }),
     ).start();
     const clock = createActor(clockMachine, { input: { intervalMs, target: relay, now: this.now } }).start();

@@ -30,8 +30,9 @@ afterAll(async () => {
 });
 
 describe('embedded defaults', () => {
-  it('says the ledger is kept in DATA_DIR', () => {
-    expect(exchange.output()).toContain('REDIS_URL unset: the exchange ledger is kept in DATA_DIR');
+  it('says the ledger is kept in DATA_DIR', async () => {
+    // the port can open before the parent has read every line the child wrote to the pipe
+    await expect.poll(() => exchange.output()).toContain('REDIS_URL unset: the exchange ledger is kept in DATA_DIR');
   });
 
   it('quotes synthetic books for all three symbols and trades on them', async () => {

@@ -99,3 +99,32 @@ it('effects are idempotent: a second close and a second replay find the first', 
   ]); // one replacement, not two
   expect((await rpc.balances(b.publicKey)).tokenUnits).toBe(10_000_000_000n - 100_000_000n);
 });
+
+it('adopts a bet that expires before the next run ahead of its expiry, and a tick stored at the expiry starts the run that closes it', async () => {
+  const owner = await fundedBettor(rpc);
+  const history = createMemoryPriceHistory();
+  const snapshots = new MemorySnapshotStore<BetEmittedEvent>();
+  const published: BetEmittedEvent[] = [];
+  const bets = await BetActors.boot({
+    store: snapshots,
+    effects: settlementEffects({ chain: rpc, history, keyFor: async () => undefined, now: Date.now }),
+    publish: recordInto(published),
+  });
+  const settler = new Settler({ chain: rpc, bets, snapshots, policy: { replayTies: false, maxReplays: 10 }, log: pino({ level: 'silent' }) });
+  // a period far longer than the test: only the stored tick can start the closing run
+  settler.start(600_000);
+  const bet = await placed(owner);
+  const expiry = Number(bet.expireTime) * 1000;
+  // a run before the expiry (period 600 s: the bet expires before the next one) adopts it at once
+  await settler.settleExpiredBets(Date.now());
+  expect(bets.has(bet.id.toString())).toBe(true);
+  expect(published.some((e) => e.type === 'bet_closed' && e.id === bet.id.toString())).toBe(false);
+  await untilUnix(bet.expireTime);
+  await history.append({ price: formatE8(ENTRY - 5n), ts: expiry - 1 });
+  await history.append({ price: formatE8(ENTRY - 5n), ts: expiry + 1 });
+  settler.priceStored(expiry + 1);
+  const closed = () => published.find((e) => e.type === 'bet_closed' && e.id === bet.id.toString());
+  await expect.poll(closed, { timeout: 10_000 }).toMatchObject({ status: 2 });
+  await settler.stop();
+  await bets.stop();
+});
