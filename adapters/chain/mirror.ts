@@ -20,7 +20,7 @@ import { PublicKey } from '@solana/web3.js';
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import type { Logger } from '../../runtime/log.ts';
 import { nameOf } from './account-layout.ts';
-import { accountKind, betAddress, decodeBet, decodeBettorState, decodeConfig, tokenAccountOf } from './codec.ts';
+import { accountKind, betAddress, bettorAddress, decodeBet, decodeBettorState, decodeConfig, tokenAccountOf } from './codec.ts';
 import { ChainUnavailable, type BetAccount, type BetRef, type BettorState, type ContractConfig } from './port.ts';
 import type { PubSub, Subscription } from './pubsub.ts';
 import type { RpcClient } from './rpc-client.ts';
@@ -180,9 +180,14 @@ export class ChainMirror {
         if (!this.cfg || this.cfg.slot <= slot) this.cfg = { slot, value: decodeConfig(data) };
       } else if (kind === 'bet') {
         const held = this.bets.get(address);
-        if (!held || held.slot <= slot) this.bets.set(address, { slot, value: decodeBet(data) });
+        if (!held || held.slot <= slot) {
+          const bet = decodeBet(data);
+          if (!held) betAddress.prime({ bettor: bet.bettor, seq: bet.seq }, new PublicKey(address)); // the program creates bets at their PDA only
+          this.bets.set(address, { slot, value: bet });
+        }
       } else if (kind === 'bettor') {
         const state = decodeBettorState(data);
+        if (!this.bettors.has(state.bettor)) bettorAddress.prime(new PublicKey(state.bettor), new PublicKey(address));
         const held = this.bettors.get(state.bettor);
         if (!held || held.slot <= slot) this.bettors.set(state.bettor, { slot, value: state });
       }
