@@ -19,6 +19,7 @@ import { contractStateView } from '../../runtime/gateway/views.ts';
 import type { Logger } from '../../runtime/log.ts';
 import { HttpError, retryAfter } from '../http.ts';
 import { registerAdminRoute } from './admin-route.ts';
+import { registerHistoryRoutes, type HistoryApi } from './history-routes.ts';
 import { answering, orRefuse } from './answers.ts';
 import { registerPriceRoute } from './price-route.ts';
 import { respond, type GatewayRouter } from './router.ts';
@@ -34,6 +35,7 @@ export interface GatewayApi {
   /** Profile B only */
   fixed: FixedBettorDeps | null;
   health: Health;
+  history: HistoryApi;
   log: Logger;
 }
 
@@ -120,6 +122,7 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
     return respond(503, { error: `not ready: ${missing.join('; ')}`, missing }, [retryAfter()]);
   });
 
+  registerHistoryRoutes(router, api.history);
   registerPriceRoute(router, api.prices);
   registerAdminRoute(router, chain, config.GW_ADMIN_TOKEN, log);
 }
