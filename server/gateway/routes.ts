@@ -18,6 +18,7 @@ import { balanceView } from '../../runtime/gateway/units.ts';
 import { contractStateView } from '../../runtime/gateway/views.ts';
 import type { Logger } from '../../runtime/log.ts';
 import { HttpError, retryAfter } from '../http.ts';
+import { gatewayOpenApi } from '../openapi/gateway.ts';
 import { registerAdminRoute } from './admin-route.ts';
 import { registerHistoryRoutes, type HistoryApi } from './history-routes.ts';
 import { answering, orRefuse } from './answers.ts';
@@ -123,6 +124,8 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
   });
 
   registerHistoryRoutes(router, api.history);
+  const document = gatewayOpenApi({ profile: config.GW_PROFILE, admin: Boolean(config.GW_ADMIN_TOKEN) });
+  router.get('/openapi.json', () => document);
   registerPriceRoute(router, api.prices);
   registerAdminRoute(router, chain, config.GW_ADMIN_TOKEN, log);
 }
