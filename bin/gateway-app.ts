@@ -14,6 +14,8 @@ import type { BetAccount } from '../adapters/chain/port.ts';
 import { priceFeedFromEnv } from '../adapters/feed/from-env.ts';
 import type { PriceFeed } from '../adapters/feed/port.ts';
 import { BetActors } from '../runtime/gateway/bet-actors.ts';
+import { betRecorder } from '../runtime/gateway/bet-recorder.ts';
+import { recordingEffects } from '../runtime/gateway/recording-effects.ts';
 import { connectChain } from '../runtime/gateway/chain-setup.ts';
 import type { GatewayConfig } from '../runtime/gateway/config.ts';
 import type { FixedBettorDeps } from '../runtime/gateway/fixed-bettor.ts';
@@ -88,15 +90,27 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     cleanups.push(() => prices.stop());
     shell.events.setSnapshotSource(() => prices.snapshotEvent());
 
+    const recorder = betRecorder({
+      store: stores.betHistory,
+      history: stores.history,
+      source: config.NATS_URL ? 'nats:market.price.solusdt' : options.feed ? 'feed' : 'synthetic',
+      multiplierBps: async () => (await chain.readConfig())?.multiplierBps ?? 10_000n,
+      log,
+      retentionDays: config.GW_HISTORY_DAYS,
+    });
+    recorder.startPruning();
+    cleanups.push(() => recorder.stop());
+
     const keyFor = async (address: string) => stores.keys.get(address);
     const bets = await BetActors.boot({
       store: stores.snapshots,
-      effects: settlementEffects({ chain, history: stores.history, keyFor, now: Date.now }),
+      effects: recordingEffects(settlementEffects({ chain, history: stores.history, keyFor, now: Date.now }), recorder),
       publish: (events) => {
         for (const event of events) {
           if (event.type === 'bet_closed') log.info({ betId: event.id, bettor: event.bettor, exitPrice: event.exitPrice, status: event.statusName, seq: event.seq }, `bet ${event.id} settled: ${event.statusName}`);
           if (event.type === 'bet_replay') log.info({ betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq }, `tie of bet ${event.prevId} replayed as bet ${event.id}`);
         }
+        recorder.record(events);
         shell.events.deliver(events);
       },
       log,
@@ -113,8 +127,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         return d.kind === 'price' ? d.value : null;
       },
       // spec section 6: bet_open when POST /bet succeeds; the actor announces it once its first commit lands
-      opened: async (bet: BetAccount) => {
+      opened: async (bet: BetAccount, signature: string) => {
         const id = bet.id.toString();
+        recorder.placed(id, signature);
         if (!bets.has(id)) bets.open(betInputOf(bet, policy));
         if (!(await bets.committed(id, OPEN_COMMIT_WAIT_MS))) log.warn({ betId: id }, 'bet placed on chain; its snapshot is not committed yet (store down?): it is retried, and the bet settles all the same');
         log.info({ betId: id, bettor: bet.bettor, side: bet.side, amount: bet.amount.toString(), entryPrice: bet.entryPrice.toString() }, 'bet placed');
@@ -130,7 +145,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const health = startHealthChecks({ node: config.GW_NODE_ID, chain: () => chain.ping(), redis: stores.redis, lastTickMs: () => prices.current()?.ts });
     cleanups.push(async () => health.stop());
 
-    registerGatewayRoutes(shell.router, { config, chain, keys: stores.keys, prices, bets: betDeps, fixed, health, log });
+    const history = { store: stores.betHistory, retentionDays: config.GW_HISTORY_DAYS, now: Date.now };
+    registerGatewayRoutes(shell.router, { config, chain, keys: stores.keys, prices, bets: betDeps, fixed, health, history, log });
 
     const theSettler = new Settler({ chain, bets, snapshots: stores.snapshots, policy, log });
     settler = theSettler;

@@ -108,6 +108,7 @@ export function openJournalStore<E extends LoggedEvent, B extends E>(path: strin
     latest: () => ticks.latest(),
     atOrBefore: (ts) => ticks.atOrBefore(ts),
     hasTickAtOrAfter: (ts) => ticks.hasTickAtOrAfter(ts),
+    between: (from, to) => ticks.between(from, to),
     size: () => ticks.size(),
   };
 

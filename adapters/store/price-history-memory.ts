@@ -49,6 +49,9 @@ export function createMemoryPriceHistory(retention: PriceHistoryRetention = DEFA
       const last = ticks[ticks.length - 1];
       return last !== undefined && last.ts >= tsMs;
     },
+    async between(fromMs, toMs) {
+      return toMs < fromMs ? [] : ticks.slice(upperBound(fromMs - 1), upperBound(toMs)).map((t) => ({ ...t }));
+    },
     async size() {
       return ticks.length;
     },

@@ -49,6 +49,10 @@ export function createRedisPriceHistory(redis: Redis, options: RedisPriceHistory
     async hasTickAtOrAfter(tsMs) {
       return (await redis.zcount(key, tsMs, '+inf')) > 0;
     },
+    async between(fromMs, toMs) {
+      const members = await redis.zrangebyscore(key, String(fromMs), String(toMs));
+      return members.map((m) => decode(m) as Tick);
+    },
     async size() {
       return redis.zcard(key);
     },

@@ -26,6 +26,8 @@ export interface PriceHistory {
   atOrBefore(tsMs: number): Promise<Tick | undefined>;
   /** Whether a tick with ts >= `tsMs` has arrived. */
   hasTickAtOrAfter(tsMs: number): Promise<boolean>;
+  /** Ticks with `fromMs <= ts <= toMs`, oldest first (settlement evidence: the ticks around an expiry). */
+  between(fromMs: number, toMs: number): Promise<Tick[]>;
   /** Number of ticks held (operators, tests). */
   size(): Promise<number>;
 }

@@ -8,6 +8,9 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { lockDataDir } from '../../adapters/store/data-dir-lock.ts';
+import type { BetHistoryStore } from '../../adapters/store/bet-history.ts';
+import { openFileBetHistory } from '../../adapters/store/bet-history-file.ts';
+import { createRedisBetHistory } from '../../adapters/store/bet-history-redis.ts';
 import type { EventLog } from '../../adapters/store/event-log.ts';
 import { createRedisEventLog } from '../../adapters/store/event-log-redis.ts';
 import { openJournalStore } from '../../adapters/store/journal-store.ts';
@@ -36,6 +39,8 @@ export interface GatewayStores {
   eventLog: EventLog<GatewayEvent>;
   keys: KeyStore;
   snapshots: SnapshotStore<BetEmittedEvent>;
+  /** bets with their settlement evidence (GET /api/bets, /api/leaderboard) */
+  betHistory: BetHistoryStore;
   /** where they live, for the boot log */
   kind: 'redis' | 'file';
   /** the Redis connection, when the stores are in Redis (health checks) */
@@ -56,6 +61,7 @@ export async function openStores(config: GatewayConfig, log: Logger): Promise<Ga
       eventLog: createRedisEventLog<GatewayEvent>(redis, { prefix: REDIS_PREFIX }),
       keys: await openRedisKeyStore(redis, key, { prefix: REDIS_PREFIX }),
       snapshots: new RedisSnapshotStore<BetEmittedEvent>(redis, { kind: 'bet', prefix: REDIS_PREFIX }),
+      betHistory: createRedisBetHistory(redis, { prefix: REDIS_PREFIX }),
       kind: 'redis',
       redis,
       close: async () => {
@@ -66,16 +72,19 @@ export async function openStores(config: GatewayConfig, log: Logger): Promise<Ga
   const lock = lockDataDir(config.DATA_DIR, 'gateway');
   const path = join(config.DATA_DIR, 'gateway', 'journal.log');
   const journal = openJournalStore<GatewayEvent, BetEmittedEvent>(path);
+  const betHistory = openFileBetHistory(join(config.DATA_DIR, 'gateway', 'history.log'));
   log.info({ journal: path, lines: journal.lines() }, 'REDIS_URL unset: price history, event log and bet snapshots are kept in DATA_DIR; keys in DATA_DIR/keystore.json');
   return {
     history: journal.history,
     eventLog: journal.eventLog,
     keys: await openFileKeyStore(config.DATA_DIR, key),
     snapshots: journal.snapshots,
+    betHistory,
     kind: 'file',
     redis: null,
     close: async () => {
       await journal.close();
+      await betHistory.close();
       lock.release();
     },
   };

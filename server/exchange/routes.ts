@@ -21,6 +21,7 @@ import { placeOrder } from '../../runtime/exchange/orders.ts';
 import { priceView } from '../../runtime/exchange/views.ts';
 import type { ExchangeStore } from '../../adapters/store/exchange-port.ts';
 import { HttpError, RawJson, reply, sendJson, sendPreflight, type HttpRequest, type HttpResponse, type TemplatedApp } from '../http.ts';
+import { exchangeOpenApi } from '../openapi/exchange.ts';
 import { answer, handler, InFlight, validate } from './handle.ts';
 import { CreateAccountBody, DepositBody, EquitySince, EquitySnapshot, IdempotencyKey, OrderBody, OrderLimit, SetCashBody } from './wire.ts';
 
@@ -99,6 +100,12 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, inF
     const snapshot = validate(EquitySnapshot, query.get('snapshot') ?? undefined, 'query');
     return answer(await readEquity(ctx, params[0] ?? '', since, snapshot));
   });
+
+  const document = exchangeOpenApi();
+  const openapi = handler(ctx.log, { paramCount: 0, withBody: false, inFlight }, async () => ({ status: 200, body: document }));
+  app.get('/openapi.json', openapi);
+  app.head('/openapi.json', openapi);
+  methods.set('/openapi.json', ['GET']);
 
   app.options('/*', (res) => sendPreflight(res));
   for (const [pattern, allowed] of methods) {

@@ -18,7 +18,9 @@ import { balanceView } from '../../runtime/gateway/units.ts';
 import { contractStateView } from '../../runtime/gateway/views.ts';
 import type { Logger } from '../../runtime/log.ts';
 import { HttpError, retryAfter } from '../http.ts';
+import { gatewayOpenApi } from '../openapi/gateway.ts';
 import { registerAdminRoute } from './admin-route.ts';
+import { registerHistoryRoutes, type HistoryApi } from './history-routes.ts';
 import { answering, orRefuse } from './answers.ts';
 import { registerPriceRoute } from './price-route.ts';
 import { respond, type GatewayRouter } from './router.ts';
@@ -34,6 +36,7 @@ export interface GatewayApi {
   /** Profile B only */
   fixed: FixedBettorDeps | null;
   health: Health;
+  history: HistoryApi;
   log: Logger;
 }
 
@@ -120,6 +123,9 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
     return respond(503, { error: `not ready: ${missing.join('; ')}`, missing }, [retryAfter()]);
   });
 
+  registerHistoryRoutes(router, api.history);
+  const document = gatewayOpenApi({ profile: config.GW_PROFILE, admin: Boolean(config.GW_ADMIN_TOKEN) });
+  router.get('/openapi.json', () => document);
   registerPriceRoute(router, api.prices);
   registerAdminRoute(router, chain, config.GW_ADMIN_TOKEN, log);
 }

@@ -29,6 +29,9 @@ export {
   type SequencedEvent,
 } from '../../runtime/gateway/events.ts';
 
+export * from './wire-history.ts';
+export * from './wire-responses.ts';
+
 /** Spec section 7, Profile B: "body is not JSON (error says invalid JSON body)"; used for every JSON route. */
 export const invalidJsonBody = (reason?: string): HttpError => new HttpError(400, { error: reason ? `invalid JSON body: ${reason}` : 'invalid JSON body' });
 

@@ -49,7 +49,7 @@ export async function startExchangeUnderTest(): Promise<ExchangeUnderTest> {
   await publishAndWait(nc, api, solBook());
   return {
     api,
-    mgmt: client(`http://127.0.0.1:${mgmtPort}`),
+    mgmt: client(`http://127.0.0.1:${mgmtPort}`, `http://127.0.0.1:${port}`),
     redis,
     nc,
     async openAccount(name, initialCash = '10000', feeRate) {

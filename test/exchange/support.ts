@@ -6,6 +6,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Decimal } from 'decimal.js';
 import { publishBook } from '../../adapters/feed/publisher.ts';
+import { checkAnswer } from '../support/openapi-contract.ts';
 import type { BookLevel, BookSnapshot, BookSymbol } from '../../adapters/feed/port.ts';
 
 /** An HTTP answer with its parsed JSON body. */
@@ -25,8 +26,12 @@ export function jsonNumbersIn(text: string): string[] {
   return found;
 }
 
-/** A client of one exchange. Every JSON answer is checked: a JSON number anywhere throws. */
-export function client(base: string) {
+/**
+ * A client of one exchange. Every JSON answer is checked: a JSON number anywhere throws, and
+ * every answer must match the exchange's OpenAPI document (served by `documentBase`, the API
+ * port: the management port's routes are in the same document).
+ */
+export function client(base: string, documentBase = base) {
   async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response<T>> {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
@@ -35,6 +40,7 @@ export function client(base: string) {
     }
     const res = await fetch(base + path, init);
     const text = await res.text();
+    await checkAnswer(documentBase, { method, path, status: res.status, contentType: res.headers.get('content-type'), text });
     if (text.length > 0) {
       const numbers = jsonNumbersIn(text);
       if (numbers.length > 0) throw new Error(`JSON number in ${method} ${path}: ${numbers.join(', ')} in ${text}`);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import WebSocket from 'ws';
+import { checkAnswer } from './openapi-contract.ts';
 import { freePort, startNatsServer, startRedisServer, startService, type RunningServer, type ServiceProcess } from './servers.ts';
 
 export interface GatewayStack {
@@ -94,7 +95,10 @@ export interface JsonReply {
   body: any;
 }
 
-/** fetch + JSON; never throws on a status. */
+/**
+ * fetch + JSON; never throws on a status. Every answer is checked against the gateway's OpenAPI
+ * document (`/openapi.json`): an undocumented route, status or body shape throws.
+ */
 export async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonReply> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
@@ -103,6 +107,7 @@ export async function call(base: string, method: string, path: string, body?: un
   }
   const res = await fetch(base + path, init);
   const text = await res.text();
+  await checkAnswer(base, { method, path, status: res.status, contentType: res.headers.get('content-type'), text });
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : undefined;

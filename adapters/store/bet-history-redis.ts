@@ -1,0 +1,74 @@
+/**
+ * BetHistoryStore on Redis. Layout under the prefix (`gw:`): `hist:bet:<id>` the record as JSON,
+ * `hist:bettor:<address>` a sorted set of the bettor's ids (score: the id), `hist:opened` and
+ * `hist:closed` sorted sets of ids by the unix ms the bet opened / closed (pruning, leaderboard).
+ * A `put` is one MULTI, so the indexes never point at a record that was not written.
+ */
+import type { Redis } from 'ioredis';
+import { byIdDescending, parseRecord, type BetHistoryStore, type BetRecord } from './bet-history.ts';
+
+/** Options of the Redis bet history. */
+export interface RedisBetHistoryOptions {
+  /** key prefix [`gw:`] */
+  prefix?: string;
+}
+
+const CHUNK = 500;
+
+/** Creates a bet history on `redis` (the caller owns the connection). */
+export function createRedisBetHistory(redis: Redis, options: RedisBetHistoryOptions = {}): BetHistoryStore {
+  const p = `${options.prefix ?? 'gw:'}hist:`;
+  const recordKey = (id: string) => `${p}bet:${id}`;
+  const bettorKey = (address: string) => `${p}bettor:${address}`;
+  const opened = `${p}opened`;
+  const closed = `${p}closed`;
+
+  const load = async (ids: readonly string[]): Promise<BetRecord[]> => {
+    const out: BetRecord[] = [];
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const texts = await redis.mget(...ids.slice(i, i + CHUNK).map(recordKey));
+      for (const t of texts) {
+        const r = parseRecord(t);
+        if (r) out.push(r);
+      }
+    }
+    return out;
+  };
+
+  return {
+    async put(record) {
+      const tx = redis.multi().set(recordKey(record.id), JSON.stringify(record)).zadd(bettorKey(record.bettor), record.id, record.id).zadd(opened, record.openedAt, record.id);
+      if (record.closedAt !== null) tx.zadd(closed, record.closedAt, record.id);
+      await tx.exec();
+    },
+    async get(id) {
+      return parseRecord(await redis.get(recordKey(id)));
+    },
+    async pageOf(bettor, limit, beforeId) {
+      // scores are the ids; an exclusive upper bound pages below the cursor
+      const max = beforeId === undefined ? '+inf' : `(${beforeId}`;
+      const ids = await redis.zrevrangebyscore(bettorKey(bettor), max, '-inf', 'LIMIT', 0, limit);
+      return (await load(ids)).sort(byIdDescending);
+    },
+    async closedSince(sinceMs) {
+      return load(await redis.zrangebyscore(closed, String(sinceMs), '+inf'));
+    },
+    async pruneOpenedBefore(cutoffMs) {
+      const ids = await redis.zrangebyscore(opened, '-inf', `(${cutoffMs}`);
+      let removed = 0;
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        const chunk = ids.slice(i, i + CHUNK);
+        const texts = await redis.mget(...chunk.map(recordKey));
+        const tx = redis.multi().del(...chunk.map(recordKey)).zrem(opened, ...chunk).zrem(closed, ...chunk);
+        chunk.forEach((id, k) => {
+          const r = parseRecord(texts[k]);
+          if (r) tx.zrem(bettorKey(r.bettor), id);
+        });
+        await tx.exec();
+        removed += chunk.length;
+      }
+      return removed;
+    },
+    async close() {},
+  };
+}

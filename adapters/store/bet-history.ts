@@ -1,0 +1,102 @@
+/**
+ * Port: the gateway's bet history (settled and open bets with their settlement evidence), kept
+ * for `GW_HISTORY_DAYS` and read by `GET /api/bets/:id`, `GET /api/bets?address=` and
+ * `GET /api/leaderboard`. One record per bet id, replaced whole by `put`; records are validated
+ * with `BetRecordSchema` when read back, so a damaged one is skipped, never served.
+ * Adapters: `bet-history-memory.ts`, `bet-history-file.ts` (embedded, DATA_DIR), `bet-history-redis.ts`.
+ *
+ * @example
+ *   await history.put(record);
+ *   const page = await history.pageOf(address, 20);          // newest first
+ *   const older = await history.pageOf(address, 20, page.at(-1)?.id);
+ */
+import * as v from 'valibot';
+
+const DecimalId = v.pipe(v.string(), v.regex(/^\d{1,20}$/));
+const Units = v.pipe(v.string(), v.regex(/^-?\d+$/));
+const PriceE8 = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+const UnixMs = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+
+/** A tick as evidence: price x 1e8 and its unix ms timestamp. */
+export const EvidenceTickSchema = v.object({ price: PriceE8, ts: UnixMs });
+export type EvidenceTick = v.InferOutput<typeof EvidenceTickSchema>;
+
+/** How the exit price was chosen (design: "Rules the specs leave open"). */
+export const EXIT_RULES = ['last_tick_at_or_before_expiry', 'refund_no_price', 'chain'] as const;
+export type ExitRule = (typeof EXIT_RULES)[number];
+
+/** Where the entry price came from: the tick it was taken from (ts null when that tick is no longer known). */
+export const EntryEvidenceSchema = v.object({ price: PriceE8, ts: v.nullable(UnixMs), source: v.string() });
+export type EntryEvidence = v.InferOutput<typeof EntryEvidenceSchema>;
+/** Where the exit price came from, and by which rule; `reason` says why in words. */
+export const ExitEvidenceSchema = v.object({
+  price: PriceE8,
+  ts: v.nullable(UnixMs),
+  source: v.string(),
+  rule: v.picklist(EXIT_RULES),
+  reason: v.string(),
+});
+
+export type ExitEvidence = v.InferOutput<typeof ExitEvidenceSchema>;
+
+/** One stored bet. */
+export const BetRecordSchema = v.object({
+  id: DecimalId,
+  bettor: v.string(),
+  side: v.picklist(['UP', 'DOWN']),
+  amountUnits: Units,
+  entryPrice: PriceE8,
+  /** 0 while open */
+  exitPrice: PriceE8,
+  status: v.picklist([0, 1, 2, 3]),
+  /** unix seconds */
+  expireTime: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
+  /** unix ms when the gateway recorded the bet opening (pruning by age) */
+  openedAt: UnixMs,
+  /** unix ms when it recorded the close; null while open */
+  closedAt: v.nullable(UnixMs),
+  /** the bettor's net result in token base units once closed (payout - stake; 0 for a refund); null while open */
+  netUnits: v.nullable(Units),
+  entry: EntryEvidenceSchema,
+  exit: v.nullable(ExitEvidenceSchema),
+  ticks: v.array(EvidenceTickSchema),
+  placeTx: v.nullable(v.string()),
+  closeTx: v.nullable(v.string()),
+  /** Profile B replay chain: the tied bet this one replaced, and the bet that replaced this one */
+  prevId: v.nullable(DecimalId),
+  nextId: v.nullable(DecimalId),
+});
+export type BetRecord = v.InferOutput<typeof BetRecordSchema>;
+
+/** A stored record read back: the record, or null when the text is not a valid record. */
+export function parseRecord(json: string | null | undefined): BetRecord | null {
+  if (json == null) return null;
+  try {
+    const parsed = v.safeParse(BetRecordSchema, JSON.parse(json));
+    return parsed.success ? parsed.output : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Storage of bet records. */
+export interface BetHistoryStore {
+  /** Stores (or replaces) the record of `record.id`. */
+  put(record: BetRecord): Promise<void>;
+  /** The record of `id`, or null. */
+  get(id: string): Promise<BetRecord | null>;
+  /** Up to `limit` records of `bettor`, highest id first, only ids below `beforeId` when given. */
+  pageOf(bettor: string, limit: number, beforeId?: string): Promise<BetRecord[]>;
+  /** Every closed record with `closedAt >= sinceMs` (leaderboard). */
+  closedSince(sinceMs: number): Promise<BetRecord[]>;
+  /** Deletes records opened before `cutoffMs`; returns how many. */
+  pruneOpenedBefore(cutoffMs: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Orders decimal ids numerically, highest first. */
+export const byIdDescending = (a: { id: string }, b: { id: string }): number => {
+  const x = BigInt(a.id);
+  const y = BigInt(b.id);
+  return x === y ? 0 : x > y ? -1 : 1;
+};

@@ -1,0 +1,108 @@
+/**
+ * Response bodies of the gateway's routes (spec sections 2, 4 and 7), declared once as valibot
+ * schemas: the OpenAPI document is generated from them and the tests check every answer against it.
+ */
+import * as v from 'valibot';
+import { STATUS_NAMES } from '../../machines/bet-events.ts';
+
+const Int = v.pipe(v.number(), v.safeInteger());
+const UIntText = v.pipe(v.string(), v.regex(/^\d+$/));
+const Human = v.pipe(v.string(), v.regex(/^-?\d+\.\d{6}$/));
+const Address = v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/));
+
+/** Every error answer: `{error}`, sometimes with more (409 open bet: `openBetId`; 503 not ready: `missing`). */
+export const ErrorBodySchema = v.object({ error: v.string() });
+
+/** `POST /wallet`. */
+export const WalletSchema = v.strictObject({ address: Address });
+
+/** Balance object (spec section 2). */
+export const BalanceSchema = v.strictObject({ sol: v.number(), solLamports: Int, tokenUnits: UIntText, tokenHuman: Human });
+
+/** `GET /faucet/{address}`: the grant. */
+export const FaucetGrantSchema = v.strictObject({ address: Address, ...BalanceSchema.entries });
+
+/** Contract-state object (spec section 2, `GET /state`). */
+export const ContractStateSchema = v.strictObject({
+  counter: UIntText,
+  nextBetId: UIntText,
+  minAmount: UIntText,
+  maxAmount: UIntText,
+  minAmountHuman: Human,
+  maxAmountHuman: Human,
+  multiplierBps: UIntText,
+  expirySeconds: UIntText,
+  paused: v.picklist([0, 1]),
+  admin: Address,
+  relayer: Address,
+  vaultBalance: UIntText,
+  vaultBalanceHuman: Human,
+});
+
+/** Bet object (spec section 2, Profile B `openBet`/`lastBet`). */
+export const BetObjectSchema = v.strictObject({
+  id: UIntText,
+  status: v.picklist(['open', 'closed']),
+  statusCode: v.picklist([0, 1, 2, 3]),
+  result: v.nullable(v.picklist(STATUS_NAMES.slice(1) as ['payout_done', 'house_won', 'refunded'])),
+  side: v.picklist(['UP', 'DOWN']),
+  amountUnits: UIntText,
+  amountHuman: Human,
+  entryPrice: Int,
+  exitPrice: Int,
+  betTime: Int,
+  expireTime: Int,
+  retryAfterSeconds: v.nullable(Int),
+});
+
+/** Profile B `GET /state`: the contract state plus the fixed bettor's fields. */
+export const ContractStateBSchema = v.strictObject({
+  ...ContractStateSchema.entries,
+  bettor: Address,
+  betPercent: Int,
+  betAmountUnits: UIntText,
+  betAmountHuman: Human,
+  canBet: v.boolean(),
+  canBetReasonCode: v.nullable(v.string()),
+  canBetReason: v.nullable(v.string()),
+  balance: BalanceSchema,
+  openBet: v.nullable(BetObjectSchema),
+  lastBet: v.nullable(BetObjectSchema),
+});
+
+/** Profile A `POST /bet`. */
+export const PlacedBetASchema = v.strictObject({ tx: v.string(), id: UIntText, bettor: Address, entryPrice: Int });
+
+/** Profile B `POST /bet`: the decision object (fields after `txSig` only when accepted). */
+export const DecisionSchema = v.strictObject({
+  accepted: v.boolean(),
+  reasonCode: v.nullable(v.string()),
+  reason: v.nullable(v.string()),
+  retryAfterSeconds: v.nullable(Int),
+  betId: v.nullable(UIntText),
+  txSig: v.nullable(v.string()),
+  amountUnits: v.optional(UIntText),
+  amountHuman: v.optional(Human),
+  side: v.optional(v.picklist(['UP', 'DOWN'])),
+  entryPrice: v.optional(Int),
+  expireTime: v.optional(Int),
+  id: v.optional(UIntText),
+  tx: v.optional(v.string()),
+  bettor: v.optional(Address),
+});
+
+const CheckState = v.picklist(['UP', 'DOWN']);
+/** `GET /health`: 200 when UP, 503 when DOWN. */
+export const HealthSchema = v.object({
+  status: CheckState,
+  node: v.string(),
+  leader: v.boolean(),
+  checks: v.object({ chain: CheckState, redis: v.optional(CheckState), price: CheckState }),
+});
+/** `GET /ready` 200. */
+export const ReadySchema = v.object({ ready: v.literal(true), node: v.string() });
+/** `GET /ready` 503: what is missing. */
+export const NotReadySchema = v.object({ error: v.string(), missing: v.array(v.string()) });
+
+/** `POST /admin/pause` (only with GW_ADMIN_TOKEN). */
+export const PauseResultSchema = v.strictObject({ paused: v.picklist([0, 1]), tx: v.string() });

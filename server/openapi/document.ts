@@ -1,0 +1,162 @@
+/**
+ * OpenAPI 3.1 documents built from the valibot schemas that validate the wire: each operation
+ * names its parameters, request body and every status it answers, each with the schema of its
+ * body (JSON Schema draft 2020-12, converted by `@valibot/to-json-schema`; refinements such as
+ * `v.check` are not expressible and are left out). Answers the document does not list for an
+ * operation (a status, a path, a method) are outside the contract; `x-unmatched` says what the
+ * service answers then (404 unknown path, 405 known path with another method).
+ *
+ * @example
+ *   const doc = openApiDocument({ title: 'x', version: '1', description: '' }, [
+ *     { method: 'get', path: '/price', summary: 'Price', responses: { 200: json('price object', PriceObjectSchema) } },
+ *   ]);
+ */
+import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
+import type { GenericSchema } from 'valibot';
+
+/** HTTP methods an operation can have. */
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+
+/** One response of an operation. */
+export interface ResponseSpec {
+  description: string;
+  /** body schema; none for an empty body (204, 101) */
+  schema?: GenericSchema;
+  /** [application/json] */
+  contentType?: 'application/json' | 'text/plain';
+  /** response headers worth naming (e.g. Retry-After) */
+  headers?: readonly string[];
+}
+
+/** A parameter of an operation. */
+export interface ParameterSpec {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  description: string;
+  schema: GenericSchema;
+}
+
+/** One operation. `path` uses OpenAPI templates: `/bets/{id}`. */
+export interface OperationSpec {
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  description?: string;
+  tags?: readonly string[];
+  parameters?: readonly ParameterSpec[];
+  requestBody?: { description: string; schema: GenericSchema; required?: boolean };
+  responses: Readonly<Record<number, ResponseSpec>>;
+  /** vendor extensions (`x-...`) of the operation */
+  extensions?: Readonly<Record<`x-${string}`, unknown>>;
+}
+
+/** A JSON Schema object (draft 2020-12). */
+export type SchemaObject = JsonSchema;
+
+/** A response object of the document. */
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, { schema: SchemaObject }>;
+  content?: Record<string, { schema: SchemaObject }>;
+}
+
+/** An operation object of the document. */
+export interface OperationObject {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  parameters?: Array<{ name: string; in: string; required: boolean; description: string; schema: SchemaObject }>;
+  requestBody?: { description: string; required: boolean; content: Record<string, { schema: SchemaObject }> };
+  responses: Record<string, ResponseObject>;
+  [extension: `x-${string}`]: unknown;
+}
+
+/** What the service answers outside the listed operations. */
+export interface Unmatched {
+  /** unknown path */
+  unknownPath: { status: number; schema: SchemaObject };
+  /** known path, method not listed */
+  methodNotAllowed: { status: number; schema: SchemaObject };
+}
+
+/** An OpenAPI 3.1 document. */
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  jsonSchemaDialect: string;
+  paths: Record<string, Partial<Record<HttpMethod, OperationObject>>>;
+  components: { schemas: Record<string, SchemaObject> };
+  'x-unmatched': Unmatched;
+  [extension: `x-${string}`]: unknown;
+}
+
+/** Converts a valibot schema to JSON Schema (draft 2020-12), without the `$schema` key. */
+export function jsonSchemaOf(schema: GenericSchema): SchemaObject {
+  const { $schema: _dialect, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', typeMode: 'output' });
+  return rest;
+}
+
+/** A JSON response. */
+export const json = (description: string, schema: GenericSchema, headers?: readonly string[]): ResponseSpec => ({ description, schema, ...(headers ? { headers } : {}) });
+
+const operationId = (method: string, path: string): string =>
+  method + path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''));
+
+function responseObject(r: ResponseSpec): ResponseObject {
+  const out: ResponseObject = { description: r.description };
+  if (r.headers) out.headers = Object.fromEntries(r.headers.map((h) => [h, { schema: { type: 'string' } }]));
+  if (r.schema) out.content = { [r.contentType ?? 'application/json']: { schema: jsonSchemaOf(r.schema) } };
+  return out;
+}
+
+function operationObject(op: OperationSpec): OperationObject {
+  const out: OperationObject = {
+    operationId: operationId(op.method, op.path),
+    summary: op.summary,
+    responses: Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, responseObject(r)])),
+    ...(op.extensions ?? {}),
+  };
+  if (op.description) out.description = op.description;
+  if (op.tags) out.tags = [...op.tags];
+  if (op.parameters) {
+    out.parameters = op.parameters.map((p) => ({ name: p.name, in: p.in, required: p.in === 'path' || (p.required ?? false), description: p.description, schema: jsonSchemaOf(p.schema) }));
+  }
+  if (op.requestBody) {
+    out.requestBody = { description: op.requestBody.description, required: op.requestBody.required ?? true, content: { 'application/json': { schema: jsonSchemaOf(op.requestBody.schema) } } };
+  }
+  return out;
+}
+
+/** What a document is built from besides its operations. */
+export interface DocumentParts {
+  info: { title: string; version: string; description: string };
+  operations: readonly OperationSpec[];
+  /** named schemas (e.g. WebSocket events) for components.schemas */
+  schemas?: Readonly<Record<string, GenericSchema>>;
+  unmatched: { unknownPath: { status: number; schema: GenericSchema }; methodNotAllowed: { status: number; schema: GenericSchema } };
+  extensions?: Readonly<Record<`x-${string}`, unknown>>;
+}
+
+/** Builds the document; throws when one method of one path is given twice. */
+export function openApiDocument(parts: DocumentParts): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  for (const op of parts.operations) {
+    const item = (paths[op.path] ??= {});
+    if (item[op.method]) throw new Error(`operation ${op.method.toUpperCase()} ${op.path} declared twice`);
+    item[op.method] = operationObject(op);
+  }
+  return {
+    openapi: '3.1.0',
+    info: parts.info,
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    paths,
+    components: { schemas: Object.fromEntries(Object.entries(parts.schemas ?? {}).map(([name, s]) => [name, jsonSchemaOf(s)])) },
+    'x-unmatched': {
+      unknownPath: { status: parts.unmatched.unknownPath.status, schema: jsonSchemaOf(parts.unmatched.unknownPath.schema) },
+      methodNotAllowed: { status: parts.unmatched.methodNotAllowed.status, schema: jsonSchemaOf(parts.unmatched.methodNotAllowed.schema) },
+    },
+    ...(parts.extensions ?? {}),
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * The gateway's OpenAPI document for the running profile (A or B): every route of spec section 4
+ * (GET routes also without `/api`, POST routes without `/api` answering 405, spec 1.7), health,
+ * readiness and metrics, the bet history, the admin route when enabled, and the WebSocket event
+ * stream (`GET /api/ws`: its events under components.schemas and `x-websocket-events`).
+ */
+import * as v from 'valibot';
+import { json, openApiDocument, type OpenApiDocument, type OperationSpec, type ParameterSpec, type ResponseSpec } from './document.ts';
+import {
+  BalanceSchema,
+  BetClosedEventSchema,
+  BetHistoryViewSchema,
+  BetOpenEventSchema,
+  BetPageSchema,
+  BetReplayEventSchema,
+  ContractStateBSchema,
+  ContractStateSchema,
+  DecisionSchema,
+  ErrorBodySchema,
+  FaucetGrantSchema,
+  HealthSchema,
+  LeaderboardSchema,
+  NotReadySchema,
+  PauseResultSchema,
+  PlacedBetASchema,
+  PriceEventSchema,
+  PriceObjectSchema,
+  ReadySchema,
+  WalletSchema,
+} from '../gateway/wire.ts';
+
+/** What the document depends on. */
+export interface GatewayDocumentOptions {
+  profile: 'A' | 'B';
+  /** POST /api/admin/pause exists (GW_ADMIN_TOKEN set) */
+  admin: boolean;
+}
+
+const Seq = { seq: v.pipe(v.number(), v.safeInteger(), v.minValue(1)) };
+/** The `resume` message of a reconnecting stream (design: "Several gateways"). */
+export const ResumeMessageSchema = v.object({ type: v.literal('resume'), recovered: v.boolean(), epoch: v.string(), seq: v.number() });
+
+const err = (description: string): ResponseSpec => json(description, ErrorBodySchema);
+const outage: Record<number, ResponseSpec> = {
+  500: err('internal error'),
+  503: json('a dependency (chain, Redis) is unavailable; retry after Retry-After seconds', ErrorBodySchema, ['Retry-After']),
+};
+const postErrors: Record<number, ResponseSpec> = { 400: err('invalid JSON body or invalid fields'), 413: err('body too large') };
+const AddressParam: ParameterSpec = { name: 'address', in: 'path', description: 'base58 address', schema: v.string() };
+
+/** A GET route under `/api` and without it (spec 1.7). */
+const getBoth = (op: Omit<OperationSpec, 'method'>): OperationSpec[] => [
+  { ...op, method: 'get', path: `/api${op.path}` },
+  { ...op, method: 'get', path: op.path, summary: `${op.summary} (without the /api prefix)` },
+];
+/** A POST route under `/api`, and the same path without `/api` answering 405 (spec 1.7). */
+const postApi = (op: Omit<OperationSpec, 'method'>): OperationSpec[] => [
+  { ...op, method: 'post', path: `/api${op.path}`, responses: { ...postErrors, ...op.responses } },
+  { method: 'post', path: op.path, summary: `${op.summary}: needs the /api prefix`, tags: op.tags, responses: { 405: err('POST routes answer only under /api') } },
+];
+
+/** Builds the gateway's document. */
+export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument {
+  const b = options.profile === 'B';
+  const operations: OperationSpec[] = [
+    ...getBoth({ path: '/state', summary: 'Contract state', tags: ['game'], responses: { 200: json('contract state', b ? ContractStateBSchema : ContractStateSchema), 409: err('contract not initialised'), ...outage } }),
+    ...postApi({
+      path: '/wallet',
+      summary: 'Create a custodial wallet (test mode)',
+      tags: ['wallets'],
+      ...(b ? {} : { requestBody: { description: '`{}` with Content-Type: application/json', schema: v.object({}) } }),
+      responses: { 200: json('the new wallet', WalletSchema), 403: err('not in test mode'), 405: err('missing Content-Type: application/json or body (Profile A)'), ...outage },
+    }),
+    ...getBoth({
+      path: '/faucet/{address}',
+      summary: 'Grant 5 SOL and 10000 tokens (test mode, local chain)',
+      tags: ['wallets'],
+      parameters: [AddressParam],
+      responses: { 200: json('the grant', FaucetGrantSchema), 400: err('invalid address'), 403: err('not in test mode, or not the local chain'), 409: err('contract not initialised'), 502: err('the chain refused the grant'), ...outage },
+    }),
+    ...getBoth({
+      path: '/balance/{address}',
+      summary: 'Balance of an address',
+      tags: ['wallets'],
+      parameters: [AddressParam],
+      responses: { 200: json('balance object', BalanceSchema), 400: err('invalid address'), 409: err('contract not initialised'), ...outage },
+    }),
+    ...postApi({
+      path: '/bet',
+      summary: b ? 'Bet for the fixed bettor (Profile B): a decision object' : 'Place a bet (Profile A)',
+      tags: ['game'],
+      requestBody: b
+        ? { description: '`{side}`: UP/up/Up/0 or DOWN/down/Down/1', schema: v.object({ side: v.union([v.string(), v.number()]) }) }
+        : { description: '`{address, side, amountUnits}`', schema: v.object({ address: v.string(), side: v.string(), amountUnits: v.union([v.string(), v.number()]) }) },
+      responses: b
+        ? { 200: json('decision object (accepted or refused)', DecisionSchema), 409: err('contract not initialised'), 502: err('the chain refused the transaction'), ...outage, 500: err('the chain node is unreachable, or internal error') }
+        : {
+            200: json('the placed bet', PlacedBetASchema),
+            403: err('bets are paused'),
+            409: err('open bet (with openBetId) or contract not initialised'),
+            502: err('the chain refused the transaction'),
+            ...outage,
+            500: err('the chain node is unreachable (spec section 7), or internal error'),
+          },
+    }),
+    ...getBoth({ path: '/price', summary: 'Latest SOL price', tags: ['game'], responses: { 200: json('price object', PriceObjectSchema), 503: err('no tick yet'), 500: err('internal error') } }),
+    ...getBoth({ path: '/health', summary: 'Liveness with dependency checks', tags: ['operations'], responses: { 200: json('UP', HealthSchema), 503: json('DOWN', HealthSchema, ['Retry-After']) } }),
+    ...getBoth({ path: '/ready', summary: 'Readiness: chain, Redis and a fresh price', tags: ['operations'], responses: { 200: json('ready', ReadySchema), 503: json('not ready, naming what is missing', NotReadySchema, ['Retry-After']) } }),
+    ...getBoth({ path: '/metrics', summary: 'Prometheus metrics', tags: ['operations'], responses: { 200: { description: 'Prometheus text exposition format', schema: v.string(), contentType: 'text/plain' } } }),
+    ...getBoth({
+      path: '/bets/{id}',
+      summary: 'A bet with its settlement evidence',
+      tags: ['history'],
+      parameters: [{ name: 'id', in: 'path', description: 'bet id, decimal u64', schema: v.string() }],
+      responses: { 200: json('the bet', BetHistoryViewSchema), 400: err('malformed id'), 404: err('no such bet in the history'), ...outage },
+    }),
+    ...getBoth({
+      path: '/bets',
+      summary: "A bettor's bets, newest first",
+      tags: ['history'],
+      parameters: [
+        { name: 'address', in: 'query', required: true, description: 'base58 address of the bettor', schema: v.string() },
+        { name: 'limit', in: 'query', description: 'bets per page, 1..100 (20)', schema: v.string() },
+        { name: 'cursor', in: 'query', description: 'the nextCursor of the page before', schema: v.string() },
+      ],
+      responses: { 200: json('a page; nextCursor null at the end', BetPageSchema), 400: err('bad address, limit or cursor'), ...outage },
+    }),
+    ...getBoth({
+      path: '/leaderboard',
+      summary: 'Bettors ranked by net result (token base units, signed decimal string), highest first',
+      tags: ['history'],
+      parameters: [{ name: 'window', in: 'query', description: '<n>h or <n>d, default 24h, at most GW_HISTORY_DAYS', schema: v.string() }],
+      responses: { 200: json('ranking', LeaderboardSchema), 400: err('bad window'), ...outage },
+    }),
+    ...getBoth({ path: '/openapi.json', summary: 'This document', tags: ['operations'], responses: { 200: json('OpenAPI 3.1 document', v.object({ openapi: v.string() })) } }),
+    ...getBoth({
+      path: '/ws',
+      summary: 'WebSocket event stream (spec section 6); `?since=<seq>` replays what was missed',
+      tags: ['events'],
+      parameters: [{ name: 'since', in: 'query', description: 'last seq seen', schema: v.string() }],
+      responses: { 101: { description: 'upgraded; JSON messages as in x-websocket-events' }, 400: err('not a WebSocket upgrade'), 426: err('upgrade required') },
+      extensions: { 'x-websocket-events': wsEvents(b) },
+    }),
+  ];
+  if (options.admin) {
+    operations.push(
+      ...postApi({
+        path: '/admin/pause',
+        summary: 'Pause or resume bet intake (Authorization: Bearer GW_ADMIN_TOKEN)',
+        tags: ['operations'],
+        requestBody: { description: '`{paused}`: true/false or 1/0', schema: v.object({ paused: v.union([v.boolean(), v.number()]) }) },
+        responses: { 200: json('the new state and its transaction', PauseResultSchema), 401: err('admin token required'), 409: err('contract not initialised'), 502: err('the chain refused the transaction'), ...outage },
+      }),
+    );
+  }
+  return openApiDocument({
+    info: {
+      title: `SOL up/down betting gateway (Profile ${options.profile})`,
+      version: '1',
+      description: 'Amounts in token base units (1 token = 1000000), bet prices x 1e8, times as the spec says. Every answer carries Access-Control-Allow-Origin: *; HEAD answers like GET without a body; OPTIONS is a CORS preflight on every path.',
+    },
+    operations,
+    schemas: {
+      Error: ErrorBodySchema,
+      PriceEvent: v.object({ ...PriceEventSchema.entries, ...Seq }),
+      BetOpenEvent: v.object({ ...BetOpenEventSchema.entries, ...Seq }),
+      BetClosedEvent: v.object({ ...BetClosedEventSchema.pipe[0].entries, ...Seq }),
+      ...(b ? { BetReplayEvent: v.object({ ...BetReplayEventSchema.entries, ...Seq }) } : {}),
+      ResumeMessage: ResumeMessageSchema,
+    },
+    unmatched: { unknownPath: { status: 404, schema: ErrorBodySchema }, methodNotAllowed: { status: 405, schema: ErrorBodySchema } },
+  });
+}
+
+function wsEvents(profileB: boolean): Record<string, { when: string; schema: { $ref: string } }> {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  return {
+    price: { when: 'each price tick, and once on connect', schema: ref('PriceEvent') },
+    bet_open: { when: 'a bet is accepted', schema: ref('BetOpenEvent') },
+    bet_closed: { when: 'the scheduler settles a bet', schema: ref('BetClosedEvent') },
+    ...(profileB ? { bet_replay: { when: 'a tie was replayed as a new bet (Profile B)', schema: ref('BetReplayEvent') } } : {}),
+    resume: { when: 'after a reconnect with ?since=: whether the missed events could all be replayed', schema: ref('ResumeMessage') },
+  };
+}
