@@ -36,12 +36,19 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
 }
 
-/** Collects the page's uncaught errors and console errors, to assert that none happened. */
+/**
+ * Collects the page's uncaught errors, console errors and refused requests (`<status> <method> <path>`),
+ * to assert that none happened but those a test expects.
+ */
 export function pageErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
   page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+    // a refused request is reported below with its URL; the console line does not name it
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) errors.push(`console: ${msg.text()}`);
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400) errors.push(`${res.status()} ${res.request().method()} ${new URL(res.url()).pathname}`);
   });
   return errors;
 }
