@@ -1,40 +1,14 @@
 /**
- * A headless Chromium for the page tests, driven by playwright-core (which downloads no browser):
- * the system's `chromium` (Debian package), from `CHROMIUM_PATH` or found on the PATH. Without
- * one the suite fails saying what to install; it is never skipped.
+ * A headless Chromium for the page tests (the system's, see bin/chromium.ts). Without one the
+ * suite fails saying what to install; it is never skipped.
  */
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../../bin/chromium.ts';
 
-const NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
-
-const executable = (path: string): boolean => {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Path of the Chromium to drive; throws naming what is missing. */
-export function chromiumPath(): string {
-  const fromEnv = process.env.CHROMIUM_PATH;
-  if (fromEnv) {
-    if (executable(fromEnv)) return fromEnv;
-    throw new Error(`CHROMIUM_PATH=${fromEnv} is not an executable file`);
-  }
-  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    for (const name of NAMES) if (executable(join(dir, name))) return join(dir, name);
-  }
-  throw new Error(`no Chromium found (looked for ${NAMES.join(', ')} on the PATH): install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
-}
+export { chromiumPath } from '../../bin/chromium.ts';
 
 /** Launches headless Chromium. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
-}
+export const launchBrowser = launchChromium;
 
 /**
  * Collects the page's uncaught errors, console errors and refused requests (`<status> <method> <path>`),

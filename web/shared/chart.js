@@ -37,6 +37,8 @@ export function lineChart(container, options = {}) {
       last = time;
       series.update({ time, value });
       container.dataset.points = String(points);
+      // while the history is short, show all of it rather than the library's default bar spacing
+      if (points <= 300) chart.timeScale().fitContent();
     },
     /** replaces every point ([timeMs, value] pairs, any order) */
     set(pairs) {
