@@ -16,6 +16,8 @@ import { freePort, startNatsServer, startService, type RunningServer, type Servi
 let nats: RunningServer;
 let bus: NatsConnection;
 let gateway: ServiceProcess;
+let gatewayB: ServiceProcess;
+let baseB = '';
 let browser: Browser;
 let page: Page;
 let errors: string[] = [];
@@ -23,6 +25,7 @@ let base = '';
 let ticker: NodeJS.Timeout | undefined;
 let price = 150;
 const dataDir = mkdtempSync(join(tmpdir(), 'gw-page-'));
+const dataDirB = mkdtempSync(join(tmpdir(), 'gw-page-b-'));
 
 const tick = () => {
   price = Math.max(1, price + (Math.random() - 0.5) * 0.2);
@@ -30,12 +33,14 @@ const tick = () => {
 };
 
 beforeAll(async () => {
-  const [natsServer, port] = await Promise.all([startNatsServer(), freePort()]);
+  const [natsServer, port, portB] = await Promise.all([startNatsServer(), freePort(), freePort()]);
   nats = natsServer;
   bus = await connect({ servers: nats.url });
   base = `http://127.0.0.1:${port}`;
+  baseB = `http://127.0.0.1:${portB}`;
   const env = { DATA_DIR: dataDir, GATEWAY_PORT: String(port), NATS_URL: nats.url, REDIS_URL: '', SOLANA_RPC_URL: '', GW_EXPIRY_SECONDS: '3', SMART_SETTLE_INTERVAL_MS: '200', SMART_MODE: 'test', LOG_LEVEL: 'warn' };
-  [gateway, browser] = await Promise.all([startService('gateway', env, port, 120_000), launchBrowser()]);
+  const envB = { ...env, DATA_DIR: dataDirB, GATEWAY_PORT: String(portB), GW_PROFILE: 'B' };
+  [gateway, gatewayB, browser] = await Promise.all([startService('gateway', env, port, 120_000), startService('gateway', envB, portB, 120_000), launchBrowser()]);
   tick();
   ticker = setInterval(tick, 250);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -46,9 +51,9 @@ afterAll(async () => {
   if (ticker) clearInterval(ticker);
   await browser?.close();
   await bus?.close().catch(() => undefined);
-  await gateway?.stop();
+  await Promise.all([gateway?.stop(), gatewayB?.stop()]);
   await nats?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of [dataDir, dataDirB]) rmSync(dir, { recursive: true, force: true });
 });
 
 const testId = (id: string) => page.locator(`[data-testid="${id}"]`);
@@ -124,6 +129,23 @@ it('resumes a dropped socket from the last seq, says so, and neither repeats nor
   // every seq shown once, in order (the feed is newest first)
   const seqs = (await testId('events').locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-seq')))).filter(Boolean).map(Number).reverse();
   for (let i = 1; i < seqs.length; i++) expect(seqs[i], `seq after ${seqs[i - 1]}`).toBe((seqs[i - 1] as number) + 1);
+});
+
+it('profile B: bets for the fixed bettor, who is funded from the page', async () => {
+  const bettor = ((await (await fetch(baseB + '/api/state')).json()) as { bettor: string }).bettor;
+  await page.goto(baseB + '/');
+  await expect.poll(() => page.locator('body').getAttribute('data-ready'), { timeout: 20_000 }).toBe('true');
+  expect(await testId('wallet').getAttribute('data-address')).toBe(bettor);
+  expect(await testId('new-wallet').isVisible()).toBe(false);
+  expect(await testId('amount-row').isVisible()).toBe(false);
+  await testId('faucet').click();
+  await expect.poll(() => testId('faucet').getAttribute('data-funded'), { timeout: 30_000 }).toBe('true');
+  await testId('bet-down').click();
+  const row = testId('history').locator('[data-testid="history-row"]').first();
+  await expect.poll(() => row.getAttribute('data-bet-id'), { timeout: 20_000 }).toMatch(/^\d+$/);
+  // 30 % of 10000 tokens
+  expect(await testId('bet-status').textContent()).toContain('DOWN 3000 tokens');
+  await expect.poll(() => row.getAttribute('data-status'), { timeout: 30_000 }).toMatch(/^(payout_done|house_won|refunded)$/);
 });
 
 it('raised no error in the page', () => {
