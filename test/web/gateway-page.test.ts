@@ -110,6 +110,11 @@ it('makes a wallet, funds it, bets UP, and shows the bet settled with its eviden
   expect(await evidence.textContent()).toMatch(/entry.*\d+\.\d{8}/s);
   expect(await evidence.textContent()).toMatch(/exit.*\d+\.\d{8}/s);
   expect(await testId('events').textContent()).toContain(`bet_closed #${id}`);
+  // with the gateway's bet history the evidence is the recorded one (both transactions); without it, the feed's
+  const historyApi = (await fetch(`${base}/api/bets?address=${address}&limit=1`)).status === 200;
+  await expect.poll(() => testId('history-source').textContent(), { timeout: 5_000 }).toContain(historyApi ? 'bet history' : 'event feed');
+  if (historyApi) await expect.poll(() => evidence.textContent(), { timeout: 10_000 }).toMatch(/close tx\s*[1-9A-HJ-NP-Za-km-z]{60,}/);
+  else expect(await evidence.textContent()).toMatch(/place tx\s*[1-9A-HJ-NP-Za-km-z]{60,}/);
   // the balance follows the outcome: 10000 - 100 (+130 won, +100 refunded)
   const expected = { payout_done: '10030000000', house_won: '9900000000', refunded: '10000000000' }[status];
   await expect.poll(() => testId('balance').getAttribute('data-token-units'), { timeout: 10_000 }).toBe(expected);

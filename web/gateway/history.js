@@ -35,6 +35,7 @@ function normalise(item) {
     expireTime: item.expireTime,
     statusName,
     placeTx: item.evidence?.placeTx ?? item.placeTx ?? item.tx,
+    netUnits: item.netUnits,
     evidence: item.evidence ?? null,
   };
 }
@@ -154,13 +155,17 @@ function evidenceOf(b) {
   const add = (k, v) => v !== undefined && v !== null && v !== '' && rows.push(el('dt', {}, k), el('dd', { class: 'mono' }, String(v)));
   const ev = b.evidence;
   if (ev) {
-    if (ev.entry) add('entry', `${ev.entry.price} at ${ev.entry.ts ? clock(Number(ev.entry.ts)) : '?'} (${ev.entry.source ?? '?'})`);
-    if (ev.exit) add('exit', `${ev.exit.price} at ${ev.exit.ts ? clock(Number(ev.exit.ts)) : '?'} (${ev.exit.source ?? '?'}${ev.exit.rule ? `; ${ev.exit.rule}` : ''})`);
-    if (ev.ticks !== undefined) add('ticks', Array.isArray(ev.ticks) ? ev.ticks.length : ev.ticks);
+    // evidence prices are x 1e8 like the bet's, times unix ms
+    if (ev.entry) add('entry', `${price8(ev.entry.price)} at ${ev.entry.ts ? clock(Number(ev.entry.ts)) : '?'} (${ev.entry.source ?? '?'})`);
+    if (ev.exit) add('exit', `${price8(ev.exit.price)} at ${ev.exit.ts ? clock(Number(ev.exit.ts)) : '?'} (${ev.exit.source ?? '?'}${ev.exit.rule ? `; ${ev.exit.rule}` : ''})`);
+    if (ev.exit?.reason) add('why', ev.exit.reason);
+    if (Array.isArray(ev.ticks)) add('ticks', ev.ticks.length ? `${ev.ticks.length}: ${ev.ticks.map((t) => price8(t.price)).join(', ')}` : '0');
+    else if (ev.ticks !== undefined) add('ticks', ev.ticks);
     add('place tx', ev.placeTx);
     add('close tx', ev.closeTx);
     add('previous bet', ev.prevId);
     add('next bet', ev.nextId);
+    if (b.netUnits !== undefined && b.netUnits !== null) add('net', `${String(b.netUnits).startsWith('-') ? '-' : '+'}${tokens(String(b.netUnits).replace('-', ''))} tokens`);
   } else {
     add('entry', b.entryPrice !== undefined ? `${price8(b.entryPrice)} (bet_open${b.openSeq ? ` seq ${b.openSeq}` : ''})` : undefined);
     add('exit', b.exitPrice !== undefined ? `${price8(b.exitPrice)} (bet_closed${b.closeSeq ? ` seq ${b.closeSeq}` : ''})` : undefined);
