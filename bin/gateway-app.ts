@@ -32,6 +32,8 @@ import { waitFor } from '../runtime/wait-for.ts';
 import { componentLog, log as rootLog, type Logger } from '../runtime/log.ts';
 import { registerGatewayRoutes } from '../server/gateway/routes.ts';
 import { createGatewayShell } from '../server/gateway/shell.ts';
+import { ASSET_PREFIX, servicePage } from '../server/web/pages.ts';
+import { mountSite } from '../server/web/static.ts';
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -147,6 +149,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
 
     const history = { store: stores.betHistory, retentionDays: config.GW_HISTORY_DAYS, now: Date.now };
     registerGatewayRoutes(shell.router, { config, chain, keys: stores.keys, prices, bets: betDeps, fixed, health, history, log });
+    // the live page at `/` (assets under /ui): what the page needs to know of this gateway
+    const pageConfig = { service: 'gateway', profile: config.GW_PROFILE, mode: config.SMART_MODE, settleIntervalMs: config.SMART_SETTLE_INTERVAL_MS };
+    mountSite(shell.app, servicePage('gateway', { [`${ASSET_PREFIX}/config.json`]: () => pageConfig }), ASSET_PREFIX);
 
     const theSettler = new Settler({ chain, bets, snapshots: stores.snapshots, policy, log });
     settler = theSettler;

@@ -37,6 +37,7 @@ const STATUS_TEXT: Record<number, string> = {
   200: '200 OK',
   201: '201 Created',
   204: '204 No Content',
+  304: '304 Not Modified',
   400: '400 Bad Request',
   403: '403 Forbidden',
   404: '404 Not Found',

@@ -16,6 +16,8 @@ import { waitFor } from '../../runtime/wait-for.ts';
 import { assertNativeUws, listenExclusive } from '../http.ts';
 import { InFlight } from './handle.ts';
 import { mountExchangeRoutes, mountManagementRoutes } from './routes.ts';
+import { ASSET_PREFIX, servicePage } from '../web/pages.ts';
+import { mountSite } from '../web/static.ts';
 
 /** What an in-process exchange needs. */
 export interface ExchangeOptions {
@@ -70,6 +72,7 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     const host = options.host ?? '127.0.0.1';
     const app = uws.App();
     mountExchangeRoutes(app, context, inFlight);
+    mountSite(app, servicePage('exchange', { [`${ASSET_PREFIX}/config.json`]: () => ({ service: 'exchange', bookMaxAgeMs: options.bookMaxAgeMs }) }), ASSET_PREFIX);
     const mgmt = uws.App();
     mountManagementRoutes(mgmt, options.store);
     sockets.push(await listenExclusive(app, host, options.port));

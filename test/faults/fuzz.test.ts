@@ -4,7 +4,8 @@
  * hostile values, lone surrogates written as `\ud800` escapes, bytes that are not UTF-8, not JSON
  * at all), content types and Idempotency-Keys. Whatever arrives, the answer is a status below
  * 500 (or a documented 503), never a dropped connection, and every error carries a JSON body
- * with an `error` string (the exchange: `{error, message}`).
+ * with an `error` string (the exchange: `{error, message}`). The web page at `/` and its assets
+ * under `/ui/` answer GET/HEAD with their own content types; every other answer there is JSON too.
  */
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
@@ -99,6 +100,12 @@ function check(method: string, path: string, r: Raw, allow503: (path: string, bo
   const where = `${method} ${path} -> ${r.status} ${r.text.slice(0, 200)}`;
   expect(r.status, `dropped connection: ${where}`).not.toBe(0);
   let body: any;
+  const type = String(r.headers['content-type'] ?? '');
+  if (r.status < 400 && /^(text\/html|text\/javascript|text\/css)/.test(type)) {
+    // the web page and its assets (`/`, `/ui/...`): not JSON, but only ever answered to GET/HEAD
+    expect(['GET', 'HEAD'], `page asset for ${where}`).toContain(method);
+    return;
+  }
   if (method !== 'HEAD' && r.text.length > 0) {
     try {
       body = JSON.parse(r.text);
@@ -128,6 +135,20 @@ async function fuzz(base: string, routes: readonly RouteShape[], known: readonly
   );
 }
 
+// --- web pages (both services) -----------------------------------------------------------------
+
+/** The page at `/` and its assets under `/ui/` (known files, unknown ones, traversal attempts). */
+const WEB_PAGE_ROUTES: readonly RouteShape[] = [
+  { template: '/', fields: [] },
+  { template: '/ui/:x', fields: [] },
+  { template: '/ui/shared/:x', fields: [] },
+  { template: '/ui/:x/:y/:z', fields: [] },
+  { template: '/ui/app.js', fields: [] },
+  { template: '/ui/lightweight-charts.js', fields: [] },
+  { template: '/ui/config.json', fields: [] },
+  { template: '/ui/../package.json', fields: [] },
+];
+
 // --- gateway ----------------------------------------------------------------------------------
 
 const GATEWAY_ROUTES: readonly RouteShape[] = [
@@ -145,6 +166,7 @@ const GATEWAY_ROUTES: readonly RouteShape[] = [
     { template: `${base}/:x`, fields: [] },
     { template: `${base}/:x/:y/:z`, fields: [] },
   ]),
+  ...WEB_PAGE_ROUTES,
 ];
 /** 503s the gateway documents: no price yet (spec 7), health/ready naming what is down. */
 const gatewayAllows503 = (path: string) => /^(\/api)?\/(price|health|ready)(\?|$)/.test(path);
@@ -202,6 +224,7 @@ const EXCHANGE_ROUTES: readonly RouteShape[] = [
   { template: '/api/v1/accounts/:id/equity', fields: [] },
   { template: '/api/v1/:x', fields: [] },
   { template: '/:x/:y/:z', fields: [] },
+  ...WEB_PAGE_ROUTES,
 ];
 /** 503s the exchange documents: a stale or missing book (spec 7). */
 const exchangeAllows503 = (_path: string, body: any) => body?.error === 'PRICE_UNAVAILABLE';

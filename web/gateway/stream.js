@@ -1,0 +1,75 @@
+// The gateway's event stream with resume: a dropped socket reconnects with `?since=<last seq>`,
+// so nothing published meanwhile is missed (spec section 6; the server replays from its log).
+
+/**
+ * Opens `/api/ws` and keeps it open.
+ * @param {{ onEvent: (e: any) => void, onStatus: (s: { state: string, text: string }) => void }} handlers
+ */
+export function eventStream({ onEvent, onStatus }) {
+  let lastSeq = 0;
+  let epoch;
+  let socket = null;
+  let attempt = 0;
+  let stopped = false;
+  let resumedFrom = null;
+
+  const url = () => {
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    return `${proto}://${location.host}/api/ws${lastSeq > 0 ? `?since=${lastSeq}` : ''}`;
+  };
+
+  const connect = () => {
+    const since = lastSeq;
+    const ws = new WebSocket(url());
+    socket = ws;
+    ws.onopen = () => {
+      attempt = 0;
+      if (since > 0) {
+        resumedFrom = since;
+        onStatus({ state: 'live', text: `resumed from seq ${since}` });
+      } else onStatus({ state: 'live', text: 'live' });
+    };
+    ws.onmessage = (msg) => {
+      let e;
+      try {
+        e = JSON.parse(msg.data);
+      } catch {
+        return;
+      }
+      if (e.type === 'resume') {
+        // a stream that says how the resume went: another epoch means the numbering started over
+        if (epoch !== undefined && e.epoch !== undefined && e.epoch !== epoch) lastSeq = 0;
+        epoch = e.epoch ?? epoch;
+        const from = resumedFrom ?? since;
+        const how = e.recovered === false ? ' (events were lost: history reloaded)' : '';
+        if (from > 0) onStatus({ state: 'live', text: `resumed from seq ${from}${how}` });
+        onEvent(e);
+        return;
+      }
+      if (typeof e.seq === 'number' && e.seq > lastSeq) lastSeq = e.seq;
+      onEvent(e);
+    };
+    ws.onclose = () => {
+      if (socket !== ws || stopped) return;
+      socket = null;
+      const delay = Math.min(5_000, 300 * 2 ** attempt++);
+      onStatus({ state: 'down', text: `disconnected at seq ${lastSeq}; reconnecting in ${(delay / 1000).toFixed(1)} s` });
+      setTimeout(connect, delay);
+    };
+  };
+  connect();
+
+  return {
+    get lastSeq() {
+      return lastSeq;
+    },
+    /** closes the current socket as a network drop would (it reconnects with since) */
+    drop() {
+      socket?.close(4000, 'dropped by the page');
+    },
+    stop() {
+      stopped = true;
+      socket?.close();
+    },
+  };
+}
