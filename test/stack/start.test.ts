@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, EventClient } from '../support/gateway-stack.ts';
+import { call, EventClient, fetchJson } from '../support/gateway-stack.ts';
 import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
 
 let stack: ServiceProcess;
@@ -43,9 +43,9 @@ it('serves the gateway, the exchange, its health and the local chain', async () 
   const gw = `http://127.0.0.1:${ports.gateway}`;
   expect((await call(gw, 'GET', '/api/state')).body).toMatchObject({ expirySeconds: '2', paused: 0, nextBetId: '1' });
   await expect.poll(async () => (await call(gw, 'GET', '/api/price')).status, { timeout: 10_000 }).toBe(200);
-  expect((await call(`http://127.0.0.1:${ports.mgmt}`, 'GET', '/actuator/health')).body).toEqual({ status: 'UP' });
+  expect((await fetchJson(`http://127.0.0.1:${ports.mgmt}`, 'GET', '/actuator/health')).body).toEqual({ status: 'UP' });
   await expect.poll(async () => (await call(`http://127.0.0.1:${ports.exchange}`, 'GET', '/api/v1/prices')).body.length, { timeout: 10_000 }).toBe(3);
-  const rpc = await call(`http://127.0.0.1:${ports.chain}`, 'POST', '/', { jsonrpc: '2.0', id: 1, method: 'getHealth' });
+  const rpc = await fetchJson(`http://127.0.0.1:${ports.chain}`, 'POST', '/', { jsonrpc: '2.0', id: 1, method: 'getHealth' });
   expect(rpc.body).toEqual({ jsonrpc: '2.0', id: 1, result: 'ok' });
 });
 

@@ -95,11 +95,8 @@ export interface JsonReply {
   body: any;
 }
 
-/**
- * fetch + JSON; never throws on a status. Every answer is checked against the gateway's OpenAPI
- * document (`/openapi.json`): an undocumented route, status or body shape throws.
- */
-export async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonReply> {
+/** fetch + JSON; never throws on a status; no document check (services without one: the chain's JSON-RPC, a management port). */
+export async function fetchJson(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonReply & { text: string }> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
@@ -107,14 +104,23 @@ export async function call(base: string, method: string, path: string, body?: un
   }
   const res = await fetch(base + path, init);
   const text = await res.text();
-  await checkAnswer(base, { method, path, status: res.status, contentType: res.headers.get('content-type'), text });
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
     /* not JSON: keep the text */
   }
-  return { status: res.status, headers: res.headers, body: parsed };
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/**
+ * `fetchJson`, with every answer checked against the service's OpenAPI document
+ * (`/openapi.json`): an undocumented route, status or body shape throws.
+ */
+export async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonReply> {
+  const { text, ...reply } = await fetchJson(base, method, path, body, headers);
+  await checkAnswer(base, { method, path, status: reply.status, contentType: reply.headers.get('content-type'), text });
+  return reply;
 }
 
 /** A WebSocket client that records every JSON message it receives. */
