@@ -19,6 +19,7 @@ import type { GatewayConfig } from '../runtime/gateway/config.ts';
 import type { FixedBettorDeps } from '../runtime/gateway/fixed-bettor.ts';
 import { resolveFixedBettor } from '../runtime/gateway/fixed-bettor-address.ts';
 import { startHealthChecks } from '../runtime/gateway/health.ts';
+import { createGatewayMetrics } from '../runtime/gateway/metrics.ts';
 import type { BetDeps } from '../runtime/gateway/place-bet.ts';
 import { startPriceIngestion } from '../runtime/gateway/prices.ts';
 import { decideEntryPrice } from '../runtime/gateway/pricing.ts';
@@ -65,13 +66,14 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     cleanups.length = 0;
   };
   try {
+    const metrics = createGatewayMetrics();
     const stores = await openStores(config, log);
     cleanups.push(() => stores.close());
-    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null);
+    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null, metrics.rpc);
     cleanups.push(() => chainConn.stop());
     const chain = chainConn.chain;
 
-    const shell = createGatewayShell<GatewayEvent>({ eventLog: stores.eventLog, logger: log });
+    const shell = createGatewayShell<GatewayEvent>({ eventLog: stores.eventLog, logger: log, answered: metrics.httpAnswered });
     await shell.events.start();
     cleanups.push(async () => shell.close());
 
@@ -95,11 +97,17 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
           if (event.type === 'bet_closed') log.info({ betId: event.id, bettor: event.bettor, exitPrice: event.exitPrice, status: event.statusName, seq: event.seq }, `bet ${event.id} settled: ${event.statusName}`);
           if (event.type === 'bet_replay') log.info({ betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq }, `tie of bet ${event.prevId} replayed as bet ${event.id}`);
         }
+        metrics.betEvents(events);
         shell.events.deliver(events);
       },
       log,
     });
     cleanups.push(() => bets.stop());
+    for (const id of bets.chainIds()) {
+      const context = bets.contextOf(id);
+      if (context) metrics.betExpires(context.id, context.expireTime);
+    }
+    metrics.observeLive({ actors: bets, sockets: () => shell.events.connections, lastTickMs: () => prices.current()?.ts });
 
     const policy: ReplayPolicy = { replayTies: config.GW_PROFILE === 'B', maxReplays: config.GW_MAX_REPLAYS };
     const betDeps: BetDeps = {
@@ -114,6 +122,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       opened: async (bet: BetAccount) => {
         const id = bet.id.toString();
         if (!bets.chainIds().includes(id)) bets.open(betInputOf(bet, policy));
+        metrics.betPlaced();
         if (!(await bets.committed(id, OPEN_COMMIT_WAIT_MS))) log.warn({ betId: id }, 'bet placed on chain; its snapshot is not committed yet (store down?): it is retried, and the bet settles all the same');
         log.info({ betId: id, bettor: bet.bettor, side: bet.side, amount: bet.amount.toString(), entryPrice: bet.entryPrice.toString() }, 'bet placed');
       },
@@ -128,7 +137,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const health = startHealthChecks({ node: config.GW_NODE_ID, chain: () => chain.ping(), redis: stores.redis, lastTickMs: () => prices.current()?.ts });
     cleanups.push(async () => health.stop());
 
-    registerGatewayRoutes(shell.router, { config, chain, keys: stores.keys, prices, bets: betDeps, fixed, health, log });
+    registerGatewayRoutes(shell.router, { config, chain, keys: stores.keys, prices, bets: betDeps, fixed, health, metrics: metrics.registry, log });
 
     const settler = new Settler({ chain, bets, snapshots: stores.snapshots, policy, log });
     settler.start(config.SMART_SETTLE_INTERVAL_MS);

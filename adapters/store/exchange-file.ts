@@ -56,6 +56,7 @@ export function openFileExchangeStore(path: string, options: FileExchangeOptions
   };
 
   return {
+    kind: 'file',
     ...ledgerReads(ledger),
     async createAccount(account, balances, opening, point) {
       const out = ledger.createNow(account, balances, opening, point);

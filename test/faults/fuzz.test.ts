@@ -99,7 +99,9 @@ function check(method: string, path: string, r: Raw, allow503: (path: string, bo
   const where = `${method} ${path} -> ${r.status} ${r.text.slice(0, 200)}`;
   expect(r.status, `dropped connection: ${where}`).not.toBe(0);
   let body: any;
-  if (method !== 'HEAD' && r.text.length > 0) {
+  // the metrics scrape answers the Prometheus text format, not JSON
+  const scrape = r.status === 200 && /^(\/api)?\/metrics(\?|$)|^\/actuator\/prometheus(\?|$)/.test(path) && String(r.headers['content-type'] ?? '').startsWith('text/plain');
+  if (method !== 'HEAD' && r.text.length > 0 && !scrape) {
     try {
       body = JSON.parse(r.text);
     } catch {
@@ -141,6 +143,7 @@ const GATEWAY_ROUTES: readonly RouteShape[] = [
     { template: `${base}/close`, fields: ['id'] },
     { template: `${base}/health`, fields: [] },
     { template: `${base}/ready`, fields: [] },
+    { template: `${base}/metrics`, fields: [] },
     { template: `${base}/admin/pause`, fields: ['paused'] },
     { template: `${base}/:x`, fields: [] },
     { template: `${base}/:x/:y/:z`, fields: [] },
