@@ -25,7 +25,8 @@ import { startPriceIngestion } from '../runtime/gateway/prices.ts';
 import { decideEntryPrice } from '../runtime/gateway/pricing.ts';
 import { settlementEffects } from '../runtime/gateway/settlement-effects.ts';
 import { betInputOf, Settler, type ReplayPolicy } from '../runtime/gateway/settler.ts';
-import { openStores } from '../runtime/gateway/stores.ts';
+import { listenForRetryRequests } from '../runtime/gateway/retry-requests.ts';
+import { openStores, REDIS_PREFIX } from '../runtime/gateway/stores.ts';
 import type { GatewayEvent } from '../runtime/gateway/events.ts';
 import { waitFor } from '../runtime/wait-for.ts';
 import { componentLog, log as rootLog, type Logger } from '../runtime/log.ts';
@@ -107,6 +108,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       const context = bets.contextOf(id);
       if (context) metrics.betExpires(context.id, context.expireTime);
     }
+    const retries = await listenForRetryRequests({ redis: stores.redis, prefix: REDIS_PREFIX, dataDir: config.DATA_DIR, retry: (id) => bets.retryNow(id), log });
+    cleanups.push(() => retries.stop());
     metrics.observeLive({ actors: bets, sockets: () => shell.events.connections, lastTickMs: () => prices.current()?.ts });
 
     const policy: ReplayPolicy = { replayTies: config.GW_PROFILE === 'B', maxReplays: config.GW_MAX_REPLAYS };

@@ -14,6 +14,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import { LATENCY_BUCKETS, serviceRegistry } from '../metrics.ts';
 import type { BetActorStats } from './bet-actors.ts';
+import { stateName } from './state-name.ts';
 
 /** What the scrape-time gauges read from the running gateway. */
 export interface LiveGatewayState {
@@ -45,18 +46,6 @@ export interface GatewayMetrics {
   rpc(method: string, seconds: number, failed: boolean): void;
   /** connects the scrape-time gauges to the running gateway */
   observeLive(state: LiveGatewayState): void;
-}
-
-/** A bet chain's state value as one dotted name, e.g. `settling.closing`. */
-export function stateName(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null) {
-    const [key, inner] = Object.entries(value)[0] ?? [];
-    if (key === undefined) return 'unknown';
-    const rest = stateName(inner);
-    return rest === 'unknown' ? key : `${key}.${rest}`;
-  }
-  return 'unknown';
 }
 
 /** Creates the gateway's registry and metrics. */

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, EventClient, startGatewayStack, until, type GatewayStack } from '../support/gateway-stack.ts';
 import { hasMetric, parseSamples, sampleSum } from '../support/prometheus.ts';
+import { runOps } from './support.ts';
 
 let stack: GatewayStack;
 const api = (method: string, path: string, body?: unknown) => call(stack.base, method, path, body);
@@ -93,5 +94,36 @@ describe('metrics', () => {
     expect(sampleSum(samples, 'gateway_http_requests_total', { route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
     // POST /metrics is not a route: 405 like every GET-only path
     expect((await api('POST', '/api/metrics', {})).status).toBe(405);
+    openBetId = bet.body.id;
+    openBettor = wallet.body.address;
+  });
+});
+
+let openBetId = '';
+let openBettor = '';
+
+describe('the ops CLI on the running gateway', () => {
+  it('bets and bet <id> show the open bet, its snapshot and its account read from the chain; events show the settled one', async () => {
+    const env = { REDIS_URL: stack.redisUrl, SOLANA_RPC_URL: stack.chainUrl };
+    const bets = await runOps(['bets', '--json'], env);
+    expect(bets.code, bets.stderr).toBe(0);
+    expect(bets.json()).toContainEqual(expect.objectContaining({ id: openBetId, bettor: openBettor, attempt: 0, lastError: null }));
+
+    const bet = await runOps(['bet', openBetId, '--json'], env);
+    expect(bet.code, bet.stderr).toBe(0);
+    const out = bet.json();
+    expect(out.snapshot.context).toMatchObject({ id: openBetId, bettor: openBettor });
+    expect(out.chain).toMatchObject({ id: openBetId, bettor: openBettor, side: 'DOWN', amountUnits: '100000000', status: 0, statusName: 'open' });
+    expect(out.evidence).toBeNull();
+
+    // the gateway process listens for retry requests (this chain only waits for its expiry: nothing to do)
+    const retry = await runOps(['retry', openBetId, '--json'], env);
+    expect(retry.code, retry.stderr).toBe(0);
+    expect(retry.json()).toMatchObject({ ok: true, id: openBetId, via: 'redis', receivers: 1 });
+
+    const events = await runOps(['events', '--since', '0', '--json'], env);
+    expect(events.code, events.stderr).toBe(0);
+    const types = new Set(events.json().map((e: any) => e.type));
+    for (const t of ['price', 'bet_open', 'bet_closed']) expect(types.has(t)).toBe(true);
   });
 });
