@@ -24,7 +24,7 @@ export type { ExchangeOptions, RunningExchange } from '../server/exchange/app.ts
 /** The exchange's variables, each with its default and meaning (`--help`). */
 export const exchangeEnvFields = {
   EXCHANGE_PORT: describe('REST API port (/api/v1)', port(8081)),
-  EXCHANGE_MGMT_PORT: describe('management port (GET /actuator/health)', port(8082)),
+  EXCHANGE_MGMT_PORT: describe('management port (GET /actuator/health, GET /actuator/prometheus)', port(8082)),
   HOST: describe('listen address (0.0.0.0 in a container)', text('127.0.0.1')),
   BOOK_MAX_AGE_MS: describe('an order book older than this is never used, ms', integer(30_000, 1)),
   EXCHANGE_FEED: describe('order books from nats|synthetic|binance (unset: nats when NATS_URL is set, else synthetic)', optionalOneOf(EXCHANGE_FEEDS)),

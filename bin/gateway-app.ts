@@ -21,12 +21,14 @@ import type { GatewayConfig } from '../runtime/gateway/config.ts';
 import type { FixedBettorDeps } from '../runtime/gateway/fixed-bettor.ts';
 import { resolveFixedBettor } from '../runtime/gateway/fixed-bettor-address.ts';
 import { startHealthChecks } from '../runtime/gateway/health.ts';
+import { createGatewayMetrics } from '../runtime/gateway/metrics.ts';
 import type { BetDeps } from '../runtime/gateway/place-bet.ts';
 import { startPriceIngestion } from '../runtime/gateway/prices.ts';
 import { decideEntryPrice } from '../runtime/gateway/pricing.ts';
 import { settlementEffects } from '../runtime/gateway/settlement-effects.ts';
 import { betInputOf, Settler, type ReplayPolicy } from '../runtime/gateway/settler.ts';
-import { openStores } from '../runtime/gateway/stores.ts';
+import { listenForRetryRequests } from '../runtime/gateway/retry-requests.ts';
+import { openStores, REDIS_PREFIX } from '../runtime/gateway/stores.ts';
 import type { GatewayEvent } from '../runtime/gateway/events.ts';
 import { waitFor } from '../runtime/wait-for.ts';
 import { componentLog, log as rootLog, type Logger } from '../runtime/log.ts';
@@ -69,13 +71,14 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     cleanups.length = 0;
   };
   try {
+    const metrics = createGatewayMetrics();
     const stores = await openStores(config, log);
     cleanups.push(() => stores.close());
-    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null);
+    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null, metrics.rpc);
     cleanups.push(() => chainConn.stop());
     const chain = chainConn.chain;
 
-    const shell = createGatewayShell<GatewayEvent>({ eventLog: stores.eventLog, logger: log });
+    const shell = createGatewayShell<GatewayEvent>({ eventLog: stores.eventLog, logger: log, answered: metrics.httpAnswered });
     await shell.events.start();
     cleanups.push(async () => shell.close());
 
@@ -113,11 +116,19 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
           if (event.type === 'bet_replay') log.info({ betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq }, `tie of bet ${event.prevId} replayed as bet ${event.id}`);
         }
         recorder.record(events);
+        metrics.betEvents(events);
         shell.events.deliver(events);
       },
       log,
     });
     cleanups.push(() => bets.stop());
+    for (const id of bets.chainIds()) {
+      const context = bets.contextOf(id);
+      if (context) metrics.betExpires(context.id, context.expireTime);
+    }
+    const retries = await listenForRetryRequests({ redis: stores.redis, prefix: REDIS_PREFIX, dataDir: config.DATA_DIR, retry: (id) => bets.retryNow(id), log });
+    cleanups.push(() => retries.stop());
+    metrics.observeLive({ actors: bets, sockets: () => shell.events.connections, lastTickMs: () => prices.current()?.ts });
 
     const policy: ReplayPolicy = { replayTies: config.GW_PROFILE === 'B', maxReplays: config.GW_MAX_REPLAYS };
     const betDeps: BetDeps = {
@@ -133,6 +144,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         const id = bet.id.toString();
         recorder.placed(id, signature);
         if (!bets.has(id)) bets.open(betInputOf(bet, policy));
+        metrics.betPlaced();
         if (!(await bets.committed(id, OPEN_COMMIT_WAIT_MS))) log.warn({ betId: id }, 'bet placed on chain; its snapshot is not committed yet (store down?): it is retried, and the bet settles all the same');
         log.info({ betId: id, bettor: bet.bettor, side: bet.side, amount: bet.amount.toString(), entryPrice: bet.entryPrice.toString() }, 'bet placed');
       },
@@ -148,7 +160,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     cleanups.push(async () => health.stop());
 
     const history = { store: stores.betHistory, retentionDays: config.GW_HISTORY_DAYS, now: Date.now };
-    registerGatewayRoutes(shell.router, { config, chain, keys: stores.keys, prices, bets: betDeps, fixed, health, history, log });
+    registerGatewayRoutes(shell.router, { config, chain, keys: stores.keys, prices, bets: betDeps, fixed, health, history, metrics: metrics.registry, log });
     // the live page at `/` (assets under /ui): what the page needs to know of this gateway
     const pageConfig = { service: 'gateway', profile: config.GW_PROFILE, mode: config.SMART_MODE, settleIntervalMs: config.SMART_SETTLE_INTERVAL_MS };
     mountSite(shell.app, servicePage('gateway', { [`${ASSET_PREFIX}/config.json`]: () => pageConfig }), ASSET_PREFIX);

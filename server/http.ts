@@ -112,6 +112,21 @@ export function sendJson(r: Reply, status: number, body?: unknown, headers: Read
   r.aborted = true;
 }
 
+/** Sends a text body (e.g. the Prometheus exposition format) with CORS headers, corked. Safe to call after abort. */
+export function sendText(r: Reply, status: number, body: string, contentType: string): void {
+  if (r.aborted) return;
+  r.res.cork(() => {
+    r.res.writeStatus(statusLine(status));
+    for (const [k, v] of CORS_HEADERS) r.res.writeHeader(k, v);
+    r.res.writeHeader('Content-Type', contentType);
+    if (r.head) {
+      r.res.writeHeader('Content-Length', String(Buffer.byteLength(body)));
+      r.res.endWithoutBody();
+    } else r.res.end(body);
+  });
+  r.aborted = true;
+}
+
 /** Answers a CORS preflight. */
 export function sendPreflight(res: HttpResponse): void {
   res.cork(() => {

@@ -56,6 +56,7 @@ export function openFileExchangeStore(path: string, options: FileExchangeOptions
   };
 
   return {
+    kind: 'file',
     ...ledgerReads(ledger),
     async createAccount(account, balances, opening, point) {
       const out = ledger.createNow(account, balances, opening, point);
@@ -78,6 +79,13 @@ export function openFileExchangeStore(path: string, options: FileExchangeOptions
       journal.close();
     },
   };
+}
+
+/** The reads of a ledger file as it is now, without opening it for writing (the operator CLI, while an exchange runs). */
+export function readFileExchangeLedger(path: string): ReturnType<typeof ledgerReads> {
+  const ledger = new MemoryLedger();
+  for (const text of LineJournal.read(path, (l) => void v.parse(Line, JSON.parse(l)))) apply(ledger, v.parse(Line, JSON.parse(text)), path);
+  return ledgerReads(ledger);
 }
 
 /** Replays one line into the ledger; a line that does not apply means the file is damaged. */

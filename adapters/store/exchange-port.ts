@@ -93,6 +93,8 @@ export interface LoadedAccount {
 
 /** The ledger store port; `exchange-redis.ts` and `exchange-memory.ts` implement it. */
 export interface ExchangeStore {
+  /** where the ledger lives (metrics time Redis round trips); unset: not said */
+  readonly kind?: 'redis' | 'file' | 'memory';
   /** Creates an account with its opening journal entry and first equity point; names are unique. */
   createAccount(account: AccountRecord, balances: Balances, opening: JournalEntry, point: EquityPoint): Promise<'created' | 'name_taken'>;
   /** A consistent read of one account (null when it does not exist). */

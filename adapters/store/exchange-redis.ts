@@ -71,6 +71,7 @@ export function redisExchangeStore(url: string, prefix = 'exchange', log: Logger
   const pointScore = (p: EquityPoint) => String(Date.parse(p.ts));
 
   return {
+    kind: 'redis',
     async createAccount(account, balances, opening, point) {
       const keys = k(account.id);
       const hash = [

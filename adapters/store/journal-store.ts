@@ -20,7 +20,7 @@ import { LineJournal } from './line-journal.ts';
 import { DEFAULT_RETENTION, type PriceHistory, type PriceHistoryRetention } from './price-history.ts';
 import { createMemoryPriceHistory } from './price-history-memory.ts';
 import { MemorySnapshotStore } from './snapshot-memory.ts';
-import type { CommitResult, SnapshotCommit, SnapshotStore } from './snapshot-port.ts';
+import { parseOrNull, type CommitResult, type SnapshotCommit, type SnapshotStore } from './snapshot-port.ts';
 
 const Event = v.looseObject({ type: v.string() });
 const Line = v.variant('k', [
@@ -61,6 +61,31 @@ const stripSeq = <T extends LoggedEvent>(e: T): T => {
   const { seq: _seq, ...rest } = e as T & { seq?: unknown };
   return rest as T;
 };
+
+/** A snapshot record of the journal as an operator reads it. */
+export interface JournalSnapshotRecord {
+  snapshot: unknown;
+  final: boolean;
+  rev: number;
+}
+
+/**
+ * The snapshots and events of a journal as it is now, without opening it for writing (the
+ * operator CLI, while a gateway runs): every snapshot id's latest record, and the events in seq order.
+ */
+export function readJournalRecords(path: string): { snapshots: Map<string, JournalSnapshotRecord>; events: Array<Sequenced<LoggedEvent>> } {
+  const snapshots = new Map<string, JournalSnapshotRecord>();
+  const events = new Map<number, Sequenced<LoggedEvent>>();
+  for (const text of LineJournal.read(path, (line) => void v.parse(Line, JSON.parse(line)))) {
+    const line = v.parse(Line, JSON.parse(text));
+    if (line.k === 'e') events.set(line.seq, { ...line.e, seq: line.seq });
+    else if (line.k === 's') {
+      snapshots.set(line.id, { snapshot: parseOrNull(line.s), final: line.f === 1, rev: line.r });
+      for (const { seq, e } of line.ev) events.set(seq, { ...e, seq });
+    }
+  }
+  return { snapshots, events: [...events.values()].sort((a, b) => a.seq - b.seq) };
+}
 
 /** Opens (or creates) the journal at `path` and replays it. */
 export function openJournalStore<E extends LoggedEvent, B extends E>(path: string, options: JournalStoreOptions = {}): JournalStore<E, B> {

@@ -38,6 +38,8 @@ export interface PlaceOrder {
 export interface OrderReply {
   httpStatus: number;
   body: Record<string, string>;
+  /** answered from an earlier result of the same Idempotency-Key (no trade now) */
+  replayed: boolean;
 }
 
 /** Canonical form of an order body: a repeat with an equal quantity ("1" = "1.0") is the same body. */
@@ -177,14 +179,16 @@ export async function placeOrder(ctx: ExchangeContext, p: PlaceOrder): Promise<O
   const request: OrderRequest = { ...p, orderId, fingerprint, dedupeKey: dedupeKeyOf(p.idempotencyKey, orderId) };
   const snap = await runOrderActor(ctx, request);
   const { execution, refusal, failure, unavailable } = snap.context;
-  if (execution && execution.kind !== 'refused') return ok({ httpStatus: execution.kind === 'replayed' ? execution.httpStatus : 201, body: execution.result });
+  if (execution && execution.kind !== 'refused') {
+    return ok({ httpStatus: execution.kind === 'replayed' ? execution.httpStatus : 201, body: execution.result, replayed: execution.kind === 'replayed' });
+  }
   // refused before execution read the account (no fresh book): an unknown account and a repeat still answer as such
   if (refusal && snap.context.book === null) {
     const loaded = await ctx.store.load(p.accountId, p.idempotencyKey === null ? undefined : request.dedupeKey);
     if (!loaded) return refuse('ACCOUNT_NOT_FOUND', `account ${p.accountId} does not exist`);
     if (loaded.idempotency) {
       const e = answerRepeat(loaded.idempotency, fingerprint);
-      if (e.kind === 'replayed') return ok({ httpStatus: e.httpStatus, body: e.result });
+      if (e.kind === 'replayed') return ok({ httpStatus: e.httpStatus, body: e.result, replayed: true });
       if (e.kind === 'refused') return refuse(e.refusal.code, e.refusal.message);
     }
   }

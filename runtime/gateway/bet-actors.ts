@@ -307,6 +307,31 @@ export class BetActors {
     return woken;
   }
 
+  /**
+   * An operator's retry of one chain (`npm run ops -- retry <id>`): a chain waiting in an effect's
+   * retry backoff retries at once, an actor waiting for its restart is restarted now. A chain that
+   * only waits for its expiry is left waiting.
+   */
+  retryNow(chainId: string): 'resumed' | 'restarted' | 'waiting_for_expiry' | 'not_live' {
+    const chain = this.chains.get(chainId);
+    if (!chain || this.stopped) return 'not_live';
+    if (chain.restartTimer) {
+      clearTimeout(chain.restartTimer);
+      chain.restartTimer = null;
+      this.counters.actorRestarts++;
+      try {
+        this.start(chain);
+        this.log.info({ chainId, failures: chain.failures }, 'bet chain actor restarted by an operator');
+      } catch (err) {
+        this.supervise(chain, err);
+      }
+      return 'restarted';
+    }
+    if (!chain.actor) return 'waiting_for_expiry';
+    chain.actor.send({ type: 'RESUME' });
+    return 'resumed';
+  }
+
   /** Forwards a clock tick (unix ms) to every live chain, waking dormant ones whose expiry it reached; expired bets start settling. */
   tick(now: number): void {
     for (const chain of this.chains.values()) this.tickChain(chain, now);

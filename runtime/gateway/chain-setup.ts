@@ -20,6 +20,7 @@ import { startLocalChain, type LocalChain } from '../../adapters/chain/local/sta
 import { ChainUnavailable, type ContractConfig, type InitParams } from '../../adapters/chain/port.ts';
 import { RpcChain, pubsubUrlOf, type ChainKeys } from '../../adapters/chain/rpc-chain.ts';
 import { HttpTransport, RpcClient } from '../../adapters/chain/rpc-client.ts';
+import { observedTransport, type RpcObserver } from '../../adapters/chain/observed-transport.ts';
 import type { Logger } from '../log.ts';
 import type { GatewayConfig } from './config.ts';
 import { waitFor } from '../wait-for.ts';
@@ -78,7 +79,13 @@ export function checkRoles(contract: ContractConfig, keys: ChainKeys, dataDir: s
  * then applies GW_INIT and checks the roles. `sameProcess` is a local chain already running in
  * this process (npm start): it is called in-process and left running on stop.
  */
-export async function connectChain(config: GatewayConfig, log: Logger, processLog: Logger = log, sameProcess: LocalChain | null = null): Promise<GatewayChain> {
+export async function connectChain(
+  config: GatewayConfig,
+  log: Logger,
+  processLog: Logger = log,
+  sameProcess: LocalChain | null = null,
+  observeRpc?: RpcObserver,
+): Promise<GatewayChain> {
   assertCurrentLayout(config.DATA_DIR);
   let embedded: LocalChain | null = null;
   let url = sameProcess?.url ?? config.SOLANA_RPC_URL;
@@ -106,7 +113,8 @@ export async function connectChain(config: GatewayConfig, log: Logger, processLo
     const relayer = loaded.relayer as Keypair;
     const local = embedded ?? sameProcess;
     // the embedded chain is called in-process (no HTTP on the request path); a chain elsewhere over keep-alive HTTP
-    const transport = local?.transport ?? new HttpTransport(url, RPC_TIMEOUT_MS);
+    const direct = local?.transport ?? new HttpTransport(url, RPC_TIMEOUT_MS);
+    const transport = observeRpc ? observedTransport(direct, observeRpc) : direct;
     const probe = new RpcClient(transport);
     await waitFor(`the chain at ${url}`, () => probe.call('getGenesisHash', [], v.string()), log, 'start the chain, or fix SOLANA_RPC_URL');
     // read after the chain answers: the local chain writes its info before it listens

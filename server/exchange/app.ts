@@ -11,6 +11,7 @@ import type { BookFeed } from '../../adapters/feed/port.ts';
 import type { ExchangeStore } from '../../adapters/store/exchange-port.ts';
 import { bookCache } from '../../runtime/exchange/book-cache.ts';
 import type { ExchangeContext } from '../../runtime/exchange/context.ts';
+import { createExchangeMetrics, type ExchangeMetrics } from '../../runtime/exchange/metrics.ts';
 import { componentLog, log as rootLog, type Logger } from '../../runtime/log.ts';
 import { waitFor } from '../../runtime/wait-for.ts';
 import { assertNativeUws, listenExclusive } from '../http.ts';
@@ -33,6 +34,8 @@ export interface ExchangeOptions {
   logger?: Logger;
   /** clock of book freshness and timestamps (tests) */
   now?: () => number;
+  /** metrics registry and instruments (default: a fresh one) */
+  metrics?: ExchangeMetrics;
 }
 
 /** A started exchange: its actual ports and a stop. */
@@ -53,8 +56,13 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
   const log = componentLog(options.logger ?? rootLog, 'exchange');
   const now = options.now ?? Date.now;
   const books = bookCache(options.bookMaxAgeMs, now);
-  const context: ExchangeContext = { store: options.store, books, now: () => new Date(now()), log };
-  const unsubscribe = options.feed.onBook((b) => books.put(b));
+  const metrics = options.metrics ?? createExchangeMetrics(now);
+  const store = options.store.kind === 'redis' ? metrics.timedRedisStore(options.store) : options.store;
+  const context: ExchangeContext = { store, books, now: () => new Date(now()), log };
+  const unsubscribe = options.feed.onBook((b) => {
+    books.put(b);
+    metrics.bookArrived(b.symbol, b.ts);
+  });
   const sockets: uws.us_listen_socket[] = [];
   const inFlight = new InFlight();
   const stop = async () => {
@@ -71,10 +79,10 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
 
     const host = options.host ?? '127.0.0.1';
     const app = uws.App();
-    mountExchangeRoutes(app, context, inFlight);
+    mountExchangeRoutes(app, context, inFlight, metrics);
     mountSite(app, servicePage('exchange', { [`${ASSET_PREFIX}/config.json`]: () => ({ service: 'exchange', bookMaxAgeMs: options.bookMaxAgeMs }) }), ASSET_PREFIX);
     const mgmt = uws.App();
-    mountManagementRoutes(mgmt, options.store);
+    mountManagementRoutes(mgmt, store, undefined, metrics.registry);
     sockets.push(await listenExclusive(app, host, options.port));
     sockets.push(await listenExclusive(mgmt, host, options.mgmtPort));
   } catch (err) {

@@ -20,7 +20,11 @@ import { dec } from '../../runtime/exchange/money.ts';
 import { placeOrder } from '../../runtime/exchange/orders.ts';
 import { priceView } from '../../runtime/exchange/views.ts';
 import type { ExchangeStore } from '../../adapters/store/exchange-port.ts';
-import { HttpError, RawJson, reply, sendJson, sendPreflight, type HttpRequest, type HttpResponse, type TemplatedApp } from '../http.ts';
+import type { Registry } from 'prom-client';
+import { DependencyUnavailable } from '../../adapters/dependency.ts';
+import type { ExchangeMetrics } from '../../runtime/exchange/metrics.ts';
+import { PROMETHEUS_CONTENT_TYPE } from '../../runtime/metrics.ts';
+import { HttpError, RawJson, reply, sendJson, sendPreflight, sendText, type HttpRequest, type HttpResponse, type TemplatedApp } from '../http.ts';
 import { exchangeOpenApi } from '../openapi/exchange.ts';
 import { answer, handler, InFlight, validate } from './handle.ts';
 import { CreateAccountBody, DepositBody, EquitySince, EquitySnapshot, IdempotencyKey, OrderBody, OrderLimit, SetCashBody } from './wire.ts';
@@ -31,7 +35,7 @@ type Run = Parameters<typeof handler>[2];
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** Mounts every exchange route on `app`. */
-export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, inFlight = new InFlight()): void {
+export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, inFlight = new InFlight(), metrics?: Pick<ExchangeMetrics, 'orderDone'>): void {
   // methods served per path: another method on a known path answers 405 with Allow (not 404)
   const methods = new Map<string, Method[]>();
   const route = (method: Method, path: string, paramCount: number, run: Run, opts: { withBody?: boolean; headers?: readonly string[] } = {}) => {
@@ -84,8 +88,17 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, inF
     const raw = headers['idempotency-key'] ?? '';
     const idempotencyKey = raw === '' ? null : validate(IdempotencyKey, raw, 'header');
     const b = validate(OrderBody, body);
-    const out = await placeOrder(ctx, { accountId: params[0] ?? '', symbol: b.symbol, side: b.side, qty: b.qty, idempotencyKey });
-    if (!out.ok) return answer(out);
+    const started = performance.now();
+    const done = (status: string, replayed = false) => metrics?.orderDone(status, (performance.now() - started) / 1000, replayed);
+    const out = await placeOrder(ctx, { accountId: params[0] ?? '', symbol: b.symbol, side: b.side, qty: b.qty, idempotencyKey }).catch((err: unknown) => {
+      done(err instanceof DependencyUnavailable ? 'UNAVAILABLE' : 'ERROR');
+      throw err;
+    });
+    if (!out.ok) {
+      done(out.code);
+      return answer(out);
+    }
+    done(out.value.body.status ?? 'UNKNOWN', out.value.replayed);
     return { status: out.value.httpStatus, body: out.value.body };
   }, { withBody: true, headers: ['idempotency-key'] });
 
@@ -123,9 +136,10 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, inF
 
 /**
  * Mounts the management routes: health (design: `GET /actuator/health` -> `{"status":"UP"}`),
- * `{"status":"DOWN",...}` with 503 while the ledger store does not answer (Redis down).
+ * `{"status":"DOWN",...}` with 503 while the ledger store does not answer (Redis down), and the
+ * Prometheus scrape `GET /actuator/prometheus` when a registry is given.
  */
-export function mountManagementRoutes(app: TemplatedApp, store: Pick<ExchangeStore, 'ping'>, timeoutMs = 1_000): void {
+export function mountManagementRoutes(app: TemplatedApp, store: Pick<ExchangeStore, 'ping'>, timeoutMs = 1_000, registry?: Registry): void {
   const health = (res: HttpResponse, req: HttpRequest) => {
     const r = reply(res, req.getCaseSensitiveMethod());
     let timer: NodeJS.Timeout | undefined;
@@ -137,5 +151,16 @@ export function mountManagementRoutes(app: TemplatedApp, store: Pick<ExchangeSto
   };
   app.get('/actuator/health', health);
   app.head('/actuator/health', health);
+  if (registry) {
+    const scrape = (res: HttpResponse, req: HttpRequest) => {
+      const r = reply(res, req.getCaseSensitiveMethod());
+      registry.metrics().then(
+        (text) => sendText(r, 200, text, PROMETHEUS_CONTENT_TYPE),
+        (err: unknown) => sendJson(r, 500, { error: 'METRICS_FAILED', message: err instanceof Error ? err.message : String(err) }),
+      );
+    };
+    app.get('/actuator/prometheus', scrape);
+    app.head('/actuator/prometheus', scrape);
+  }
   app.any('/*', (res, req) => sendJson(reply(res, req.getCaseSensitiveMethod()), 404, { error: 'NOT_FOUND', message: 'no such management route' }));
 }

@@ -19,7 +19,7 @@
  */
 import { DependencyUnavailable } from '../../adapters/dependency.ts';
 import type { Logger } from '../../runtime/log.ts';
-import { HttpError, parseJson, readBody, reply, sendJson, sendPreflight, type HttpRequest, type HttpResponse, type Reply, type TemplatedApp } from '../http.ts';
+import { HttpError, parseJson, readBody, reply, sendJson, sendPreflight, sendText, type HttpRequest, type HttpResponse, type Reply, type TemplatedApp } from '../http.ts';
 import { outageError } from './answers.ts';
 import { invalidJsonBody } from './wire.ts';
 
@@ -51,6 +51,15 @@ export class JsonResponse {
   ) {}
 }
 
+/** A plain-text reply (the Prometheus exposition format of `GET /metrics`). */
+export class TextResponse {
+  constructor(
+    readonly body: string,
+    readonly contentType: string,
+    readonly status = 200,
+  ) {}
+}
+
 /** Builds a JsonResponse: `return respond(201, {...})`. */
 export const respond = (status: number, body: unknown, headers: ReadonlyArray<readonly [string, string]> = []): JsonResponse =>
   new JsonResponse(status, body, headers);
@@ -78,9 +87,13 @@ export interface GatewayRouter {
 export interface RouterOptions {
   log: Logger;
   maxBodyBytes?: number;
+  /** told of every answer: the route pattern (`/api/balance/:address`; `unmatched` for a 404 path) and the status */
+  answered?: (route: string, status: number) => void;
 }
 
 interface Route {
+  /** the uWS pattern it was registered under, for metrics */
+  pattern: string;
   handler: RouteHandler;
   paramNames: string[];
   post?: PostOptions;
@@ -94,25 +107,27 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
   const log = options.log;
   const defaultLimit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const patterns = new Map<string, MethodTable>();
+  const answered = options.answered ?? (() => undefined);
 
   const tableFor = (pattern: string): MethodTable => {
     let table = patterns.get(pattern);
     if (!table) {
       const created: MethodTable = new Map();
       patterns.set(pattern, created);
-      app.any(pattern, (res, req) => dispatch(res, req, created));
+      app.any(pattern, (res, req) => dispatch(res, req, pattern, created));
       table = created;
     }
     return table;
   };
 
-  const dispatch = (res: HttpResponse, req: HttpRequest, table: MethodTable): void => {
+  const dispatch = (res: HttpResponse, req: HttpRequest, pattern: string, table: MethodTable): void => {
     const method = req.getMethod().toUpperCase();
     const r = reply(res, method); // onAborted before anything async
     if (method === 'OPTIONS') return sendPreflight(res);
     const route = table.get(method === 'HEAD' ? 'GET' : method);
     if (!route) {
       const allow = [...table.keys(), ...(table.has('GET') ? ['HEAD'] : [])].join(', ');
+      answered(pattern, 405);
       return sendJson(r, 405, { error: `method ${method} not allowed on ${req.getUrl()}` }, allow ? [['Allow', allow]] : []);
     }
     // uWS request data is only valid synchronously: copy it all now.
@@ -126,6 +141,7 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
         params[name] = decodeURIComponent(req.getParameter(i) ?? '');
       });
     } catch {
+      answered(route.pattern, 400);
       return sendJson(r, 400, { error: `malformed path ${req.getUrl()}` });
     }
     const request: GatewayRequest = { method, url: req.getUrl(), params, query: new URLSearchParams(req.getQuery() ?? ''), headers, body: undefined };
@@ -134,10 +150,16 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
       .then(async (parsed) => {
         request.body = parsed;
         const result = await route.handler(request);
+        if (result instanceof TextResponse) {
+          answered(route.pattern, result.status);
+          return sendText(r, result.status, result.body, result.contentType);
+        }
+        const status = result instanceof JsonResponse ? result.status : result === undefined ? 204 : 200;
+        answered(route.pattern, status);
         if (result instanceof JsonResponse) sendJson(r, result.status, result.body, result.headers);
-        else sendJson(r, result === undefined ? 204 : 200, result);
+        else sendJson(r, status, result);
       })
-      .catch((err: unknown) => sendError(r, request, err));
+      .catch((err: unknown) => answered(route.pattern, sendError(r, request, err)));
   };
 
   const readRequestBody = async (r: Reply, request: GatewayRequest, post: PostOptions): Promise<unknown> => {
@@ -151,12 +173,17 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
     return parseJson(raw, invalidJsonBody);
   };
 
-  const sendError = (r: Reply, request: GatewayRequest, failure: unknown): void => {
+  /** Answers a failure; returns the status sent. */
+  const sendError = (r: Reply, request: GatewayRequest, failure: unknown): number => {
     let err = failure;
     if (err instanceof DependencyUnavailable) err = outageError(err);
-    if (err instanceof HttpError) return sendJson(r, err.status, err.body, err.headers);
+    if (err instanceof HttpError) {
+      sendJson(r, err.status, err.body, err.headers);
+      return err.status;
+    }
     log.error({ err, method: request.method, url: request.url }, 'request handler failed');
     sendJson(r, 500, { error: 'internal error' });
+    return 500;
   };
 
   // Unknown paths: 404 JSON (spec 7: `POST /close` does not exist); preflight answered everywhere.
@@ -164,6 +191,7 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
     const method = req.getMethod().toUpperCase();
     const r = reply(res, method);
     if (method === 'OPTIONS') return sendPreflight(res);
+    answered('unmatched', 404);
     sendJson(r, 404, { error: `no route ${method} ${req.getUrl()}` });
   });
 
@@ -175,12 +203,12 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
 
   return {
     get(path, handler) {
-      const route = { handler, paramNames: paramNamesOf(path) };
-      add('GET', `${API_BASE}${path}`, route);
-      add('GET', path, route);
+      const paramNames = paramNamesOf(path);
+      add('GET', `${API_BASE}${path}`, { pattern: `${API_BASE}${path}`, handler, paramNames });
+      add('GET', path, { pattern: path, handler, paramNames });
     },
     post(path, handler, postOptions = {}) {
-      add('POST', `${API_BASE}${path}`, { handler, paramNames: paramNamesOf(path), post: postOptions });
+      add('POST', `${API_BASE}${path}`, { pattern: `${API_BASE}${path}`, handler, paramNames: paramNamesOf(path), post: postOptions });
       tableFor(path); // known without /api, no POST there: 405 (spec 1.7)
     },
   };

@@ -19,9 +19,11 @@ import { contractStateView } from '../../runtime/gateway/views.ts';
 import type { Logger } from '../../runtime/log.ts';
 import { HttpError, retryAfter } from '../http.ts';
 import { gatewayOpenApi } from '../openapi/gateway.ts';
+import type { Registry } from 'prom-client';
 import { registerAdminRoute } from './admin-route.ts';
 import { registerHistoryRoutes, type HistoryApi } from './history-routes.ts';
 import { answering, orRefuse } from './answers.ts';
+import { registerMetricsRoute } from './metrics-route.ts';
 import { registerPriceRoute } from './price-route.ts';
 import { respond, type GatewayRouter } from './router.ts';
 import { isPublicKey, parseBetBodyA, parseBetBodyB } from './wire.ts';
@@ -37,6 +39,8 @@ export interface GatewayApi {
   fixed: FixedBettorDeps | null;
   health: Health;
   history: HistoryApi;
+  /** the gateway's metrics registry, scraped at `GET /metrics` */
+  metrics: Registry;
   log: Logger;
 }
 
@@ -112,10 +116,13 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
     }, 500),
   );
 
-  // liveness with the dependencies it needs (chain, Redis), and readiness (also a fresh price)
+  // liveness with the dependencies it needs (chain, Redis): exactly {status, node, leader} when UP;
+  // readiness (also a fresh price) names what is missing
   router.get('/health', () => {
-    const report = api.health.report();
-    return report.status === 'UP' ? report : respond(503, report, [retryAfter()]);
+    const { status, node, leader, checks } = api.health.report();
+    if (status === 'UP') return { status, node, leader };
+    const down = Object.entries(checks).filter(([name, state]) => state === 'DOWN' && name !== 'price').map(([name]) => name);
+    return respond(503, { status, node, leader, error: `down: ${down.join(', ')} unreachable` }, [retryAfter()]);
   });
   router.get('/ready', () => {
     const missing = api.health.missing();
@@ -127,5 +134,6 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
   const document = gatewayOpenApi({ profile: config.GW_PROFILE, admin: Boolean(config.GW_ADMIN_TOKEN) });
   router.get('/openapi.json', () => document);
   registerPriceRoute(router, api.prices);
+  registerMetricsRoute(router, api.metrics);
   registerAdminRoute(router, chain, config.GW_ADMIN_TOKEN, log);
 }

@@ -23,6 +23,8 @@ export interface GatewayShellOptions<E extends LoggedEvent> {
   /** body limit of POST routes in bytes (default 16 KiB) */
   maxBodyBytes?: number;
   stream?: Omit<EventStreamOptions, 'logger'>;
+  /** told of every HTTP answer (route pattern, status): the request metrics */
+  answered?: (route: string, status: number) => void;
 }
 
 /** A running (or ready to run) gateway shell. */
@@ -42,7 +44,11 @@ export function createGatewayShell<E extends LoggedEvent>(options: GatewayShellO
   const app = uws.App();
   const events = new EventStream<E>(options.eventLog, { ...options.stream, logger: options.logger });
   events.attach(app);
-  const router = createRouter(app, { log: options.logger, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}) });
+  const router = createRouter(app, {
+    log: options.logger,
+    ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.answered ? { answered: options.answered } : {}),
+  });
   let listenSocket: uws.us_listen_socket | undefined;
 
   return {

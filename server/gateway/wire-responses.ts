@@ -92,12 +92,12 @@ export const DecisionSchema = v.strictObject({
 });
 
 const CheckState = v.picklist(['UP', 'DOWN']);
-/** `GET /health`: 200 when UP, 503 when DOWN. */
+/** `GET /health`: 200 `{status: 'UP', node, leader}`; 503 DOWN with `error` naming what is unreachable. */
 export const HealthSchema = v.object({
   status: CheckState,
   node: v.string(),
   leader: v.boolean(),
-  checks: v.object({ chain: CheckState, redis: v.optional(CheckState), price: CheckState }),
+  error: v.optional(v.string()),
 });
 /** `GET /ready` 200. */
 export const ReadySchema = v.object({ ready: v.literal(true), node: v.string() });

@@ -24,6 +24,10 @@ export const solBook = (ts = Date.now()) => book('SOLUSDT', [['149.50', '100']],
 export interface ExchangeUnderTest {
   api: Client;
   mgmt: Client;
+  /** base URL of the management port (for non-JSON routes such as /actuator/prometheus) */
+  mgmtUrl: string;
+  /** the ledger's Redis */
+  redisUrl: string;
   redis: Redis;
   nc: NatsConnection;
   /** Opens an account (expects 201) and returns its id. */
@@ -50,6 +54,8 @@ export async function startExchangeUnderTest(): Promise<ExchangeUnderTest> {
   return {
     api,
     mgmt: client(`http://127.0.0.1:${mgmtPort}`, `http://127.0.0.1:${port}`),
+    mgmtUrl: `http://127.0.0.1:${mgmtPort}`,
+    redisUrl: redisServer.url,
     redis,
     nc,
     async openAccount(name, initialCash = '10000', feeRate) {
@@ -89,6 +95,12 @@ export function exchangeForSuite(): ExchangeUnderTest {
     },
     get mgmt() {
       return current().mgmt;
+    },
+    get mgmtUrl() {
+      return current().mgmtUrl;
+    },
+    get redisUrl() {
+      return current().redisUrl;
     },
     get redis() {
       return current().redis;

@@ -106,7 +106,9 @@ function check(method: string, path: string, r: Raw, allow503: (path: string, bo
     expect(['GET', 'HEAD'], `page asset for ${where}`).toContain(method);
     return;
   }
-  if (method !== 'HEAD' && r.text.length > 0) {
+  // the metrics scrape answers the Prometheus text format, not JSON
+  const scrape = r.status === 200 && /^(\/api)?\/metrics(\?|$)|^\/actuator\/prometheus(\?|$)/.test(path) && String(r.headers['content-type'] ?? '').startsWith('text/plain');
+  if (method !== 'HEAD' && r.text.length > 0 && !scrape) {
     try {
       body = JSON.parse(r.text);
     } catch {
@@ -162,6 +164,7 @@ const GATEWAY_ROUTES: readonly RouteShape[] = [
     { template: `${base}/close`, fields: ['id'] },
     { template: `${base}/health`, fields: [] },
     { template: `${base}/ready`, fields: [] },
+    { template: `${base}/metrics`, fields: [] },
     { template: `${base}/admin/pause`, fields: ['paused'] },
     { template: `${base}/:x`, fields: [] },
     { template: `${base}/:x/:y/:z`, fields: [] },

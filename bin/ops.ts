@@ -1,0 +1,147 @@
+/**
+ * `npm run ops -- <command>`: the operator CLI. It reads the stores the services use (Redis at
+ * `REDIS_URL` under their key prefixes, else the files in `DATA_DIR`) and the chain over
+ * JSON-RPC; `retry` asks the running gateway to retry a bet chain now. Tables for people,
+ * `--json` for scripts. A mistake (unknown id, unreachable Redis, bad option) prints one line
+ * and exits non-zero.
+ *
+ * @example
+ *   npm run ops -- bets --stuck
+ *   npm run ops -- journal 6f1c... --replay-check --json
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { pathToFileURL } from 'node:url';
+import {
+  accountsCommand,
+  betCommand,
+  betsCommand,
+  eventsCommand,
+  followCommand,
+  journalCommand,
+  orderCommand,
+  ordersCommand,
+  retryCommand,
+  type CommandOutput,
+} from '../runtime/ops/commands.ts';
+import { messageOf, OpsError } from '../runtime/ops/errors.ts';
+import { BetId, DEFAULT_RPC_URL, OpsOptions, parseInput, RecordId, Seconds, Seq } from '../runtime/ops/options.ts';
+import { json } from '../runtime/ops/render.ts';
+
+/** Output streams (tests capture them). */
+export interface OpsIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: Record<string, string | undefined>;
+}
+
+/** Builds the program; `done` receives each command's exit code. */
+function program(io: OpsIo, done: (code: number) => void): Command {
+  const cmd = new Command('ops')
+    .description('Operator CLI of the betting gateway and the exchange: reads their Redis (REDIS_URL) or DATA_DIR stores')
+    .addOption(new Option('--redis-url <url>', 'Redis the services use (unset: the files in DATA_DIR)').env('REDIS_URL'))
+    .addOption(new Option('--data-dir <dir>', 'data dir of the embedded stores').env('DATA_DIR').default('.data'))
+    .addOption(new Option('--rpc-url <url>', 'chain JSON-RPC').env('SOLANA_RPC_URL').default(DEFAULT_RPC_URL))
+    .option('--gateway-prefix <prefix>', 'key prefix of the gateway in Redis', 'gw:')
+    .option('--exchange-prefix <prefix>', 'key prefix of the exchange in Redis', 'exchange')
+    .option('--json', 'print JSON (for scripts)')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+
+  const options = (c: Command): OpsOptions => parseInput(OpsOptions, c.optsWithGlobals(), 'option');
+  const print = (o: OpsOptions, output: CommandOutput) => {
+    io.out(o.json ? json(output.data) : output.text);
+    done(output.exitCode ?? 0);
+  };
+  const json_ = (c: Command) => c.option('--json', 'print JSON (for scripts)');
+
+  json_(cmd.command('bets').description('live bet chains (id, bettor, state, attempt, lastError, age)'))
+    .option('--stuck', 'only chains that failed, are retrying, or are open well past their expiry')
+    .option('--state <value>', 'only chains in this state (e.g. settling, settling.closingBackoff)')
+    .option('--stuck-after <seconds>', 'an open chain this long past its expiry is stuck', '30')
+    .action(async (opts: { stuck?: boolean; state?: string; stuckAfter: string }, c: Command) => {
+      const o = options(c);
+      const filter = { stuckAfterSeconds: parseInput(Seconds, opts.stuckAfter, '--stuck-after'), ...(opts.stuck ? { stuck: true } : {}), ...(opts.state ? { state: opts.state } : {}) };
+      print(o, await betsCommand(o, filter));
+    });
+
+  json_(cmd.command('bet').argument('<id>', 'bet chain id (or the id of the bet in play)').description('one bet chain: persisted snapshot, the bet account on chain, settlement evidence'))
+    .action(async (id: string, _opts: unknown, c: Command) => {
+      const o = options(c);
+      print(o, await betCommand(o, parseInput(BetId, id, 'bet id')));
+    });
+
+  json_(cmd.command('retry').argument('<id>', 'bet chain id').description('makes the running gateway retry a chain waiting in a backoff now'))
+    .action(async (id: string, _opts: unknown, c: Command) => {
+      const o = options(c);
+      print(o, await retryCommand(o, parseInput(BetId, id, 'bet id')));
+    });
+
+  json_(cmd.command('events').description('the gateway event log (seq, type, fields); --follow keeps printing new ones (JSON: one per line)'))
+    .option('--since <seq>', 'events after this seq', '0')
+    .option('--follow', 'keep printing new events until interrupted')
+    .action(async (opts: { since: string; follow?: boolean }, c: Command) => {
+      const o = options(c);
+      const since = parseInput(Seq, opts.since, '--since');
+      if (!opts.follow) return print(o, await eventsCommand(o, since));
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+      try {
+        await followCommand(o, since, io.out, stop.signal);
+      } finally {
+        process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+      }
+      done(0);
+    });
+
+  json_(cmd.command('accounts').description('exchange accounts with their stored balances'))
+    .action(async (_opts: unknown, c: Command) => {
+      const o = options(c);
+      print(o, await accountsCommand(o));
+    });
+
+  json_(cmd.command('orders').argument('<accountId>').description('orders of an account, newest first (orderId, state, ...)'))
+    .option('--limit <n>', 'at most this many', '100')
+    .action(async (accountId: string, opts: { limit: string }, c: Command) => {
+      const o = options(c);
+      print(o, await ordersCommand(o, parseInput(RecordId, accountId, 'account id'), parseInput(Seconds, opts.limit, '--limit')));
+    });
+
+  json_(cmd.command('order').argument('<accountId>').argument('<orderId>').description('one order with its fills and its actor state'))
+    .action(async (accountId: string, orderId: string, _opts: unknown, c: Command) => {
+      const o = options(c);
+      print(o, await orderCommand(o, parseInput(RecordId, accountId, 'account id'), parseInput(RecordId, orderId, 'order id')));
+    });
+
+  json_(cmd.command('journal').argument('<accountId>').description("an account's journal; --replay-check replays it and compares with the stored balances (exit 1 when they differ)"))
+    .option('--replay-check', 'replay the journal and compare with the stored balances')
+    .action(async (accountId: string, opts: { replayCheck?: boolean }, c: Command) => {
+      const o = options(c);
+      print(o, await journalCommand(o, parseInput(RecordId, accountId, 'account id'), opts.replayCheck === true));
+    });
+
+  return cmd;
+}
+
+/** Runs the CLI on `argv` (without node and script); resolves with the exit code. */
+export async function runOps(argv: readonly string[], io: OpsIo = { out: (s) => console.log(s), err: (s) => console.error(s), env: process.env }): Promise<number> {
+  let code = 0;
+  try {
+    await program(io, (c) => (code = c)).parseAsync([...argv], { from: 'user' });
+    return code;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode; // commander printed its message (or the help)
+    if (err instanceof OpsError) {
+      io.err(`error: ${err.message}`);
+      return err.exitCode;
+    }
+    io.err(`error: ${messageOf(err)}`);
+    if (io.env.OPS_DEBUG) io.err(err instanceof Error ? (err.stack ?? '') : '');
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await runOps(process.argv.slice(2));
+}

@@ -1,0 +1,154 @@
+/**
+ * The gateway's Prometheus metrics (`GET /metrics`), in a registry of its own with the
+ * `gateway_` prefix. Counters are moved by the runtime as things happen (bets placed, events
+ * of settled bets, HTTP answers, chain RPC calls); gauges that describe the present (sockets,
+ * live actors by state, price age) are read when scraped. No label carries a bet id or an address.
+ *
+ * @example
+ *   const metrics = createGatewayMetrics();
+ *   metrics.betEvents(events);            // bet_open / bet_closed / bet_replay
+ *   metrics.observeLive({ actors: bets, sockets: () => stream.connections, lastTickMs: () => prices.current()?.ts });
+ *   await metrics.registry.metrics();
+ */
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { BetEmittedEvent } from '../../machines/bet-events.ts';
+import { LATENCY_BUCKETS, serviceRegistry } from '../metrics.ts';
+import type { BetActorStats } from './bet-actors.ts';
+import { stateName } from './state-name.ts';
+
+/** What the scrape-time gauges read from the running gateway. */
+export interface LiveGatewayState {
+  /** open WebSocket connections */
+  sockets: () => number;
+  /** ts (unix ms) of the newest SOL tick; undefined before the first */
+  lastTickMs: () => number | undefined;
+  /** live bet chains and the runtime's failure counters */
+  actors: {
+    chainIds(): string[];
+    snapshotOf(chainId: string): { value: unknown } | undefined;
+    stats(): BetActorStats;
+  };
+  now?: () => number;
+}
+
+/** Metrics of one gateway. */
+export interface GatewayMetrics {
+  registry: Registry;
+  /** a bet was placed on chain */
+  betPlaced(): void;
+  /** events committed by bet chains (settlements, replays; expiries are remembered for the lag) */
+  betEvents(events: readonly BetEmittedEvent[]): void;
+  /** a bet known to be open (rehydrated at boot): its expiry, for the settlement lag */
+  betExpires(betId: string, expireTimeSeconds: number): void;
+  /** an HTTP answer: the route pattern (never the raw path) and its status */
+  httpAnswered(route: string, status: number): void;
+  /** a chain JSON-RPC call */
+  rpc(method: string, seconds: number, failed: boolean): void;
+  /** connects the scrape-time gauges to the running gateway */
+  observeLive(state: LiveGatewayState): void;
+}
+
+/** Creates the gateway's registry and metrics. */
+export function createGatewayMetrics(): GatewayMetrics {
+  const registry = serviceRegistry('gateway_');
+  const registers = [registry];
+  const placed = new Counter({ name: 'gateway_bets_placed_total', help: 'Bets placed on chain by this gateway', registers });
+  const settled = new Counter({ name: 'gateway_bets_settled_total', help: 'Bets settled, by outcome (payout_done, house_won, refunded; replayed: a Profile B tie replaced by a new bet)', labelNames: ['outcome'], registers });
+  const lag = new Histogram({
+    name: 'gateway_settlement_lag_seconds',
+    help: 'Time from a bet\'s expiry to the commit of its close',
+    buckets: [0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60, 120, 300],
+    registers,
+  });
+  const http = new Counter({ name: 'gateway_http_requests_total', help: 'HTTP requests answered, by route pattern and status', labelNames: ['route', 'status'], registers });
+  const rpcSeconds = new Histogram({ name: 'gateway_chain_rpc_seconds', help: 'Chain JSON-RPC call latency, by method', labelNames: ['method'], buckets: LATENCY_BUCKETS, registers });
+  const rpcErrors = new Counter({ name: 'gateway_chain_rpc_errors_total', help: 'Chain JSON-RPC calls that failed or answered an error, by method', labelNames: ['method'], registers });
+
+  let live: LiveGatewayState | null = null;
+  new Gauge({
+    name: 'gateway_ws_connections',
+    help: 'Open WebSocket connections of the event stream',
+    registers,
+    collect() {
+      if (live) this.set(live.sockets());
+    },
+  });
+  new Gauge({
+    name: 'gateway_bet_actors',
+    help: 'Live bet chains by state (dormant: held as a snapshot until its expiry)',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      if (!live) return;
+      this.reset();
+      for (const id of live.actors.chainIds()) this.inc({ state: stateName(live.actors.snapshotOf(id)?.value) });
+    },
+  });
+  // the actor runtime keeps its own counts; the counters follow them at each scrape
+  const seen = { failures: 0, restarts: 0 };
+  new Counter({
+    name: 'gateway_bet_actor_failures_total',
+    help: 'Bet chain actors that failed (each is restarted from its last snapshot)',
+    registers,
+    collect() {
+      if (!live) return;
+      const n = live.actors.stats().actorFailures;
+      if (n > seen.failures) this.inc(n - seen.failures);
+      seen.failures = Math.max(seen.failures, n);
+    },
+  });
+  new Counter({
+    name: 'gateway_bet_actor_restarts_total',
+    help: 'Bet chain actors restarted from their last snapshot after a failure',
+    registers,
+    collect() {
+      if (!live) return;
+      const n = live.actors.stats().actorRestarts;
+      if (n > seen.restarts) this.inc(n - seen.restarts);
+      seen.restarts = Math.max(seen.restarts, n);
+    },
+  });
+  new Gauge({
+    name: 'gateway_price_age_seconds',
+    help: 'Age of the newest SOL price tick (NaN before the first)',
+    registers,
+    collect() {
+      if (!live) return;
+      const ts = live.lastTickMs();
+      this.set(ts === undefined ? Number.NaN : Math.max(0, ((live.now ?? Date.now)() - ts) / 1000));
+    },
+  });
+
+  // expiry (unix s) of each bet seen open, until its settlement is observed
+  const expiries = new Map<string, number>();
+  const settledNow = (betId: string, outcome: string) => {
+    settled.inc({ outcome });
+    const expire = expiries.get(betId);
+    expiries.delete(betId);
+    if (expire !== undefined) lag.observe(Math.max(0, Date.now() / 1000 - expire));
+  };
+
+  return {
+    registry,
+    betPlaced: () => placed.inc(),
+    betEvents(events) {
+      for (const e of events) {
+        if (e.type === 'bet_open') expiries.set(e.id, e.expireTime);
+        else if (e.type === 'bet_closed') settledNow(e.id, e.statusName);
+        else if (e.type === 'bet_replay') {
+          settledNow(e.prevId, 'replayed');
+          expiries.set(e.id, e.expireTime);
+        }
+      }
+    },
+    betExpires: (betId, expireTime) => void expiries.set(betId, expireTime),
+    httpAnswered: (route, status) => http.inc({ route, status: String(status) }),
+    rpc(method, seconds, failed) {
+      rpcSeconds.observe({ method }, seconds);
+      if (failed) rpcErrors.inc({ method });
+    },
+    observeLive(state) {
+      live = state;
+    },
+  };
+}

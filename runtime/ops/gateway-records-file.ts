@@ -1,0 +1,63 @@
+/**
+ * Gateway records of the embedded default: the journal `DATA_DIR/gateway/journal.log`, read
+ * (never written) on each call, so a running gateway's file is left alone; retry requests are
+ * files in `DATA_DIR/gateway/retry-requests/`, which the gateway picks up within a second.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseRecord, type BetRecord } from '../../adapters/store/bet-history.ts';
+import { readJournalRecords } from '../../adapters/store/journal-store.ts';
+import { retryRequestDir } from '../gateway/retry-requests.ts';
+import { OpsError } from './errors.ts';
+import type { GatewayRecords } from './gateway-records.ts';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Records of the gateway whose DATA_DIR is `dataDir`; fails when it has no journal. */
+export function fileGatewayRecords(dataDir: string, pickupWaitMs = 3_000): GatewayRecords {
+  const path = join(dataDir, 'gateway', 'journal.log');
+  if (!existsSync(path)) throw new OpsError(`no gateway journal at ${path}: set REDIS_URL for a gateway on Redis, or DATA_DIR (--data-dir) to the gateway's data dir`);
+  const read = () => readJournalRecords(path);
+  return {
+    where: path,
+    async liveBets() {
+      return [...read().snapshots.entries()]
+        .filter(([, r]) => !r.final)
+        .map(([id, r]) => ({ id, snapshot: r.snapshot, live: true }))
+        .sort((a, b) => Number(a.id) - Number(b.id));
+    },
+    async bet(id) {
+      const r = read().snapshots.get(id);
+      return r ? { id, snapshot: r.snapshot, live: !r.final } : null;
+    },
+    async record(betId) {
+      // one JSON line per change, the last line of an id wins; read, never opened for writing
+      const file = join(dataDir, 'gateway', 'history.log');
+      if (!existsSync(file)) return null;
+      let found: BetRecord | null = null;
+      for (const line of readFileSync(file, 'utf8').split('\n')) {
+        if (!line.includes(`"${betId}"`)) continue;
+        const record = parseRecord(line);
+        if (record?.id === betId) found = record;
+      }
+      return found;
+    },
+    async eventsSince(since, limit) {
+      return read().events.filter((e) => e.seq > since).slice(0, limit);
+    },
+    async requestRetry(id) {
+      const dir = retryRequestDir(dataDir);
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, id);
+      writeFileSync(file, `${new Date().toISOString()}\n`);
+      // the gateway removes the file when it takes the request
+      for (const deadline = Date.now() + pickupWaitMs; Date.now() < deadline; await sleep(100)) {
+        if (!existsSync(file)) return { via: 'file', receivers: 1 };
+      }
+      if (!existsSync(file)) return { via: 'file', receivers: 1 };
+      rmSync(file, { force: true }); // no gateway runs on this data dir: nothing is left for a later one
+      return { via: 'file', receivers: 0 };
+    },
+    close: async () => undefined,
+  };
+}
