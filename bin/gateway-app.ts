@@ -26,6 +26,7 @@ import type { BetDeps } from '../runtime/gateway/place-bet.ts';
 import { startPriceIngestion } from '../runtime/gateway/prices.ts';
 import { decideEntryPrice } from '../runtime/gateway/pricing.ts';
 import { settlementEffects } from '../runtime/gateway/settlement-effects.ts';
+import { BetReclaimer } from '../runtime/gateway/reclaimer.ts';
 import { betInputOf, Settler, type ReplayPolicy } from '../runtime/gateway/settler.ts';
 import { listenForRetryRequests } from '../runtime/gateway/retry-requests.ts';
 import { openStores, REDIS_PREFIX } from '../runtime/gateway/stores.ts';
@@ -107,6 +108,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     cleanups.push(() => recorder.stop());
 
     const keyFor = async (address: string) => stores.keys.get(address);
+    let reclaimer: BetReclaimer | null = null; // set once the bet actors are up (it asks them what is live)
     const bets = await BetActors.boot({
       store: stores.snapshots,
       effects: recordingEffects(settlementEffects({ chain, history: stores.history, keyFor, now: Date.now }), recorder),
@@ -118,6 +120,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         recorder.record(events);
         metrics.betEvents(events);
         shell.events.deliver(events);
+        for (const event of events) if (event.type === 'bet_closed') reclaimer?.closed(event);
       },
       log,
     });
@@ -130,6 +133,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     cleanups.push(() => retries.stop());
     metrics.observeLive({ actors: bets, sockets: () => shell.events.connections, lastTickMs: () => prices.current()?.ts });
 
+    if (config.GW_RECLAIM_BETS === 'on') reclaimer = new BetReclaimer({ chain, isLive: (id) => bets.has(id), log });
     const policy: ReplayPolicy = { replayTies: config.GW_PROFILE === 'B', maxReplays: config.GW_MAX_REPLAYS };
     const betDeps: BetDeps = {
       chain,

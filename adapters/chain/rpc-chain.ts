@@ -37,6 +37,9 @@ import { HttpTransport, RpcClient, type JsonRpcTransport } from './rpc-client.ts
 import { TxSender } from './tx-sender.ts';
 import { log as rootLog, type Logger } from '../../runtime/log.ts';
 
+/** Sort key of reclaims in the close batcher: after any close. */
+const RECLAIM_AFTER_CLOSES = 2n ** 63n;
+
 /** tokens minted into the vault when the adapter initialises a contract (1,000,000 of a 6-decimal mint) */
 export const VAULT_FUNDING = 1_000_000n * 1_000_000n;
 
@@ -227,7 +230,8 @@ export class RpcChain implements ChainPort {
   async reclaimBet(ref: BetRef): Promise<boolean> {
     const bet = await this.mirror.bet(ref);
     if (!bet) return false;
-    await this.sender.land('reclaim_bet', [reclaimBetIx({ ref, payer: new PublicKey(bet.payer), relayer: this.relayer })], this.keys.relayer);
+    // packed with the closes, after every close waiting (a reclaim is never urgent)
+    await this.batcher.submit({ expireTime: RECLAIM_AFTER_CLOSES, instruction: reclaimBetIx({ ref, payer: new PublicKey(bet.payer), relayer: this.relayer }) });
     this.mirror.forgetBet(ref);
     return true;
   }

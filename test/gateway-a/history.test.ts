@@ -2,10 +2,13 @@
  * Bet history and settlement evidence, black box: the real gateway process on real Redis, NATS and
  * the local chain (GW_EXPIRY_SECONDS=3, settlement every 200 ms). Ticks rise steadily, so UP wins
  * and DOWN loses; the test checks GET /api/bets/:id evidence against the ticks it published,
- * paging of GET /api/bets and the order of GET /api/leaderboard.
+ * paging of GET /api/bets, the order of GET /api/leaderboard, and that settled bets older than
+ * a bettor's latest are reclaimed on chain while the history keeps them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startGatewayStack, type GatewayStack } from '../support/gateway-stack.ts';
+import { PublicKey } from '@solana/web3.js';
+import { betAddress, bettorAddress, decodeBettorState } from '../../adapters/chain/codec.ts';
+import { call, fetchJson, startGatewayStack, type GatewayStack } from '../support/gateway-stack.ts';
 
 let stack: GatewayStack;
 const api = (method: string, path: string, body?: unknown) => call(stack.base, method, path, body);
@@ -132,6 +135,19 @@ describe('bet history', () => {
       expect(r.status, q).toBe(400);
       expect(typeof r.body.error).toBe('string');
     }
+  });
+
+  it('reclaims settled bets older than the bettor\'s latest on chain (rent back to the payer); the history still answers them', async () => {
+    const accountOf = async (address: string) => {
+      const r = await fetchJson(stack.chainUrl, 'POST', '/', { jsonrpc: '2.0', id: 1, method: 'getAccountInfo', params: [address, { encoding: 'base64' }] });
+      return r.body.result.value as { data: [string, string] } | null;
+    };
+    const bettor = new PublicKey(winner);
+    const betAccounts = [0n, 1n, 2n].map((seq) => betAddress({ bettor: winner, seq }).toBase58());
+    await expect.poll(async () => Promise.all(betAccounts.map(async (a) => (await accountOf(a)) !== null)), { timeout: 15_000, interval: 250 }).toEqual([false, false, true]);
+    const state = await accountOf(bettorAddress(bettor).toBase58());
+    expect(decodeBettorState(Buffer.from(state!.data[0], 'base64'))).toMatchObject({ betCount: 3n, reclaimed: 2n, openBetId: null });
+    for (const id of winnerBets) expect((await api('GET', `/api/bets/${id}`)).body).toMatchObject({ id, status: 1 });
   });
 
   it('ranks bettors by net result, highest first', async () => {
