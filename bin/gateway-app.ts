@@ -13,7 +13,8 @@ import type { LocalChain } from '../adapters/chain/local/start.ts';
 import type { BetAccount } from '../adapters/chain/port.ts';
 import { priceFeedFromEnv } from '../adapters/feed/from-env.ts';
 import type { PriceFeed } from '../adapters/feed/port.ts';
-import { BetActors } from '../runtime/gateway/bet-actors.ts';
+import { RedisLease } from '../adapters/store/lease-redis.ts';
+import { BetActors, type BetActorsOptions } from '../runtime/gateway/bet-actors.ts';
 import { connectChain } from '../runtime/gateway/chain-setup.ts';
 import type { GatewayConfig } from '../runtime/gateway/config.ts';
 import type { FixedBettorDeps } from '../runtime/gateway/fixed-bettor.ts';
@@ -24,7 +25,9 @@ import { startPriceIngestion } from '../runtime/gateway/prices.ts';
 import { decideEntryPrice } from '../runtime/gateway/pricing.ts';
 import { settlementEffects } from '../runtime/gateway/settlement-effects.ts';
 import { betInputOf, Settler, type ReplayPolicy } from '../runtime/gateway/settler.ts';
-import { openStores } from '../runtime/gateway/stores.ts';
+import { soleLeadership, startLeaseLeadership } from '../runtime/gateway/leadership.ts';
+import { SettlementRole } from '../runtime/gateway/settlement-role.ts';
+import { openStores, REDIS_PREFIX } from '../runtime/gateway/stores.ts';
 import type { GatewayEvent } from '../runtime/gateway/events.ts';
 import { waitFor } from '../runtime/wait-for.ts';
 import { componentLog, log as rootLog, type Logger } from '../runtime/log.ts';
@@ -87,21 +90,35 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     shell.events.setSnapshotSource(() => prices.snapshotEvent());
 
     const keyFor = async (address: string) => stores.keys.get(address);
-    const bets = await BetActors.boot({
+    const policy: ReplayPolicy = { replayTies: config.GW_PROFILE === 'B', maxReplays: config.GW_MAX_REPLAYS };
+    let role: SettlementRole | null = null;
+    const actorOptions: BetActorsOptions = {
       store: stores.snapshots,
       effects: settlementEffects({ chain, history: stores.history, keyFor, now: Date.now }),
       publish: (events) => {
+        const fence = role?.fence() ?? null;
         for (const event of events) {
-          if (event.type === 'bet_closed') log.info({ betId: event.id, bettor: event.bettor, exitPrice: event.exitPrice, status: event.statusName, seq: event.seq }, `bet ${event.id} settled: ${event.statusName}`);
-          if (event.type === 'bet_replay') log.info({ betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq }, `tie of bet ${event.prevId} replayed as bet ${event.id}`);
+          if (event.type === 'bet_closed') log.info({ betId: event.id, bettor: event.bettor, exitPrice: event.exitPrice, status: event.statusName, seq: event.seq, fence }, `bet ${event.id} settled: ${event.statusName}`);
+          if (event.type === 'bet_replay') log.info({ betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq, fence }, `tie of bet ${event.prevId} replayed as bet ${event.id}`);
         }
         shell.events.deliver(events);
       },
       log,
+    };
+    // a bet placed while this node does not lead is committed by the intake and taken over by the leader
+    const intake = BetActors.intake(actorOptions);
+    cleanups.push(() => intake.stop());
+    role = new SettlementRole({
+      actors: () => BetActors.boot(actorOptions),
+      settler: (bets) => new Settler({ chain, bets, snapshots: stores.snapshots, policy, log, adoptFromStore: stores.kind === 'redis' }),
+      intervalMs: config.SMART_SETTLE_INTERVAL_MS,
     });
-    cleanups.push(() => bets.stop());
+    const leadership = stores.redis
+      ? startLeaseLeadership({ lease: new RedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }), role, log })
+      : await soleLeadership(role);
+    cleanups.push(() => leadership.stop());
+    const betsHere = (): BetActors => role?.actors() ?? intake;
 
-    const policy: ReplayPolicy = { replayTies: config.GW_PROFILE === 'B', maxReplays: config.GW_MAX_REPLAYS };
     const betDeps: BetDeps = {
       chain,
       keyFor: async (address) => (await keyFor(address)) ?? null,
@@ -113,6 +130,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       // spec section 6: bet_open when POST /bet succeeds; the actor announces it once its first commit lands
       opened: async (bet: BetAccount) => {
         const id = bet.id.toString();
+        const bets = betsHere();
         if (!bets.chainIds().includes(id)) bets.open(betInputOf(bet, policy));
         if (!(await bets.committed(id, OPEN_COMMIT_WAIT_MS))) log.warn({ betId: id }, 'bet placed on chain; its snapshot is not committed yet (store down?): it is retried, and the bet settles all the same');
         log.info({ betId: id, bettor: bet.bettor, side: bet.side, amount: bet.amount.toString(), entryPrice: bet.entryPrice.toString() }, 'bet placed');
@@ -125,14 +143,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       fixed = { ...betDeps, bettor, betPercent: config.GW_BET_PERCENT, walletKnown: () => stores.keys.has(bettor.toBase58()), now: Date.now };
     }
 
-    const health = startHealthChecks({ node: config.GW_NODE_ID, chain: () => chain.ping(), redis: stores.redis, lastTickMs: () => prices.current()?.ts });
+    const health = startHealthChecks({ node: config.GW_NODE_ID, chain: () => chain.ping(), redis: stores.redis, lastTickMs: () => prices.current()?.ts, leader: () => leadership.isLeader() });
     cleanups.push(async () => health.stop());
 
     registerGatewayRoutes(shell.router, { config, chain, keys: stores.keys, prices, bets: betDeps, fixed, health, log });
-
-    const settler = new Settler({ chain, bets, snapshots: stores.snapshots, policy, log });
-    settler.start(config.SMART_SETTLE_INTERVAL_MS);
-    cleanups.push(() => settler.stop());
 
     const port = await shell.listen(config.GATEWAY_PORT, options.host ?? config.HOST);
     log.info(
@@ -144,7 +158,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         stores: stores.kind,
         chain: chainConn.url,
         embeddedChain: chainConn.embedded !== null,
-        liveBetChains: bets.chainIds().length,
+        leader: leadership.isLeader(),
+        fence: leadership.fence(),
+        liveBetChains: role.actors()?.chainIds().length ?? 0,
         settleIntervalMs: config.SMART_SETTLE_INTERVAL_MS,
         readyMs: Math.round(performance.now() - started),
       },

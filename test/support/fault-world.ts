@@ -131,6 +131,8 @@ export class FaultWorld {
         SOLANA_RPC_URL: chainUrl,
         SMART_SETTLE_INTERVAL_MS: '200',
         GW_EXPIRY_SECONDS: '3',
+        // a restarted gateway keeps its node id, so it takes its own leader lease back at once
+        GW_NODE_ID: 'gw-fault',
         ...(redis ? { REDIS_URL: redis.url } : {}),
         ...o.env,
       },

@@ -49,6 +49,8 @@ export async function startGatewayStack(env: Record<string, string> = {}): Promi
     SOLANA_RPC_URL: `http://127.0.0.1:${chainPort}`,
     SMART_SETTLE_INTERVAL_MS: '200',
     GW_ADMIN_TOKEN: 'test-admin-token',
+    // a restarted gateway keeps its node id, so it takes its own leader lease back at once
+    GW_NODE_ID: 'gw-stack',
     ...env,
   };
   const extras: ServiceProcess[] = [];
@@ -73,7 +75,7 @@ export async function startGatewayStack(env: Record<string, string> = {}): Promi
     },
     async extraGateway(env) {
       const port = await freePort();
-      const proc = await startService('gateway', { ...gatewayEnv, ...env, GATEWAY_PORT: String(port) }, port, 120_000);
+      const proc = await startService('gateway', { ...gatewayEnv, GW_NODE_ID: `gw-extra-${port}`, ...env, GATEWAY_PORT: String(port) }, port, 120_000);
       extras.push(proc);
       return { base: `http://127.0.0.1:${port}`, process: proc };
     },
