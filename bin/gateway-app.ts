@@ -25,7 +25,9 @@ import { startPriceIngestion } from '../runtime/gateway/prices.ts';
 import { decideEntryPrice } from '../runtime/gateway/pricing.ts';
 import { settlementEffects } from '../runtime/gateway/settlement-effects.ts';
 import { betInputOf, Settler, type ReplayPolicy } from '../runtime/gateway/settler.ts';
-import { soleLeadership, startLeaseLeadership } from '../runtime/gateway/leadership.ts';
+import { allRoles, soleLeadership, startLeaseLeadership } from '../runtime/gateway/leadership.ts';
+import { OutboxRelay } from '../runtime/gateway/outbox-relay.ts';
+import { dedupIdOf, openSharedStream } from '../runtime/gateway/shared-stream.ts';
 import { SettlementRole } from '../runtime/gateway/settlement-role.ts';
 import { openStores, REDIS_PREFIX } from '../runtime/gateway/stores.ts';
 import type { GatewayEvent } from '../runtime/gateway/events.ts';
@@ -74,9 +76,18 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     cleanups.push(() => chainConn.stop());
     const chain = chainConn.chain;
 
-    const shell = createGatewayShell<GatewayEvent>({ eventLog: stores.eventLog, logger: log });
+    // with NATS the broadcast events live in a JetStream stream shared by every gateway; the
+    // store's own log stays the outbox of bet commits, relayed to the stream by the leader
+    const shared = await openSharedStream(config.NATS_URL, log);
+    if (shared) cleanups.push(() => shared.close());
+    const shell = createGatewayShell<GatewayEvent>({ eventLog: shared?.log ?? stores.eventLog, logger: log });
     await shell.events.start();
     cleanups.push(async () => shell.close());
+    if (shared) {
+      const following = await shared.log.follow(shell.events.lastPublishedSeq + 1, (event) => shell.events.deliver([event]));
+      cleanups.push(() => following.stop());
+    }
+    const relay = shared ? new OutboxRelay<GatewayEvent>({ outbox: stores.eventLog, stream: shared.log, dedupIdOf, log }) : null;
 
     const feed = options.feed ?? priceFeedFromEnv({ NATS_URL: config.NATS_URL }, processLog);
     const prices = await startPriceIngestion({
@@ -101,7 +112,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
           if (event.type === 'bet_closed') log.info({ betId: event.id, bettor: event.bettor, exitPrice: event.exitPrice, status: event.statusName, seq: event.seq, fence }, `bet ${event.id} settled: ${event.statusName}`);
           if (event.type === 'bet_replay') log.info({ betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq, fence }, `tie of bet ${event.prevId} replayed as bet ${event.id}`);
         }
-        shell.events.deliver(events);
+        if (relay) relay.kick();
+        else shell.events.deliver(events);
       },
       log,
     };
@@ -113,9 +125,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       settler: (bets) => new Settler({ chain, bets, snapshots: stores.snapshots, policy, log, adoptFromStore: stores.kind === 'redis' }),
       intervalMs: config.SMART_SETTLE_INTERVAL_MS,
     });
+    // the relay starts first and stops last: the leader's final commits are still relayed
+    const leaderRole = allRoles(relay, role);
     const leadership = stores.redis
-      ? startLeaseLeadership({ lease: new RedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }), role, log })
-      : await soleLeadership(role);
+      ? startLeaseLeadership({ lease: new RedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }), role: leaderRole, log })
+      : await soleLeadership(leaderRole);
     cleanups.push(() => leadership.stop());
     const betsHere = (): BetActors => role?.actors() ?? intake;
 

@@ -20,6 +20,19 @@ export interface LeaderRole {
   stop(): Promise<void>;
 }
 
+/** Several roles run together, started in order and stopped in reverse. */
+export function allRoles(...roles: Array<LeaderRole | null>): LeaderRole {
+  const present = roles.filter((r): r is LeaderRole => r !== null);
+  return {
+    async start(fence) {
+      for (const r of present) await r.start(fence);
+    },
+    async stop() {
+      for (const r of [...present].reverse()) await r.stop();
+    },
+  };
+}
+
 /** This node's standing. */
 export interface Leadership {
   isLeader(): boolean;

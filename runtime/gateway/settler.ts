@@ -54,6 +54,7 @@ export class Settler {
   private actors: AnyActorRef[] = [];
   private readonly now: () => number;
   private lastScanFailed = false;
+  private lastAdoptFailed = false;
 
   constructor(private readonly deps: SettlerDeps) {
     this.now = deps.now ?? Date.now;
@@ -78,8 +79,10 @@ export class Settler {
       try {
         const adopted = await bets.adoptStored();
         if (adopted > 0) log.info({ adopted }, 'bet chains placed on other gateways taken over');
+        this.lastAdoptFailed = false;
       } catch (err) {
-        log.warn({ err: err instanceof Error ? err.message : err }, 'live bet chains of the store unreadable; trying again next tick');
+        if (!this.lastAdoptFailed) log.warn({ err: err instanceof Error ? err.message : err }, 'live bet chains of the store unreadable; trying again every tick');
+        this.lastAdoptFailed = true;
       }
     }
     try {

@@ -14,6 +14,7 @@ import type { EventLog, LoggedEvent } from '../../adapters/store/event-log.ts';
 import type { Logger } from '../../runtime/log.ts';
 import { assertNativeUws, listenExclusive, type TemplatedApp } from '../http.ts';
 import { EventStream, type EventStreamOptions } from './event-stream.ts';
+import { registerEventsRoute } from './events-route.ts';
 import { createRouter, type GatewayRouter } from './router.ts';
 
 /** Options of the shell. */
@@ -43,6 +44,7 @@ export function createGatewayShell<E extends LoggedEvent>(options: GatewayShellO
   const events = new EventStream<E>(options.eventLog, { ...options.stream, logger: options.logger });
   events.attach(app);
   const router = createRouter(app, { log: options.logger, ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}) });
+  registerEventsRoute(router, (since, limit) => events.page(since, limit));
   let listenSocket: uws.us_listen_socket | undefined;
 
   return {

@@ -27,6 +27,8 @@ export interface ClusterNode {
 export class GatewayCluster {
   private ticker: NodeJS.Timeout | null = null;
   private price = 150;
+  /** a fixed price for every tick (every window a tie), or null for the random walk */
+  fixedPrice: string | null = null;
 
   private constructor(
     readonly dataDir: string,
@@ -73,7 +75,8 @@ export class GatewayCluster {
     const cluster = new GatewayCluster(dataDir, nats, redis, chain, nodes, nc);
     cluster.ticker = setInterval(() => {
       cluster.price *= Math.exp(0.0004 * (Math.random() - 0.5));
-      if (!nc.isClosed()) nc.publish('market.price.solusdt', JSON.stringify({ symbol: 'solusdt', price: cluster.price.toFixed(8), ts: Date.now() }));
+      const price = cluster.fixedPrice ?? cluster.price.toFixed(8);
+      if (!nc.isClosed()) nc.publish('market.price.solusdt', JSON.stringify({ symbol: 'solusdt', price, ts: Date.now() }));
     }, 200);
     return cluster;
   }

@@ -117,12 +117,17 @@ export async function call(base: string, method: string, path: string, body?: un
 /** A WebSocket client that records every JSON message it receives. */
 export class EventClient {
   readonly events: any[] = [];
+  /** `resume` messages (sent first on a connect with `since`), kept apart from the events */
+  readonly resumes: any[] = [];
   private readonly ws: WebSocket;
   readonly opened: Promise<void>;
 
   constructor(url: string) {
     this.ws = new WebSocket(url);
-    this.ws.on('message', (data) => this.events.push(JSON.parse(data.toString())));
+    this.ws.on('message', (data) => {
+      const message = JSON.parse(data.toString());
+      (message.type === 'resume' ? this.resumes : this.events).push(message);
+    });
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('error', reject);
