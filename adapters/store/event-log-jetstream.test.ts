@@ -16,7 +16,10 @@ afterAll(async () => {
   if (!nc) return;
   const { jetstreamManager } = await import('@nats-io/jetstream');
   const jsm = await jetstreamManager(nc);
-  for (const s of streams) await jsm.streams.delete(s).catch(() => undefined);
+  for (const s of streams) {
+    await jsm.streams.delete(s).catch(() => undefined);
+    await jsm.streams.delete(`KV_${s}_RELAY`).catch(() => undefined);
+  }
   await nc.close();
 });
 
@@ -39,6 +42,8 @@ describe('JetStream event log', () => {
     await log.append({ type: 'test', n: 2 });
     await log.appendFromOutbox({ type: 'test', n: 3 }, 42, 'bet:2');
     expect(await log.lastOutboxSeq()).toBe(42);
+    await log.markRelayed(50); // kept beyond the stream's own history
+    expect(await log.lastOutboxSeq()).toBe(50);
     const seen: number[] = [];
     const following = await log.follow(2, (e) => seen.push(e.seq));
     await log.append({ type: 'test', n: 4 });

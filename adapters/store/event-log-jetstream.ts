@@ -7,7 +7,9 @@
  * Appends carry a `Nats-Msg-Id` when given a dedup id: the stream stores an event once within its
  * duplicate window however many gateways (or retries) publish it, and answers the first seq.
  * Events relayed from a gateway's commit outbox go to `gw.events.outbox` with the outbox seq in a
- * header, so the relay knows where to resume after a crash (`lastOutboxSeq`).
+ * header, so the relay knows where to resume after a crash (`lastOutboxSeq`); the seq is also
+ * kept in a KV bucket (`<stream>_RELAY`), which outlives the stream's age limit (a quiet day must
+ * not make the relay start over).
  * Each gateway follows the stream with an ordered consumer (`follow`) and fans out from it.
  *
  * @example
@@ -16,6 +18,7 @@
  *   const live = await log.follow(await log.lastSeq() + 1, (e) => stream.deliver([e]));
  */
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg, type StreamInfo } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '../../runtime/log.ts';
 import { asLoggedEvent, DEFAULT_READ_LIMIT, type AppendOptions, type EventLog, type LoggedEvent, type Sequenced } from './event-log.ts';
@@ -50,8 +53,10 @@ export interface JetStreamEventLog<E extends LoggedEvent> extends EventLog<E> {
   follow(fromSeq: number, onEvent: (event: Sequenced<E>) => void): Promise<Following>;
   /** Appends an event committed to an outbox with seq `outboxSeq`; `dedupId` names it across retries. */
   appendFromOutbox(event: E, outboxSeq: number, dedupId: string): Promise<Sequenced<E>>;
-  /** The outbox seq of the last relayed event in the stream, 0 when none. */
+  /** The outbox seq of the last relayed event (stream or KV), 0 when none. */
   lastOutboxSeq(): Promise<number>;
+  /** Records that the outbox is relayed up to `outboxSeq`. */
+  markRelayed(outboxSeq: number): Promise<void>;
 }
 
 const OUTBOX_SEQ_HEADER = 'Gw-Outbox-Seq';
@@ -85,6 +90,7 @@ export async function openJetStreamEventLog<E extends LoggedEvent>(nc: NatsConne
   const jsm = await jetstreamManager(nc);
   const js: JetStreamClient = jetstream(nc);
   await ensureStream(jsm, name, [`${prefix}.>`], bounds);
+  const relayKv = await new Kvm(js).create(`${name}_RELAY`, { history: 1 });
   // a stream deleted while we run is recreated by the next read of its state (a new epoch)
   const info = () => ensureStream(jsm, name, [`${prefix}.>`], bounds);
 
@@ -115,8 +121,13 @@ export async function openJetStreamEventLog<E extends LoggedEvent>(nc: NatsConne
     appendFromOutbox: (event, outboxSeq, dedupId) => publish(outboxSubject, event, dedupId, outboxSeq),
 
     async lastOutboxSeq() {
-      const m = await jsm.streams.getMessage(name, { last_by_subj: outboxSubject });
-      return m ? Number(m.header.get(OUTBOX_SEQ_HEADER)) || 0 : 0;
+      const [m, kept] = await Promise.all([jsm.streams.getMessage(name, { last_by_subj: outboxSubject }), relayKv.get('cursor')]);
+      const inStream = m ? Number(m.header.get(OUTBOX_SEQ_HEADER)) || 0 : 0;
+      return Math.max(inStream, kept ? Number(kept.string()) || 0 : 0);
+    },
+
+    async markRelayed(outboxSeq) {
+      await relayKv.put('cursor', String(outboxSeq));
     },
 
     async readSince(since, limit = DEFAULT_READ_LIMIT) {

@@ -15,8 +15,12 @@ function fakeStream(startAt = 0) {
   const relayed: Array<{ event: E; outboxSeq: number; dedupId: string }> = [];
   const ids = new Set<string>();
   let failing = false;
+  let marked = startAt;
   return {
     relayed,
+    async markRelayed(seq: number) {
+      marked = seq;
+    },
     fail: (on: boolean) => (failing = on),
     async appendFromOutbox(event: E, outboxSeq: number, dedupId: string): Promise<Sequenced<E>> {
       if (failing) throw new Error('NATS down');
@@ -25,7 +29,7 @@ function fakeStream(startAt = 0) {
       return { ...event, seq: relayed.length };
     },
     async lastOutboxSeq() {
-      return relayed.at(-1)?.outboxSeq ?? startAt;
+      return Math.max(relayed.at(-1)?.outboxSeq ?? 0, marked);
     },
   };
 }

@@ -20,7 +20,7 @@ import type { LeaderRole } from './leadership.ts';
 export interface OutboxRelayDeps<E extends LoggedEvent> {
   /** the committed events (bet commits append here atomically with their snapshots) */
   outbox: EventLog<E>;
-  stream: Pick<JetStreamEventLog<E>, 'appendFromOutbox' | 'lastOutboxSeq'>;
+  stream: Pick<JetStreamEventLog<E>, 'appendFromOutbox' | 'lastOutboxSeq' | 'markRelayed'>;
   /** the dedup id of an event: the same for every relay of the same event */
   dedupIdOf: (event: Sequenced<E>) => string;
   log: Logger;
@@ -111,6 +111,7 @@ export class OutboxRelay<E extends LoggedEvent> implements LeaderRole {
           await stream.appendFromOutbox(event, event.seq, this.deps.dedupIdOf(event));
           cursor = event.seq;
         }
+        if (page.length > 0) await stream.markRelayed(cursor);
         if (failing) log.info({ cursor }, 'event stream reachable again; relaying the outbox');
         failing = false;
         if (page.length < PAGE) {
