@@ -13,6 +13,8 @@ import type { ExchangeStore } from '../adapters/store/exchange-port.ts';
 import { redactUrl } from '../adapters/store/redis-client.ts';
 import { redisExchangeStore } from '../adapters/store/exchange-redis.ts';
 import { commonEnv, describe, integer, natsUrl, optionalOneOf, port, readEnv, text, url } from '../runtime/env.ts';
+import { natsExchangeEvents } from '../runtime/exchange/nats-events.ts';
+import { publishingStore } from '../runtime/exchange/published-store.ts';
 import { log } from '../runtime/log.ts';
 import { startExchange, type RunningExchange } from '../server/exchange/app.ts';
 import { runService } from './process.ts';
@@ -28,7 +30,7 @@ export const exchangeEnvFields = {
   HOST: describe('listen address (0.0.0.0 in a container)', text('127.0.0.1')),
   BOOK_MAX_AGE_MS: describe('an order book older than this is never used, ms', integer(30_000, 1)),
   EXCHANGE_FEED: describe('order books from nats|synthetic|binance (unset: nats when NATS_URL is set, else synthetic)', optionalOneOf(EXCHANGE_FEEDS)),
-  NATS_URL: describe('NATS for market.book.<SYMBOL>', natsUrl()),
+  NATS_URL: describe('NATS for market.book.<SYMBOL>; journal entries and fills are published on exchange.<accountId>.journal|fill', natsUrl()),
   BINANCE_WS_URL: describe('Binance stream base URL (EXCHANGE_FEED=binance)', binanceWsUrl()),
   REDIS_URL: describe('Redis for the ledger (unset: a journal file in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
   DATA_DIR: describe('where the embedded ledger file lives', text('.data')),
@@ -63,7 +65,18 @@ export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; DATA_DIR:
 export async function startExchangeFromEnv(source: Record<string, string | undefined> = process.env): Promise<RunningExchange> {
   const env = exchangeEnv(source);
   const feed = bookFeedFromEnv(source);
-  const store = exchangeStoreOf(env);
+  const ledger = exchangeStoreOf(env);
+  // with NATS, every committed journal entry and fill is also announced on exchange.<accountId>.<kind>
+  const events = env.NATS_URL ? natsExchangeEvents(env.NATS_URL, log) : null;
+  const store: ExchangeStore = events
+    ? {
+        ...publishingStore(ledger, (e) => events.publish(e), log),
+        close: async () => {
+          await events.close();
+          await ledger.close();
+        },
+      }
+    : ledger;
   try {
     return await startExchange({ port: env.EXCHANGE_PORT, mgmtPort: env.EXCHANGE_MGMT_PORT, host: env.HOST, bookMaxAgeMs: env.BOOK_MAX_AGE_MS, feed, store });
   } catch (err) {

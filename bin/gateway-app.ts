@@ -13,7 +13,8 @@ import type { LocalChain } from '../adapters/chain/local/start.ts';
 import type { BetAccount } from '../adapters/chain/port.ts';
 import { priceFeedFromEnv } from '../adapters/feed/from-env.ts';
 import type { PriceFeed } from '../adapters/feed/port.ts';
-import { BetActors } from '../runtime/gateway/bet-actors.ts';
+import { RedisLease } from '../adapters/store/lease-redis.ts';
+import { BetActors, type BetActorsOptions } from '../runtime/gateway/bet-actors.ts';
 import { betRecorder } from '../runtime/gateway/bet-recorder.ts';
 import { recordingEffects } from '../runtime/gateway/recording-effects.ts';
 import { connectChain } from '../runtime/gateway/chain-setup.ts';
@@ -29,6 +30,10 @@ import { settlementEffects } from '../runtime/gateway/settlement-effects.ts';
 import { BetReclaimer } from '../runtime/gateway/reclaimer.ts';
 import { betInputOf, Settler, type ReplayPolicy } from '../runtime/gateway/settler.ts';
 import { listenForRetryRequests } from '../runtime/gateway/retry-requests.ts';
+import { allRoles, soleLeadership, startLeaseLeadership } from '../runtime/gateway/leadership.ts';
+import { OutboxRelay } from '../runtime/gateway/outbox-relay.ts';
+import { dedupIdOf, openSharedStream } from '../runtime/gateway/shared-stream.ts';
+import { SettlementRole } from '../runtime/gateway/settlement-role.ts';
 import { openStores, REDIS_PREFIX } from '../runtime/gateway/stores.ts';
 import type { GatewayEvent } from '../runtime/gateway/events.ts';
 import { waitFor } from '../runtime/wait-for.ts';
@@ -79,18 +84,27 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     cleanups.push(() => chainConn.stop());
     const chain = chainConn.chain;
 
-    const shell = createGatewayShell<GatewayEvent>({ eventLog: stores.eventLog, logger: log, answered: metrics.httpAnswered });
+    // with NATS the broadcast events live in a JetStream stream shared by every gateway; the
+    // store's own log stays the outbox of bet commits, relayed to the stream by the leader
+    const shared = await openSharedStream(config.NATS_URL, log);
+    if (shared) cleanups.push(() => shared.close());
+    const shell = createGatewayShell<GatewayEvent>({ eventLog: shared?.log ?? stores.eventLog, logger: log, answered: metrics.httpAnswered });
     await shell.events.start();
     cleanups.push(async () => shell.close());
+    if (shared) {
+      const following = await shared.log.follow(shell.events.lastPublishedSeq + 1, (event) => shell.events.deliver([event]));
+      cleanups.push(() => following.stop());
+    }
+    const relay = shared ? new OutboxRelay<GatewayEvent>({ outbox: stores.eventLog, stream: shared.log, dedupIdOf, log }) : null;
 
-    let settler: Settler | undefined; // created once the bet actors are up; told of stored ticks
+    let role: SettlementRole | null = null; // the leader's bet actors and settler; told of stored ticks
     const feed = options.feed ?? priceFeedFromEnv({ NATS_URL: config.NATS_URL }, processLog);
     const prices = await startPriceIngestion({
       feed,
       history: stores.history,
       events: shell.events,
       logger: log,
-      stored: (tick) => settler?.priceStored(tick.ts),
+      stored: (tick) => role?.priceStored(tick.ts),
       start: () => waitFor('the price feed', () => feed.start(), log, config.NATS_URL ? `NATS at ${config.NATS_URL}` : undefined),
     });
     cleanups.push(() => prices.stop());
@@ -109,32 +123,53 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
 
     const keyFor = async (address: string) => stores.keys.get(address);
     let reclaimer: BetReclaimer | null = null; // set once the bet actors are up (it asks them what is live)
-    const bets = await BetActors.boot({
+    const policy: ReplayPolicy = { replayTies: config.GW_PROFILE === 'B', maxReplays: config.GW_MAX_REPLAYS };
+    const actorOptions: BetActorsOptions = {
       store: stores.snapshots,
       effects: recordingEffects(settlementEffects({ chain, history: stores.history, keyFor, now: Date.now }), recorder),
       publish: (events) => {
+        const fence = role?.fence() ?? null;
         for (const event of events) {
-          if (event.type === 'bet_closed') log.info({ betId: event.id, bettor: event.bettor, exitPrice: event.exitPrice, status: event.statusName, seq: event.seq }, `bet ${event.id} settled: ${event.statusName}`);
-          if (event.type === 'bet_replay') log.info({ betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq }, `tie of bet ${event.prevId} replayed as bet ${event.id}`);
+          if (event.type === 'bet_closed') log.info({ betId: event.id, bettor: event.bettor, exitPrice: event.exitPrice, status: event.statusName, seq: event.seq, fence }, `bet ${event.id} settled: ${event.statusName}`);
+          if (event.type === 'bet_replay') log.info({ betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq, fence }, `tie of bet ${event.prevId} replayed as bet ${event.id}`);
         }
         recorder.record(events);
         metrics.betEvents(events);
-        shell.events.deliver(events);
         for (const event of events) if (event.type === 'bet_closed') reclaimer?.closed(event);
+        if (relay) relay.kick();
+        else shell.events.deliver(events);
       },
       log,
+    };
+    // a bet placed while this node does not lead is committed by the intake and taken over by the leader
+    const intake = BetActors.intake(actorOptions);
+    cleanups.push(() => intake.stop());
+    role = new SettlementRole({
+      actors: async () => {
+        const bets = await BetActors.boot(actorOptions);
+        for (const id of bets.chainIds()) {
+          const context = bets.contextOf(id);
+          if (context) metrics.betExpires(context.id, context.expireTime);
+        }
+        return bets;
+      },
+      settler: (bets) => new Settler({ chain, bets, snapshots: stores.snapshots, policy, log, adoptFromStore: stores.kind === 'redis' }),
+      intervalMs: config.SMART_SETTLE_INTERVAL_MS,
     });
-    cleanups.push(() => bets.stop());
-    for (const id of bets.chainIds()) {
-      const context = bets.contextOf(id);
-      if (context) metrics.betExpires(context.id, context.expireTime);
-    }
-    const retries = await listenForRetryRequests({ redis: stores.redis, prefix: REDIS_PREFIX, dataDir: config.DATA_DIR, retry: (id) => bets.retryNow(id), log });
-    cleanups.push(() => retries.stop());
-    metrics.observeLive({ actors: bets, sockets: () => shell.events.connections, lastTickMs: () => prices.current()?.ts });
+    // the relay starts first and stops last: the leader's final commits are still relayed
+    const leaderRole = allRoles(relay, role);
+    const leadership = stores.redis
+      ? startLeaseLeadership({ lease: new RedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }), role: leaderRole, log })
+      : await soleLeadership(leaderRole);
+    cleanups.push(() => leadership.stop());
+    const betsHere = (): BetActors => role?.actors() ?? intake;
 
-    if (config.GW_RECLAIM_BETS === 'on') reclaimer = new BetReclaimer({ chain, isLive: (id) => bets.has(id), log });
-    const policy: ReplayPolicy = { replayTies: config.GW_PROFILE === 'B', maxReplays: config.GW_MAX_REPLAYS };
+    const liveActors = { chainIds: () => betsHere().chainIds(), snapshotOf: (id: string) => betsHere().snapshotOf(id), stats: () => betsHere().stats() };
+    const retries = await listenForRetryRequests({ redis: stores.redis, prefix: REDIS_PREFIX, dataDir: config.DATA_DIR, retry: (id) => betsHere().retryNow(id), log });
+    cleanups.push(() => retries.stop());
+    metrics.observeLive({ actors: liveActors, sockets: () => shell.events.connections, lastTickMs: () => prices.current()?.ts });
+    if (config.GW_RECLAIM_BETS === 'on') reclaimer = new BetReclaimer({ chain, isLive: (id) => betsHere().has(id), log });
+
     const betDeps: BetDeps = {
       chain,
       keyFor: async (address) => (await keyFor(address)) ?? null,
@@ -146,6 +181,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       // spec section 6: bet_open when POST /bet succeeds; the actor announces it once its first commit lands
       opened: async (bet: BetAccount, signature: string) => {
         const id = bet.id.toString();
+        const bets = betsHere();
         recorder.placed(id, signature);
         if (!bets.has(id)) bets.open(betInputOf(bet, policy));
         metrics.betPlaced();
@@ -160,7 +196,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       fixed = { ...betDeps, bettor, betPercent: config.GW_BET_PERCENT, walletKnown: () => stores.keys.has(bettor.toBase58()), now: Date.now };
     }
 
-    const health = startHealthChecks({ node: config.GW_NODE_ID, chain: () => chain.ping(), redis: stores.redis, lastTickMs: () => prices.current()?.ts });
+    const health = startHealthChecks({ node: config.GW_NODE_ID, chain: () => chain.ping(), redis: stores.redis, lastTickMs: () => prices.current()?.ts, leader: () => leadership.isLeader() });
     cleanups.push(async () => health.stop());
 
     const history = { store: stores.betHistory, retentionDays: config.GW_HISTORY_DAYS, now: Date.now };
@@ -168,11 +204,6 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     // the live page at `/` (assets under /ui): what the page needs to know of this gateway
     const pageConfig = { service: 'gateway', profile: config.GW_PROFILE, mode: config.SMART_MODE, settleIntervalMs: config.SMART_SETTLE_INTERVAL_MS };
     mountSite(shell.app, servicePage('gateway', { [`${ASSET_PREFIX}/config.json`]: () => pageConfig }), ASSET_PREFIX);
-
-    const theSettler = new Settler({ chain, bets, snapshots: stores.snapshots, policy, log });
-    settler = theSettler;
-    theSettler.start(config.SMART_SETTLE_INTERVAL_MS);
-    cleanups.push(() => theSettler.stop());
 
     const port = await shell.listen(config.GATEWAY_PORT, options.host ?? config.HOST);
     log.info(
@@ -184,7 +215,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         stores: stores.kind,
         chain: chainConn.url,
         embeddedChain: chainConn.embedded !== null,
-        liveBetChains: bets.chainIds().length,
+        leader: leadership.isLeader(),
+        fence: leadership.fence(),
+        liveBetChains: role.actors()?.chainIds().length ?? 0,
         settleIntervalMs: config.SMART_SETTLE_INTERVAL_MS,
         readyMs: Math.round(performance.now() - started),
       },

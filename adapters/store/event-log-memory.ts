@@ -1,4 +1,5 @@
 /** In-memory EventLog (unit tests, and the state behind the embedded file store): a ring buffer of the last `capacity` events. */
+import { randomUUID } from 'node:crypto';
 import { DEFAULT_EVENT_CAPACITY, DEFAULT_READ_LIMIT, type EventLog, type LoggedEvent, type Sequenced } from './event-log.ts';
 
 /** A memory log: the EventLog port plus synchronous access for stores built on it. */
@@ -11,8 +12,8 @@ export interface MemoryEventLog<E extends LoggedEvent> extends EventLog<E> {
   held(): Array<Sequenced<E>>;
 }
 
-/** Creates an empty in-memory event log holding at most `capacity` events. */
-export function createMemoryEventLog<E extends LoggedEvent>(capacity = DEFAULT_EVENT_CAPACITY): MemoryEventLog<E> {
+/** Creates an empty in-memory event log holding at most `capacity` events; its epoch is new unless given (a journal keeps its own). */
+export function createMemoryEventLog<E extends LoggedEvent>(capacity = DEFAULT_EVENT_CAPACITY, epoch: string = randomUUID()): MemoryEventLog<E> {
   if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`event log capacity must be a positive integer, got ${capacity}`);
   const ring: Array<Sequenced<E> | undefined> = new Array(capacity);
   let last = 0;
@@ -48,6 +49,13 @@ export function createMemoryEventLog<E extends LoggedEvent>(capacity = DEFAULT_E
     },
     async lastSeq() {
       return last;
+    },
+    async firstSeq() {
+      const held = readSinceNow(0, 1)[0];
+      return held ? held.seq : last + 1;
+    },
+    async epoch() {
+      return epoch;
     },
   };
 }

@@ -3,6 +3,7 @@
  * entry ids are `<seq>-0`, trimmed with MAXLEN ~ capacity. Both steps run in one Lua script, so
  * seqs are unique and in stream order across processes, and survive restarts.
  */
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { asLoggedEvent, DEFAULT_EVENT_CAPACITY, DEFAULT_READ_LIMIT, type EventLog, type LoggedEvent, type Sequenced } from './event-log.ts';
 import { redisScript } from './redis-script.ts';
@@ -24,14 +25,14 @@ export interface RedisEventLogOptions<E extends LoggedEvent> {
   parse?: (raw: unknown) => E;
 }
 
-/** Keys of the event log under `prefix`: the seq counter and the stream (snapshot commits append to them too). */
-export function redisEventLogKeys(prefix = 'gw:'): { counter: string; stream: string } {
-  return { counter: `${prefix}events:seq`, stream: `${prefix}events` };
+/** Keys of the event log under `prefix`: the seq counter and the stream (snapshot commits append to them too), and its epoch. */
+export function redisEventLogKeys(prefix = 'gw:'): { counter: string; stream: string; epoch: string } {
+  return { counter: `${prefix}events:seq`, stream: `${prefix}events`, epoch: `${prefix}events:epoch` };
 }
 
 /** Creates an event log on `redis` (the caller owns the connection). */
 export function createRedisEventLog<E extends LoggedEvent>(redis: Redis, options: RedisEventLogOptions<E> = {}): EventLog<E> {
-  const { counter: counterKey, stream: streamKey } = redisEventLogKeys(options.prefix);
+  const { counter: counterKey, stream: streamKey, epoch: epochKey } = redisEventLogKeys(options.prefix);
   const capacity = options.capacity ?? DEFAULT_EVENT_CAPACITY;
   const parse = options.parse ?? ((raw: unknown) => asLoggedEvent(raw) as E);
 
@@ -51,6 +52,16 @@ export function createRedisEventLog<E extends LoggedEvent>(redis: Redis, options
     },
     async lastSeq() {
       return Number((await redis.get(counterKey)) ?? 0);
+    },
+    async firstSeq() {
+      const [first] = await redis.xrange(streamKey, '-', '+', 'COUNT', 1);
+      if (first) return Number(first[0].slice(0, first[0].indexOf('-')));
+      return Number((await redis.get(counterKey)) ?? 0) + 1;
+    },
+    async epoch() {
+      // a wiped Redis loses this key with the history: the next reader names a new epoch
+      await redis.set(epochKey, randomUUID(), 'NX');
+      return (await redis.get(epochKey)) ?? 'unknown';
     },
   };
 }

@@ -21,6 +21,18 @@ export function describeEventLog(name: string, make: (capacity?: number) => Prom
       expect(await log.lastSeq()).toBe(3);
     });
 
+    it('names its history with a stable epoch and reports the oldest seq held', async () => {
+      const log = await make(100);
+      const epoch = await log.epoch();
+      expect(typeof epoch).toBe('string');
+      expect(await log.firstSeq()).toBe(1);
+      for (let n = 1; n <= 300; n++) await log.append({ type: 'test', n });
+      expect(await log.epoch()).toBe(epoch);
+      const first = await log.firstSeq();
+      expect(first).toBeGreaterThan(1);
+      expect((await log.readSince(0, 1))[0]?.seq).toBe(first);
+    });
+
     it('reads strictly after `since`, oldest first, paged by limit', async () => {
       const log = await make();
       for (let n = 1; n <= 7; n++) await log.append({ type: 'test', n });

@@ -3,7 +3,12 @@
  * and gets an increasing `seq`; a WebSocket client that reconnects with `?since=<seq>` is sent
  * what it missed from here. The log is bounded (oldest events drop out), so a client that was
  * away too long gets only what is still held.
- * Adapters: `event-log-memory.ts` (ring buffer, embedded default), `event-log-redis.ts` (stream).
+ * Adapters: `event-log-memory.ts` (ring buffer, embedded default), `event-log-redis.ts` (stream),
+ * `event-log-jetstream.ts` (a JetStream stream shared by several gateways).
+ *
+ * Every log has an `epoch`: a name of its history that changes when the history is lost (a
+ * memory log restarted, a store wiped, a stream recreated), so a client resuming with a seq of
+ * another epoch is told its state must be reloaded (design: "resume message").
  */
 
 /** Any event: a JSON object with a `type`. */
@@ -20,13 +25,25 @@ export const DEFAULT_EVENT_CAPACITY = 10_000;
 /** Default page size of `readSince`. */
 export const DEFAULT_READ_LIMIT = 500;
 
+/** How an event is appended. */
+export interface AppendOptions {
+  /** an id naming the event (e.g. bet id + kind): a log that deduplicates stores it once and answers the first seq again */
+  dedupId?: string;
+}
+
 export interface EventLog<E extends LoggedEvent> {
+  /** true when other processes append to this log too and a dedup id may answer an earlier seq (JetStream) */
+  readonly shared?: boolean;
   /** Assigns the next seq (atomic across processes in Redis), stores the event, returns it with its seq. */
-  append(event: E): Promise<Sequenced<E>>;
+  append(event: E, options?: AppendOptions): Promise<Sequenced<E>>;
   /** Events with seq > `since`, oldest first, at most `limit` (default 500). */
   readSince(since: number, limit?: number): Promise<Array<Sequenced<E>>>;
   /** The highest seq assigned so far (0 when none). */
   lastSeq(): Promise<number>;
+  /** The oldest seq still held; `lastSeq() + 1` when none is held. */
+  firstSeq(): Promise<number>;
+  /** The name of this log's history (changes when the history is lost). */
+  epoch(): Promise<string>;
 }
 
 /** Checks a stored record is an event object; adapters use it when reading back. */

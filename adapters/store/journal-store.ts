@@ -13,6 +13,9 @@
  *   const store = openJournalStore<GatewayEvent, BetEmittedEvent>('.data/gateway/journal.log');
  *   await store.history.append({ price: '150.00000000', ts: Date.now() });
  */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import * as v from 'valibot';
 import { DEFAULT_EVENT_CAPACITY, type EventLog, type LoggedEvent, type Sequenced } from './event-log.ts';
 import { createMemoryEventLog, type MemoryEventLog } from './event-log-memory.ts';
@@ -87,9 +90,26 @@ export function readJournalRecords(path: string): { snapshots: Map<string, Journ
   return { snapshots, events: [...events.values()].sort((a, b) => a.seq - b.seq) };
 }
 
+/**
+ * The epoch of the journal's event history, kept next to it (`<path>.epoch`): a new one when
+ * the journal is new or empty (its history is gone), the stored one otherwise.
+ */
+function journalEpoch(path: string): string {
+  const file = `${path}.epoch`;
+  const journalHolds = existsSync(path) && statSync(path).size > 0;
+  if (journalHolds && existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored !== '') return stored;
+  }
+  const epoch = randomUUID();
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(file, `${epoch}\n`);
+  return epoch;
+}
+
 /** Opens (or creates) the journal at `path` and replays it. */
 export function openJournalStore<E extends LoggedEvent, B extends E>(path: string, options: JournalStoreOptions = {}): JournalStore<E, B> {
-  const events = createMemoryEventLog<E>(options.eventCapacity ?? DEFAULT_EVENT_CAPACITY);
+  const events = createMemoryEventLog<E>(options.eventCapacity ?? DEFAULT_EVENT_CAPACITY, journalEpoch(path));
   const ticks = createMemoryPriceHistory(options.retention ?? DEFAULT_RETENTION);
   // bet events are gateway events: one log holds both
   const snaps = new MemorySnapshotStore<B>(events as unknown as MemoryEventLog<B>);
@@ -146,6 +166,8 @@ export function openJournalStore<E extends LoggedEvent, B extends E>(path: strin
     },
     readSince: (since, limit) => events.readSince(since, limit),
     lastSeq: () => events.lastSeq(),
+    firstSeq: () => events.firstSeq(),
+    epoch: () => events.epoch(),
   };
 
   const snapshots: SnapshotStore<B> = {

@@ -49,8 +49,8 @@ export interface SnapshotStore<E extends LoggedEvent = LoggedEvent> {
   commit(id: string, change: SnapshotCommit<E>): Promise<CommitResult<E>>;
   /** The last snapshot saved for `id`, live or final; null when none. */
   load(id: string): Promise<unknown | null>;
-  /** Every live (non-final) snapshot, for rehydration at boot. */
-  loadLive(): Promise<StoredSnapshot[]>;
+  /** Every live (non-final) snapshot, for rehydration at boot; ids in `except` may be left out (already carried). */
+  loadLive(except?: ReadonlySet<string>): Promise<StoredSnapshot[]>;
   /** Whether `id` is in the live set. */
   isLive(id: string): Promise<boolean>;
   close(): Promise<void>;

@@ -95,8 +95,8 @@ export class RedisSnapshotStore<E extends LoggedEvent = LoggedEvent> implements 
     return json === null ? null : (JSON.parse(json) as unknown);
   }
 
-  async loadLive(): Promise<StoredSnapshot[]> {
-    const ids = await this.redis.smembers(this.liveKey);
+  async loadLive(except?: ReadonlySet<string>): Promise<StoredSnapshot[]> {
+    const ids = (await this.redis.smembers(this.liveKey)).filter((id) => !except?.has(id));
     if (ids.length === 0) return [];
     const values = await this.redis.mget(ids.flatMap((id) => [this.keyOf(id), `${this.keyOf(id)}:rev`]));
     const out: StoredSnapshot[] = [];

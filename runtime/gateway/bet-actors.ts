@@ -23,7 +23,7 @@
 import * as v from 'valibot';
 import { createActor, fromCallback, type Actor, type ActorOptions, type AnyActorLogic, type AnyActorRef, type Snapshot } from 'xstate';
 import type { Sequenced } from '../../adapters/store/event-log.ts';
-import type { SnapshotStore } from '../../adapters/store/snapshot-port.ts';
+import type { SnapshotStore, StoredSnapshot } from '../../adapters/store/snapshot-port.ts';
 import { betMachine, DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from '../../machines/bet.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import type { BetContext, BetInput } from '../../machines/bet-types.ts';
@@ -123,6 +123,8 @@ export class BetActors {
   private readonly log: Logger;
   private clockActors: AnyActorRef[] = [];
   private stopped = false;
+  /** a follower's intake: chains are handed off once committed */
+  private intakeOnly = false;
   private readonly counters = { actorFailures: 0, actorRestarts: 0, commitFailures: 0 };
 
   private constructor(private readonly options: BetActorsOptions) {
@@ -137,26 +139,63 @@ export class BetActors {
     return runtime;
   }
 
+  /**
+   * A runtime that rehydrates nothing: a follower's intake (design: "Several gateways"). It starts
+   * the chain of a bet placed here, commits its first snapshot with `bet_open`, and lets it go; the leader's runtime takes the stored chain over with `adoptStored`.
+   */
+  static intake(options: BetActorsOptions): BetActors {
+    const runtime = new BetActors(options);
+    runtime.intakeOnly = true;
+    return runtime;
+  }
+
   private async rehydrate(): Promise<void> {
-    for (const { id, snapshot, rev } of await this.options.store.loadLive()) {
-      const parsed = v.safeParse(StoredBet, snapshot);
-      if (!parsed.success) {
-        this.log.error({ chainId: id }, 'stored bet snapshot is not a bet chain; left in the store, not rehydrated');
-        continue;
-      }
-      if (parsed.output.status !== 'active') {
-        this.log.warn({ chainId: id, status: parsed.output.status }, 'stored bet snapshot is not active; marked final');
-        await this.options.store.commit(id, { snapshot, final: true, events: [], rev: rev + 1 }).catch((err: unknown) => {
-          this.log.error({ chainId: id, err: message(err) }, 'could not mark the snapshot final; the next boot tries again');
-        });
-        continue;
-      }
-      const chain = this.track(id, rev, JSON.stringify(snapshot));
-      const waitsUntil = waitingUntil(snapshot);
-      if (waitsUntil !== null) chain.dormantUntil = waitsUntil; // its expiry's tick wakes it
-      else this.start(chain);
-      this.log.info({ chainId: id, state: parsed.output.value, dormant: waitsUntil !== null }, 'bet chain rehydrated');
+    for (const stored of await this.options.store.loadLive()) await this.rehydrateOne(stored);
+  }
+
+  private async rehydrateOne({ id, snapshot, rev }: StoredSnapshot): Promise<void> {
+    const parsed = v.safeParse(StoredBet, snapshot);
+    if (!parsed.success) {
+      this.log.error({ chainId: id }, 'stored bet snapshot is not a bet chain; left in the store, not rehydrated');
+      return;
     }
+    if (parsed.output.status !== 'active') {
+      this.log.warn({ chainId: id, status: parsed.output.status }, 'stored bet snapshot is not active; marked final');
+      await this.options.store.commit(id, { snapshot, final: true, events: [], rev: rev + 1 }).catch((err: unknown) => {
+        this.log.error({ chainId: id, err: message(err) }, 'could not mark the snapshot final; the next boot tries again');
+      });
+      return;
+    }
+    const chain = this.track(id, rev, JSON.stringify(snapshot));
+    const waitsUntil = waitingUntil(snapshot);
+    if (waitsUntil !== null) chain.dormantUntil = waitsUntil; // its expiry's tick wakes it
+    else this.start(chain);
+    this.log.info({ chainId: id, state: parsed.output.value, dormant: waitsUntil !== null }, 'bet chain rehydrated');
+  }
+
+  /**
+   * Takes over live chains that other gateways committed to the shared store (bets placed on a
+   * follower) and this runtime does not carry yet. Returns how many were adopted.
+   */
+  async adoptStored(): Promise<number> {
+    if (this.stopped) return 0;
+    let adopted = 0;
+    for (const stored of await this.options.store.loadLive(new Set(this.chains.keys()))) {
+      if (this.chains.has(stored.id) || this.stopped) continue;
+      await this.rehydrateOne(stored);
+      if (this.chains.has(stored.id)) adopted++;
+    }
+    return adopted;
+  }
+
+  /** An intake runtime lets a chain go once its commits have landed: the leader carries it from the store. */
+  private handOff(chain: Chain): void {
+    const actor = chain.actor;
+    chain.actor = null; // first: the stopping actor's last snapshot is not a transition to commit
+    actor?.stop();
+    if (chain.restartTimer) clearTimeout(chain.restartTimer);
+    this.chains.delete(chain.id);
+    this.log.info({ chainId: chain.id }, 'bet chain committed; handed to the leader');
   }
 
   /** Starts the chain of a freshly placed bet; its actor emits `bet_open`. Returns the chain id. */
@@ -272,6 +311,7 @@ export class BetActors {
         }
       }
       if (batch.final && !chain.pending) this.chains.delete(chain.id);
+      else if (!chain.pending && this.intakeOnly) this.handOff(chain);
       else if (!chain.pending) this.sleepIfWaiting(chain);
     }
   }

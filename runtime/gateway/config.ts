@@ -17,6 +17,7 @@ export const gatewayEnv = {
   REDIS_URL: describe('Redis for snapshots, events, prices, keys (unset: files in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
   DATA_DIR: describe('where the local chain and the embedded stores keep their files', text('.data')),
   GW_NODE_ID: describe('name of this gateway in logs and /health (default: hostname-pid)', text(`${hostname()}-${process.pid}`)),
+  GW_LEASE_TTL_MS: describe('with Redis: TTL of the leader lease (the leader runs the bet actors and the settler), ms', integer(5000, 100)),
   GW_FIXED_BETTOR: describe('Profile B: the fixed bettor (unset: one is created and kept in DATA_DIR)', base58Address),
   GW_BET_PERCENT: describe('Profile B: stake as a percentage of the token balance', v.pipe(integer(30, 1), v.maxValue(100, 'must be <= 100'))),
   GW_MAX_REPLAYS: describe('Profile B: most tie replays in one chain', integer(10)),

@@ -42,3 +42,14 @@ export function parseSequencedEvent(raw: unknown): SequencedEvent {
   const { seq: _seq, ...event } = raw as Record<string, unknown>;
   return { ...v.parse(GatewayEventSchema, event), seq };
 }
+
+/** The first message after a WebSocket connect with `since` (design: "resume message"). */
+export const ResumeMessageSchema = v.strictObject({
+  type: v.literal('resume'),
+  /** false: events were lost in between (or another epoch): reload the state over REST */
+  recovered: v.boolean(),
+  epoch: v.string(),
+  /** the last seq published when the replay started */
+  seq: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
+});
+export type ResumeMessage = v.InferOutput<typeof ResumeMessageSchema>;

@@ -20,7 +20,8 @@ export type SequencedPriceEvent = PriceEvent & { seq: number };
 
 /** Where price events go (the gateway's EventStream). */
 export interface PriceEventSink {
-  broadcast(event: PriceEvent): Promise<SequencedPriceEvent>;
+  /** `dedupId` names the tick: gateways sharing one stream that all saw it append it once */
+  broadcast(event: PriceEvent, options?: { dedupId?: string }): Promise<SequencedPriceEvent>;
 }
 
 /** Dependencies of the ingestion. */
@@ -94,7 +95,7 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
   const ingest = async (tick: { price: string; ts: number }): Promise<void> => {
     await store(tick);
     try {
-      const event = await events.broadcast({ type: 'price', symbol: 'solusdt', price: tick.price, ts: tick.ts });
+      const event = await events.broadcast({ type: 'price', symbol: 'solusdt', price: tick.price, ts: tick.ts }, { dedupId: `price:${tick.ts}:${tick.price}` });
       if (!snapshot || event.ts >= snapshot.ts) snapshot = event;
       if (streamDown) logger.info('event log reachable again; price events flow');
       streamDown = false;

@@ -3,7 +3,8 @@
  * `SMART_SETTLE_INTERVAL_MS`; each tick scans the program's open bets on chain (the chain is the
  * truth, not memory), gives every expired bet that no live actor carries an actor of its own
  * (a bet placed by a process that died before saving its snapshot), then ticks every live
- * bet actor so expired ones price and close. Runs never overlap. When the chain answers again
+ * bet actor so expired ones price and close. With a store shared by several gateways it first
+ * takes over the live chains committed by followers (bets placed there). Runs never overlap. When the chain answers again
  * after a failed scan, chains waiting in a retry backoff are woken at once.
  */
 import { createActor, fromCallback, type AnyActorRef } from 'xstate';
@@ -46,6 +47,8 @@ export interface SettlerDeps {
   policy: ReplayPolicy;
   log: Logger;
   now?: () => number;
+  /** the store is shared with other gateways: take over the live chains they committed (bets placed on followers) */
+  adoptFromStore?: boolean;
 }
 
 /** The scheduler; `start(intervalMs)` runs `settleExpiredBets` on every clock tick. */
@@ -57,6 +60,7 @@ export class Settler {
   private nextExpiryMs = Infinity;
   /** bets expiring before the next run are adopted in this one */
   private adoptAheadMs = 0;
+  private lastAdoptFailed = false;
 
   constructor(private readonly deps: SettlerDeps) {
     this.now = deps.now ?? Date.now;
@@ -103,6 +107,16 @@ export class Settler {
   /** One scheduler run: adopt open bets without an actor, then tick every live actor. */
   async settleExpiredBets(nowMs: number): Promise<void> {
     const { chain, bets, log } = this.deps;
+    if (this.deps.adoptFromStore) {
+      try {
+        const adopted = await bets.adoptStored();
+        if (adopted > 0) log.info({ adopted }, 'bet chains placed on other gateways taken over');
+        this.lastAdoptFailed = false;
+      } catch (err) {
+        if (!this.lastAdoptFailed) log.warn({ err: err instanceof Error ? err.message : err }, 'live bet chains of the store unreadable; trying again every tick');
+        this.lastAdoptFailed = true;
+      }
+    }
     try {
       const open = await chain.scanOpenBets();
       // chains that backed off during the outage retry now rather than at the end of their backoff

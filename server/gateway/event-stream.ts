@@ -16,6 +16,15 @@
  * made, so nothing published before the join arrives twice, and nothing after it is missed.
  * With `since`, the snapshot is sent only when its seq <= since (a newer price comes in the replay).
  *
+ * Resume (design: "resume message"): the first message after a connect with `since` is
+ * `{"type":"resume","recovered","epoch","seq"}`; `recovered` is false when `since` is older than
+ * the oldest event held, newer than the last one, or of another epoch (`?epoch=` as the client
+ * last saw it): the client then reloads its state over REST. `seq` is the last seq published
+ * when the replay starts.
+ *
+ * Several gateways (design: "Several gateways"): with a shared log (JetStream) every event,
+ * whichever gateway appended it, comes in through `deliver` from the log's live feed.
+ *
  * Slow consumers: uWS buffers at most `maxBackpressure` bytes per socket; a publish beyond that
  * closes the socket (`closeOnBackpressureLimit`) rather than silently dropping an event, and the
  * client reconnects with `since`. Replay pauses above `replayHighWater` until `drain`.
@@ -25,7 +34,7 @@
  * Events appended by other processes sharing a Redis log appear in replays but not live here.
  */
 import type { Logger } from '../../runtime/log.ts';
-import type { EventLog, LoggedEvent, Sequenced } from '../../adapters/store/event-log.ts';
+import type { AppendOptions, EventLog, LoggedEvent, Sequenced } from '../../adapters/store/event-log.ts';
 import { DEFAULT_READ_LIMIT } from '../../adapters/store/event-log.ts';
 import { reply, sendJson, type TemplatedApp } from '../http.ts';
 import type { WebSocket } from 'uWebSockets.js';
@@ -52,6 +61,8 @@ export interface EventStreamOptions {
 interface SocketState {
   /** seq the client asked to resume after, if any */
   since: number | undefined;
+  /** epoch the client's `since` belongs to, if it said */
+  epoch: string | undefined;
   open: boolean;
   live: boolean;
   /** resolves a replay waiting for backpressure to drain */
@@ -61,7 +72,21 @@ interface SocketState {
 /** The broadcast side used by the runtime (prices, bets). */
 export interface EventBroadcaster<E extends LoggedEvent> {
   /** Logs `event` (assigning its seq) and publishes it to every live socket; resolves with the sequenced event. */
-  broadcast<T extends E>(event: T): Promise<Sequenced<T>>;
+  broadcast<T extends E>(event: T, options?: AppendOptions): Promise<Sequenced<T>>;
+}
+
+/** The `resume` message: the first message after a connect with `since`. */
+export interface ResumeMessage {
+  type: 'resume';
+  recovered: boolean;
+  epoch: string;
+  seq: number;
+}
+
+/** A page of history (`GET /api/events`). */
+export interface EventPage<E extends LoggedEvent> {
+  epoch: string;
+  events: Array<Sequenced<E>>;
 }
 
 /** The event stream: broadcast side plus socket handling; attach it to an app with `attach`. */
@@ -108,9 +133,10 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
     return this.lastPublished;
   }
 
-  async broadcast<T extends E>(event: T): Promise<Sequenced<T>> {
-    const sequenced = (await this.log.append(event)) as Sequenced<T>;
-    if (sequenced.seq <= this.lastPublished) {
+  async broadcast<T extends E>(event: T, options?: AppendOptions): Promise<Sequenced<T>> {
+    const sequenced = (await this.log.append(event, options)) as Sequenced<T>;
+    // in a shared log a deduplicated append may answer the seq of an event already published (by another gateway)
+    if (sequenced.seq <= this.lastPublished && !this.log.shared) {
       // a fresh append can only get a seq already published when the log started over (its store lost its data)
       this.options.logger.warn({ seq: sequenced.seq, lastPublished: this.lastPublished }, 'event log numbering started over; live numbering follows it');
       this.lastPublished = sequenced.seq - 1;
@@ -163,6 +189,12 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
     this.publishWaiting();
   }
 
+  /** History after `since` (at most `limit` events, only those already published here) with the log's epoch. */
+  async page(since: number, limit: number): Promise<EventPage<E>> {
+    const [epoch, events] = await Promise.all([this.log.epoch(), this.log.readSince(since, limit)]);
+    return { epoch, events: events.filter((e) => e.seq <= this.lastPublished) };
+  }
+
   /** Registers the WebSocket routes on `app`. */
   attach(app: TemplatedApp, paths: readonly string[] = EVENT_STREAM_PATHS): void {
     this.app = app;
@@ -177,13 +209,21 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
         upgrade: (res, req, context) => {
           const r = reply(res);
           const sinceText = req.getQuery('since') ?? '';
+          const epochText = req.getQuery('epoch') ?? '';
           const key = req.getHeader('sec-websocket-key');
           const protocol = req.getHeader('sec-websocket-protocol');
           const extensions = req.getHeader('sec-websocket-extensions');
           if (sinceText !== '' && !/^\d{1,15}$/.test(sinceText)) {
             return sendJson(r, 400, { error: 'since must be a non-negative integer (the last seq received)' });
           }
-          const state: SocketState = { since: sinceText === '' ? undefined : Number(sinceText), open: true, live: false, drained: undefined };
+          if (epochText.length > 200) return sendJson(r, 400, { error: 'epoch must be the epoch of the last resume message (at most 200 characters)' });
+          const state: SocketState = {
+            since: sinceText === '' ? undefined : Number(sinceText),
+            epoch: epochText === '' ? undefined : epochText,
+            open: true,
+            live: false,
+            drained: undefined,
+          };
           res.cork(() => res.upgrade(state, key, protocol, extensions, context));
         },
         open: (ws) => this.onOpen(ws),
@@ -222,12 +262,26 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
       state.live = true;
       return;
     }
-    if (state.since > this.lastPublished) state.since = 0; // log restarted (memory): everything held is new to the client
-    if (snapshot && snapshot.seq <= state.since) ws.send(JSON.stringify(snapshot));
-    this.replay(ws, state).catch((err: unknown) => {
+    this.resume(ws, state).catch((err: unknown) => {
       this.options.logger.error({ err }, 'event replay failed; closing the socket');
       if (state.open) ws.end(1011, 'replay failed');
     });
+  }
+
+  /** Sends the resume message, then the replay from `since` (or from the start of what is held when it cannot be recovered). */
+  private async resume(ws: WebSocket<SocketState>, state: SocketState): Promise<void> {
+    const since = state.since ?? 0;
+    const [epoch, first] = await Promise.all([this.log.epoch(), this.log.firstSeq()]);
+    if (!state.open) return;
+    const last = this.lastPublished;
+    const sameEpoch = state.epoch === undefined || state.epoch === epoch;
+    const recovered = sameEpoch && since <= last && since >= first - 1;
+    ws.send(JSON.stringify({ type: 'resume', recovered, epoch, seq: last } satisfies ResumeMessage));
+    // another epoch, or a log restarted (memory): everything held is new to the client
+    if (!sameEpoch || since > last) state.since = 0;
+    const snapshot = this.snapshot();
+    if (snapshot && snapshot.seq <= (state.since ?? 0)) ws.send(JSON.stringify(snapshot));
+    await this.replay(ws, state);
   }
 
   /** Resolves on the next `drain` below the high-water mark, or on close. */

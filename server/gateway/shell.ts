@@ -14,6 +14,7 @@ import type { EventLog, LoggedEvent } from '../../adapters/store/event-log.ts';
 import type { Logger } from '../../runtime/log.ts';
 import { assertNativeUws, listenExclusive, type TemplatedApp } from '../http.ts';
 import { EventStream, type EventStreamOptions } from './event-stream.ts';
+import { registerEventsRoute } from './events-route.ts';
 import { createRouter, type GatewayRouter } from './router.ts';
 
 /** Options of the shell. */
@@ -49,6 +50,7 @@ export function createGatewayShell<E extends LoggedEvent>(options: GatewayShellO
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.answered ? { answered: options.answered } : {}),
   });
+  registerEventsRoute(router, (since, limit) => events.page(since, limit));
   let listenSocket: uws.us_listen_socket | undefined;
 
   return {

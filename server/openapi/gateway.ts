@@ -106,6 +106,20 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
     ...getBoth({ path: '/price', summary: 'Latest SOL price', tags: ['game'], responses: { 200: json('price object', PriceObjectSchema), 503: err('no tick yet'), 500: err('internal error') } }),
     ...getBoth({ path: '/health', summary: 'Liveness with dependency checks', tags: ['operations'], responses: { 200: json('UP', HealthSchema), 503: json('DOWN', HealthSchema, ['Retry-After']) } }),
     ...getBoth({ path: '/ready', summary: 'Readiness: chain, Redis and a fresh price', tags: ['operations'], responses: { 200: json('ready', ReadySchema), 503: json('not ready, naming what is missing', NotReadySchema, ['Retry-After']) } }),
+    ...getBoth({
+      path: '/events',
+      summary: 'History of the event stream (the same events a WebSocket connect with since replays)',
+      tags: ['events'],
+      parameters: [
+        { name: 'since', in: 'query', description: 'events with seq above this (0)', schema: v.string() },
+        { name: 'limit', in: 'query', description: 'events per page, 1..1000 (100)', schema: v.string() },
+      ],
+      responses: {
+        200: json('the stream epoch and the events after since, oldest first', v.object({ epoch: v.string(), events: v.array(v.looseObject({ type: v.string(), seq: v.number() })) })),
+        400: err('bad since or limit'),
+        503: json('the event log is unreachable; retry after Retry-After seconds', ErrorBodySchema, ['Retry-After']),
+      },
+    }),
     ...getBoth({ path: '/metrics', summary: 'Prometheus metrics', tags: ['operations'], responses: { 200: { description: 'Prometheus text exposition format', schema: v.string(), contentType: 'text/plain' } } }),
     ...getBoth({
       path: '/bets/{id}',

@@ -205,6 +205,39 @@ describe('event stream (spec 6)', () => {
     c.close();
   });
 
+  it('sends a resume message first on a connect with since: recovered within the log and epoch, not otherwise; none without since', async () => {
+    await shell.events.broadcast({ type: 'bet_open', id: 'r1' });
+    const last = shell.events.lastPublishedSeq;
+    const within = await collect(`${wsBase}/api/ws?since=${last - 1}`);
+    await within.until((m) => m.some((e) => e.seq === last));
+    expect(within.resumes).toEqual([{ type: 'resume', recovered: true, epoch: expect.any(String), seq: last }]);
+    const epoch = within.resumes[0]!.epoch as string;
+    const same = await collect(`${wsBase}/api/ws?since=${last}&epoch=${encodeURIComponent(epoch)}`);
+    const beyond = await collect(`${wsBase}/api/ws?since=${last + 100}`);
+    const other = await collect(`${wsBase}/api/ws?since=${last}&epoch=another`);
+    const plain = await collect(`${wsBase}/api/ws`);
+    for (const c of [same, beyond, other]) await c.until(() => c.resumes.length === 1);
+    expect(same.resumes[0]).toEqual({ type: 'resume', recovered: true, epoch, seq: last });
+    expect(beyond.resumes[0]).toMatchObject({ recovered: false, epoch });
+    expect(other.resumes[0]).toMatchObject({ recovered: false, epoch });
+    await other.until((m) => m.some((e) => e.seq === last));
+    expect(other.messages[0]?.seq).toBe(1); // another epoch: everything held
+    await new Promise((r) => setTimeout(r, 50));
+    expect(plain.resumes).toEqual([]);
+    for (const c of [within, same, beyond, other, plain]) c.close();
+  });
+
+  it('serves the history over HTTP: GET /api/events?since&limit answers {epoch, events}; 400 for bad params', async () => {
+    const last = shell.events.lastPublishedSeq;
+    const page = await call('GET', `/api/events?since=${last - 2}&limit=1`);
+    expect(page.status).toBe(200);
+    const body = page.body as { epoch: string; events: Array<{ seq: number }> };
+    expect(body.epoch).toEqual(expect.any(String));
+    expect(body.events.map((e) => e.seq)).toEqual([last - 1]);
+    expect(((await call('GET', '/events')).body as { events: unknown[] }).events.length).toBe(Math.min(last, 100));
+    for (const bad of ['?since=-1', '?since=1.5', '?limit=0', '?limit=1001', '?limit=x', '?since=1&since=2']) expect((await call('GET', `/api/events${bad}`)).status, bad).toBe(400);
+  });
+
   it('fans every event out to several sockets, in seq order', async () => {
     const clients = await Promise.all(Array.from({ length: 5 }, () => collect(`${wsBase}/api/ws`)));
     const sent: Array<Sequenced<TestEvent>> = [];
@@ -225,6 +258,8 @@ function slowReads<E extends TestEvent>(log: EventLog<E>): EventLog<E> {
   return {
     append: (e) => log.append(e),
     lastSeq: () => log.lastSeq(),
+    firstSeq: () => log.firstSeq(),
+    epoch: () => log.epoch(),
     readSince: async (since, limit) => {
       await new Promise((r) => setTimeout(r, 1));
       return log.readSince(since, limit);

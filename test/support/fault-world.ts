@@ -49,6 +49,8 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A WebSocket client that resumes with `since` after every drop, and records every event once received. */
 export class ResumingClient {
   readonly events: any[] = [];
+  /** `resume` messages, one per connect, kept apart from the events */
+  readonly resumeMessages: any[] = [];
   lastSeq = 0;
   resumes = 0;
   private ws: WebSocket | null = null;
@@ -64,6 +66,10 @@ export class ResumingClient {
     this.ws = ws;
     ws.on('message', (data) => {
       const e = JSON.parse(String(data));
+      if (e.type === 'resume') {
+        this.resumeMessages.push(e);
+        return;
+      }
       this.events.push(e);
       if (typeof e.seq === 'number' && e.seq > this.lastSeq) this.lastSeq = e.seq;
     });
@@ -133,6 +139,8 @@ export class FaultWorld {
         GW_EXPIRY_SECONDS: '3',
         // these tests audit every bet account on chain after the faults: keep them all
         GW_RECLAIM_BETS: 'off',
+        // a restarted gateway keeps its node id, so it takes its own leader lease back at once
+        GW_NODE_ID: 'gw-fault',
         ...(redis ? { REDIS_URL: redis.url } : {}),
         ...o.env,
       },

@@ -50,6 +50,8 @@ export async function startGatewayStack(env: Record<string, string> = {}): Promi
     SOLANA_RPC_URL: `http://127.0.0.1:${chainPort}`,
     SMART_SETTLE_INTERVAL_MS: '200',
     GW_ADMIN_TOKEN: 'test-admin-token',
+    // a restarted gateway keeps its node id, so it takes its own leader lease back at once
+    GW_NODE_ID: 'gw-stack',
     ...env,
   };
   const extras: ServiceProcess[] = [];
@@ -74,7 +76,7 @@ export async function startGatewayStack(env: Record<string, string> = {}): Promi
     },
     async extraGateway(env) {
       const port = await freePort();
-      const proc = await startService('gateway', { ...gatewayEnv, ...env, GATEWAY_PORT: String(port) }, port, 120_000);
+      const proc = await startService('gateway', { ...gatewayEnv, GW_NODE_ID: `gw-extra-${port}`, ...env, GATEWAY_PORT: String(port) }, port, 120_000);
       extras.push(proc);
       return { base: `http://127.0.0.1:${port}`, process: proc };
     },
@@ -126,12 +128,17 @@ export async function call(base: string, method: string, path: string, body?: un
 /** A WebSocket client that records every JSON message it receives. */
 export class EventClient {
   readonly events: any[] = [];
+  /** `resume` messages (sent first on a connect with `since`), kept apart from the events */
+  readonly resumes: any[] = [];
   private readonly ws: WebSocket;
   readonly opened: Promise<void>;
 
   constructor(url: string) {
     this.ws = new WebSocket(url);
-    this.ws.on('message', (data) => this.events.push(JSON.parse(data.toString())));
+    this.ws.on('message', (data) => {
+      const message = JSON.parse(data.toString());
+      (message.type === 'resume' ? this.resumes : this.events).push(message);
+    });
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('error', reject);

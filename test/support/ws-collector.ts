@@ -5,6 +5,8 @@ import WebSocket from 'ws';
 export interface Collector {
   socket: WebSocket;
   messages: Array<Record<string, unknown>>;
+  /** `resume` messages (sent first on a connect with `since`), kept apart from the events */
+  resumes: Array<Record<string, unknown>>;
   /** Resolves once `predicate(messages)` holds (checked on every message); rejects if the socket closes first, or after `guardMs` (a hang guard, not a speed check). */
   until(predicate: (messages: Array<Record<string, unknown>>) => boolean, guardMs?: number): Promise<void>;
   closed: Promise<number>;
@@ -15,6 +17,7 @@ export interface Collector {
 export function collect(url: string): Promise<Collector> {
   const socket = new WebSocket(url);
   const messages: Array<Record<string, unknown>> = [];
+  const resumes: Array<Record<string, unknown>> = [];
   const waiters = new Set<() => void>();
   let isClosed = false;
   const closed = new Promise<number>((resolve) =>
@@ -25,12 +28,14 @@ export function collect(url: string): Promise<Collector> {
     }),
   );
   socket.on('message', (data) => {
-    messages.push(JSON.parse(String(data)) as Record<string, unknown>);
+    const message = JSON.parse(String(data)) as Record<string, unknown>;
+    (message.type === 'resume' ? resumes : messages).push(message);
     for (const w of waiters) w();
   });
   const collector: Collector = {
     socket,
     messages,
+    resumes,
     closed,
     close: () => socket.close(),
     until: (predicate, guardMs = 15_000) =>

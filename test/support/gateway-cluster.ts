@@ -1,0 +1,123 @@
+/**
+ * Several gateway processes on one NATS (JetStream), one Redis and one local chain process, for
+ * the multi-node suites: every process is real and can be SIGKILLed; a ticker publishes a SOL
+ * random walk on `market.price.solusdt` every 200 ms.
+ *
+ * @example
+ *   const cluster = await GatewayCluster.start(3);
+ *   const leader = await cluster.leader();
+ *   await cluster.stop();
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { request, sleep } from './fault-world.ts';
+import { managedNats, managedRedis, managedService, type Managed } from './managed.ts';
+import { freePort } from './servers.ts';
+
+/** One gateway of the cluster. */
+export interface ClusterNode {
+  id: string;
+  base: string;
+  ws: string;
+  process: Managed;
+}
+
+export class GatewayCluster {
+  private ticker: NodeJS.Timeout | null = null;
+  private price = 150;
+  /** a fixed price for every tick (every window a tie), or null for the random walk */
+  fixedPrice: string | null = null;
+
+  private constructor(
+    readonly dataDir: string,
+    readonly nats: Managed & { url: string },
+    readonly redis: Managed & { url: string },
+    readonly chain: Managed,
+    readonly nodes: ClusterNode[],
+    private readonly nc: NatsConnection,
+  ) {}
+
+  /** Starts `n` gateways (ids gw-1..gw-n) with short windows; `env` goes on top of every gateway's env. */
+  static async start(n: number, env: Record<string, string> = {}): Promise<GatewayCluster> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-cluster-'));
+    const nats = await managedNats();
+    const redis = await managedRedis();
+    const chainPort = await freePort();
+    const chain = managedService('chain', { DATA_DIR: dataDir, CHAIN_PORT: String(chainPort), GW_EXPIRY_SECONDS: '3' }, chainPort);
+    await chain.start();
+    const nodes: ClusterNode[] = [];
+    for (let i = 1; i <= n; i++) {
+      const port = await freePort();
+      const process = managedService(
+        'gateway',
+        {
+          DATA_DIR: dataDir,
+          GATEWAY_PORT: String(port),
+          NATS_URL: nats.url,
+          REDIS_URL: redis.url,
+          SOLANA_RPC_URL: `http://127.0.0.1:${chainPort}`,
+          SMART_SETTLE_INTERVAL_MS: '200',
+          GW_EXPIRY_SECONDS: '3',
+          GW_LEASE_TTL_MS: '1500',
+          GW_NODE_ID: `gw-${i}`,
+          ...env,
+        },
+        port,
+      );
+      nodes.push({ id: `gw-${i}`, base: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}/api/ws`, process });
+    }
+    // one at a time: the first boot initialises the contract and the key store secret
+    await nodes[0]!.process.start();
+    await Promise.all(nodes.slice(1).map((node) => node.process.start()));
+    const nc = await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 200 });
+    const cluster = new GatewayCluster(dataDir, nats, redis, chain, nodes, nc);
+    cluster.ticker = setInterval(() => {
+      cluster.price *= Math.exp(0.0004 * (Math.random() - 0.5));
+      const price = cluster.fixedPrice ?? cluster.price.toFixed(8);
+      if (!nc.isClosed()) nc.publish('market.price.solusdt', JSON.stringify({ symbol: 'solusdt', price, ts: Date.now() }));
+    }, 200);
+    return cluster;
+  }
+
+  /** `/health` of every running node. */
+  async healths(): Promise<Array<{ node: ClusterNode; leader: boolean; status: number; body: { node?: string; leader?: boolean } }>> {
+    const running = this.nodes.filter((n) => n.process.running);
+    return Promise.all(
+      running.map(async (node) => {
+        const r = await request(node.base, 'GET', '/health', undefined, 3_000);
+        return { node, status: r.status, body: r.body ?? {}, leader: r.body?.leader === true };
+      }),
+    );
+  }
+
+  /** Waits until exactly one running node says it leads; returns it. */
+  async leader(timeoutMs = 15_000): Promise<ClusterNode> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const leaders = (await this.healths()).filter((h) => h.leader);
+      if (leaders.length === 1) return leaders[0]!.node;
+      if (Date.now() > deadline) throw new Error(`${leaders.length} leaders after ${timeoutMs} ms`);
+      await sleep(100);
+    }
+  }
+
+  /** A funded custodial wallet, created on `node`. */
+  async wallet(node: ClusterNode): Promise<string> {
+    const w = await request(node.base, 'POST', '/api/wallet', {});
+    const f = await request(node.base, 'GET', `/api/faucet/${w.body?.address}`);
+    if (w.status !== 200 || f.status !== 200) throw new Error(`wallet setup on ${node.id} failed: ${w.status} ${f.status}`);
+    return w.body.address as string;
+  }
+
+  async stop(): Promise<void> {
+    if (this.ticker) clearInterval(this.ticker);
+    await this.nc.close().catch(() => undefined);
+    await Promise.all(this.nodes.map((n) => n.process.stop()));
+    await this.chain.stop();
+    await this.nats.stop();
+    await this.redis.stop();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
