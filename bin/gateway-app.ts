@@ -86,7 +86,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
 
     // with NATS the broadcast events live in a JetStream stream shared by every gateway; the
     // store's own log stays the outbox of bet commits, relayed to the stream by the leader
-    const shared = await openSharedStream(config.NATS_URL, log);
+    const shared = await openSharedStream(config.NATS_URL, log, config.GW_EVENT_STREAM);
     if (shared) cleanups.push(() => shared.close());
     const shell = createGatewayShell<GatewayEvent>({ eventLog: shared?.log ?? stores.eventLog, logger: log, answered: metrics.httpAnswered });
     await shell.events.start();

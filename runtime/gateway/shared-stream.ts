@@ -25,12 +25,19 @@ export function dedupIdOf(event: Sequenced<GatewayEvent>): string {
   return event.type === 'price' ? `price:${event.ts}:${event.price}` : `bet:${event.id}:${event.type}`;
 }
 
-/** Opens the shared stream when `natsUrl` is set; null otherwise. */
-export async function openSharedStream(natsUrl: string | undefined, log: Logger): Promise<SharedStream | null> {
+/** The JetStream stream name of a subject prefix: `gw.events` -> `GW_EVENTS`. */
+export const streamNameOf = (subjectPrefix: string): string => subjectPrefix.toUpperCase().replaceAll('.', '_');
+
+/**
+ * Opens the shared stream when `natsUrl` is set; null otherwise. `subjectPrefix` names the
+ * deployment's stream (gateways of one deployment share it; another deployment on the same NATS
+ * takes its own, or bet ids of two chains would collide).
+ */
+export async function openSharedStream(natsUrl: string | undefined, log: Logger, subjectPrefix = 'gw.events'): Promise<SharedStream | null> {
   if (!natsUrl) return null;
   const nc = await waitFor(`NATS at ${natsUrl} (event stream)`, () => connectNats(natsUrl, 'gateway-events', log), log);
   try {
-    const stream = await waitFor('the JetStream event stream', () => openJetStreamEventLog<GatewayEvent>(nc, { parse: (raw) => v.parse(GatewayEventSchema, raw), log }), log, 'is JetStream enabled on the NATS server (-js)?');
+    const stream = await waitFor('the JetStream event stream', () => openJetStreamEventLog<GatewayEvent>(nc, { stream: streamNameOf(subjectPrefix), subjectPrefix, parse: (raw) => v.parse(GatewayEventSchema, raw), log }), log, 'is JetStream enabled on the NATS server (-js)?');
     return {
       log: stream,
       close: async () => {

@@ -26,6 +26,8 @@ export const OpsOptions = v.object({
   redisUrl: v.optional(Url(['redis:', 'rediss:'])),
   dataDir: v.pipe(v.string(), v.nonEmpty('must not be empty')),
   rpcUrl: Url(['http:', 'https:']),
+  natsUrl: v.optional(Url(['nats:', 'tls:'])),
+  eventStream: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be NATS subject tokens joined by dots')),
   gatewayPrefix: v.pipe(v.string(), v.maxLength(200)),
   exchangePrefix: v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200)),
   json: v.optional(v.boolean(), false),

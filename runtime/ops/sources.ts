@@ -11,6 +11,10 @@ import { readFileExchangeLedger } from '../../adapters/store/exchange-file.ts';
 import type { ExchangeStore } from '../../adapters/store/exchange-port.ts';
 import { redisExchangeStore } from '../../adapters/store/exchange-redis.ts';
 import { redactUrl } from '../../adapters/store/redis-client.ts';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { openJetStreamEventLog } from '../../adapters/store/event-log-jetstream.ts';
+import type { LoggedEvent } from '../../adapters/store/event-log.ts';
+import { streamNameOf } from '../gateway/shared-stream.ts';
 import { messageOf, OpsError } from './errors.ts';
 import { fileGatewayRecords } from './gateway-records-file.ts';
 import { redisGatewayRecords } from './gateway-records-redis.ts';
@@ -38,10 +42,29 @@ async function connectRedis(url: string): Promise<Redis> {
   return redis;
 }
 
-/** The gateway's records (snapshots, events, retry requests). */
+/** The gateway's records (snapshots, events, retry requests); with NATS, the events of the gateways' shared stream. */
 export async function openGatewayRecords(o: OpsOptions): Promise<GatewayRecords> {
-  if (o.redisUrl) return redisGatewayRecords(await connectRedis(o.redisUrl), o.gatewayPrefix, `Redis ${redactUrl(o.redisUrl)} (prefix ${o.gatewayPrefix})`);
-  return fileGatewayRecords(o.dataDir);
+  const records = o.redisUrl ? redisGatewayRecords(await connectRedis(o.redisUrl), o.gatewayPrefix, `Redis ${redactUrl(o.redisUrl)} (prefix ${o.gatewayPrefix})`) : fileGatewayRecords(o.dataDir);
+  if (!o.natsUrl) return records;
+  try {
+    const stream = await openStreamEvents(o.natsUrl, o.eventStream);
+    return { ...records, eventsSince: stream.eventsSince, close: async () => { await stream.close(); await records.close(); } };
+  } catch (err) {
+    await records.close();
+    throw err;
+  }
+}
+
+/** Reads the gateways' JetStream event stream (`seq` is the stream sequence every gateway shows). */
+async function openStreamEvents(natsUrl: string, subjectPrefix: string): Promise<Pick<GatewayRecords, 'eventsSince' | 'close'>> {
+  let nc: NatsConnection;
+  try {
+    nc = await connect({ servers: natsUrl, timeout: 2_000, reconnect: false });
+  } catch (err) {
+    throw new OpsError(`cannot reach NATS at ${natsUrl}: ${messageOf(err)}`, 3, { cause: err });
+  }
+  const log = await openJetStreamEventLog<LoggedEvent>(nc, { stream: streamNameOf(subjectPrefix), subjectPrefix, log: pino({ level: 'silent' }) });
+  return { eventsSince: (since, limit) => log.readSince(since, limit), close: () => nc.close() };
 }
 
 /** The exchange ledger, read-only. */

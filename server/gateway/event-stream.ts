@@ -257,7 +257,8 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
     const state = ws.getUserData();
     const snapshot = this.snapshot();
     if (state.since === undefined) {
-      if (snapshot) ws.send(JSON.stringify(snapshot));
+      // a snapshot not delivered here yet (a shared stream's follower is behind) comes live: sent now it would come twice
+      if (snapshot && snapshot.seq <= this.lastPublished) ws.send(JSON.stringify(snapshot));
       ws.subscribe(TOPIC);
       state.live = true;
       return;

@@ -104,7 +104,8 @@ let openBettor = '';
 
 describe('the ops CLI on the running gateway', () => {
   it('bets and bet <id> show the open bet, its snapshot and its account read from the chain; events show the settled one', async () => {
-    const env = { REDIS_URL: stack.redisUrl, SOLANA_RPC_URL: stack.chainUrl };
+    // the gateways' events live in their shared JetStream stream (NATS); snapshots in Redis
+    const env = { REDIS_URL: stack.redisUrl, SOLANA_RPC_URL: stack.chainUrl, NATS_URL: stack.gatewayEnv.NATS_URL ?? '' };
     const bets = await runOps(['bets', '--json'], env);
     expect(bets.code, bets.stderr).toBe(0);
     expect(bets.json()).toContainEqual(expect.objectContaining({ id: openBetId, bettor: openBettor, attempt: 0, lastError: null }));

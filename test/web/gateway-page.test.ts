@@ -39,7 +39,8 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   baseB = `http://127.0.0.1:${portB}`;
   const env = { DATA_DIR: dataDir, GATEWAY_PORT: String(port), NATS_URL: nats.url, REDIS_URL: '', SOLANA_RPC_URL: '', GW_EXPIRY_SECONDS: '3', SMART_SETTLE_INTERVAL_MS: '200', SMART_MODE: 'test', LOG_LEVEL: 'warn' };
-  const envB = { ...env, DATA_DIR: dataDirB, GATEWAY_PORT: String(portB), GW_PROFILE: 'B' };
+  // another deployment (its own chain) on the same NATS: its own event stream
+  const envB = { ...env, DATA_DIR: dataDirB, GATEWAY_PORT: String(portB), GW_PROFILE: 'B', GW_EVENT_STREAM: 'gw.events-b' };
   [gateway, gatewayB, browser] = await Promise.all([startService('gateway', env, port, 120_000), startService('gateway', envB, portB, 120_000), launchBrowser()]);
   tick();
   ticker = setInterval(tick, 250);

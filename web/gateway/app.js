@@ -126,7 +126,9 @@ function describe(e) {
 function onEvent(e) {
   if (e.type === 'price') showPrice(e);
   history.onEvent(e);
-  const item = el('li', { dataset: { type: e.type, seq: e.seq ?? '' } }, e.seq !== undefined ? `${e.seq} ` : '', describe(e));
+  // the resume message names the last seq of the stream; it is not an event of that seq
+  const seq = e.type === 'resume' ? undefined : e.seq;
+  const item = el('li', { dataset: { type: e.type, seq: seq ?? '' } }, seq !== undefined ? `${seq} ` : '', describe(e));
   ui.events.prepend(item);
   while (ui.events.childElementCount > 100) ui.events.lastElementChild?.remove();
 }

@@ -46,7 +46,11 @@ export function eventStream({ onEvent, onStatus }) {
         onEvent(e);
         return;
       }
-      if (typeof e.seq === 'number' && e.seq > lastSeq) lastSeq = e.seq;
+      if (typeof e.seq === 'number') {
+        // the price snapshot sent on a reconnect may repeat the last event seen: each seq is shown once
+        if (e.seq <= lastSeq) return;
+        if (e.seq > lastSeq) lastSeq = e.seq;
+      }
       onEvent(e);
     };
     ws.onclose = () => {
