@@ -16,6 +16,17 @@ return 'created'
 `, { deadline: true });
 
 /**
+ * KEYS: account, positions, idempotency. ARGV: idempotency key (optional). One consistent read of
+ * an order's inputs in one command: {account fields and values, position fields and values,
+ * the idempotency record or false}; an empty account hash is an account that does not exist.
+ */
+export const LOAD = redisScript(`
+local idem = false
+if ARGV[1] then idem = redis.call('HGET', KEYS[3], ARGV[1]) end
+return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), idem}
+`);
+
+/**
  * KEYS: account, positions, orders, equity, journal, idempotency, order states. ARGV: expected
  * version, change JSON {cash, netDeposits, feesPaid, positions{symbol: json}, journal[[k,v,...]],
  * order?, equity?{score, member}, idem?{key, value}, state?{id, json}}.
