@@ -16,6 +16,7 @@
  */
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
+import { commitArgs, type CommitText } from '../adapters/store/exchange-redis.ts';
 import { COMMIT } from '../adapters/store/exchange-redis-scripts.ts';
 import { JsonClient } from './support/http-client.ts';
 import { percentile, report, type Row } from './support/measure.ts';
@@ -48,7 +49,7 @@ async function loadOrders(base: string, paths: string[], seconds: number) {
 }
 
 /** The COMMIT script alone: `CONNECTIONS` loops, each committing to its own account for `seconds`. */
-async function commitAlone(url: string, payload: Record<string, unknown>, seconds: number): Promise<{ perSecond: number; p50: number; p99: number; failed: number }> {
+async function commitAlone(url: string, payload: CommitText, seconds: number): Promise<{ perSecond: number; p50: number; p99: number; failed: number }> {
   const redis = new Redis(url, { enableAutoPipelining: true, connectionName: 'bench-commit' });
   const prefix = 'bench-commit';
   const latencies: number[] = [];
@@ -59,8 +60,8 @@ async function commitAlone(url: string, payload: Record<string, unknown>, second
     return [b, `${b}:positions`, `${b}:orders`, `${b}:equity`, `${b}:journal`, `${b}:idempotency`, `${b}:order-states`];
   };
   for (let i = 0; i < CONNECTIONS; i++) await redis.hset(keysOf(i)[0] as string, 'version', '1', 'cash', '0');
-  const idem = payload.idem as { key: string; value: string };
-  const state = payload.state as { id: string; json: string };
+  const { idem, state } = payload;
+  if (!idem || !state) throw new Error('the order payload has no idempotency record or state');
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
@@ -70,9 +71,8 @@ async function commitAlone(url: string, payload: Record<string, unknown>, second
       while (performance.now() < deadline) {
         // a fresh idempotency key and order id per commit, as each order has its own
         const n = `${i}-${version}`;
-        const args = JSON.stringify({ ...payload, idem: { ...idem, key: `order:${n}` }, state: { ...state, id: n } });
         const t0 = performance.now();
-        const out = await COMMIT.run(redis, keys, [String(version), args]);
+        const out = await COMMIT.run(redis, keys, commitArgs(version, { ...payload, idem: { ...idem, key: `order:${n}` }, state: { ...state, id: n } }));
         latencies.push(performance.now() - t0);
         if (out === 'committed') {
           done++;
@@ -87,7 +87,7 @@ async function commitAlone(url: string, payload: Record<string, unknown>, second
 }
 
 /** The COMMIT arguments of a real order of `accountId`, read back from what its commit stored. */
-async function realCommitPayload(redis: Redis, accountId: string): Promise<Record<string, unknown>> {
+async function realCommitPayload(redis: Redis, accountId: string): Promise<CommitText> {
   const b = `exchange:account:${accountId}`;
   const [order] = await redis.lrange(`${b}:orders`, '-1', '-1');
   if (!order) throw new Error('no order was stored');
@@ -100,9 +100,9 @@ async function realCommitPayload(redis: Redis, accountId: string): Promise<Recor
   const state = await redis.hget(`${b}:order-states`, orderId);
   if (!equity || !score || !entries[0] || !idem || !state) throw new Error('the stored order is incomplete');
   return {
-    cash: account.cash,
-    netDeposits: account.netDeposits,
-    feesPaid: account.feesPaid,
+    cash: account.cash as string,
+    netDeposits: account.netDeposits as string,
+    feesPaid: account.feesPaid as string,
     positions,
     journal: [entries[0][1]],
     order,

@@ -45,6 +45,31 @@ function pairsOf(flat: string[]): Record<string, string> {
   return out;
 }
 
+/** A ledger change as the COMMIT script stores it: every value already the text Redis keeps. */
+export interface CommitText {
+  cash: string;
+  netDeposits: string;
+  feesPaid: string;
+  /** symbol -> position JSON */
+  positions: Record<string, string>;
+  /** journal entries as [field, value, ...] */
+  journal: string[][];
+  order?: string;
+  equity?: { score: string; member: string };
+  idem?: { key: string; value: string };
+  state?: { id: string; json: string };
+}
+
+/** The COMMIT script's ARGV (without its deadline) for `change` expected at `expectedVersion`. */
+export function commitArgs(expectedVersion: number, c: CommitText): string[] {
+  // cjson turns an empty object into an empty array: harmless for `pairs`.
+  const balances = JSON.stringify({ cash: c.cash, netDeposits: c.netDeposits, feesPaid: c.feesPaid, positions: c.positions, journal: c.journal });
+  return [
+    String(expectedVersion), balances, c.order ?? '', c.equity?.score ?? '', c.equity?.member ?? '',
+    c.idem?.key ?? '', c.idem?.value ?? '', c.state?.id ?? '', c.state?.json ?? '',
+  ];
+}
+
 /**
  * Connects to `url` and returns the store (the connection is closed by `close`). The client is
  * made for outages (`redis-client.ts`): while Redis is down every call rejects with
@@ -113,22 +138,20 @@ export function redisExchangeStore(url: string, prefix = 'exchange', log: Logger
       const keys = k(id);
       const positions: Record<string, string> = {};
       for (const p of Object.values(change.balances.positions)) positions[p.symbol] = JSON.stringify(positionToJson(p));
-      const payload: Record<string, unknown> = {
-        cash: change.balances.cash.toFixed(),
-        netDeposits: change.balances.netDeposits.toFixed(),
-        feesPaid: change.balances.feesPaid.toFixed(),
-        positions,
-        journal: change.journal.map((e) => Object.entries(journalFields(e)).flat()),
-      };
-      // cjson turns an empty object into an empty array: harmless for `pairs`.
-      if (change.order) payload.order = JSON.stringify(change.order);
-      if (change.equityPoint) payload.equity = { score: pointScore(change.equityPoint), member: JSON.stringify(change.equityPoint) };
-      if (change.idempotency) payload.idem = { key: change.idempotency.key, value: JSON.stringify(change.idempotency.record) };
-      if (change.orderState) payload.state = { id: change.orderState.orderId, json: JSON.stringify(change.orderState.state) };
       const out = await COMMIT.run(
         redis,
         [keys.account, keys.positions, keys.orders, keys.equity, keys.journal, keys.idempotency, keys.orderStates],
-        [String(expectedVersion), JSON.stringify(payload)],
+        commitArgs(expectedVersion, {
+          cash: change.balances.cash.toFixed(),
+          netDeposits: change.balances.netDeposits.toFixed(),
+          feesPaid: change.balances.feesPaid.toFixed(),
+          positions,
+          journal: change.journal.map((e) => Object.entries(journalFields(e)).flat()),
+          ...(change.order ? { order: JSON.stringify(change.order) } : {}),
+          ...(change.equityPoint ? { equity: { score: pointScore(change.equityPoint), member: JSON.stringify(change.equityPoint) } } : {}),
+          ...(change.idempotency ? { idem: { key: change.idempotency.key, value: JSON.stringify(change.idempotency.record) } } : {}),
+          ...(change.orderState ? { state: { id: change.orderState.orderId, json: JSON.stringify(change.orderState.state) } } : {}),
+        }),
       );
       return out === 'committed' ? 'committed' : out === 'missing' ? 'missing' : 'conflict';
     },
