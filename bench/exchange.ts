@@ -6,8 +6,8 @@
  * books (deep enough that every order fills). 100 accounts are opened and funded by a deposit;
  * then market orders (BUY 0.001 SOLUSDT) are sent round-robin over the accounts by autocannon,
  * BENCH_CONNECTIONS (64) keep-alive connections for BENCH_SECONDS (5). Redis commands are counted
- * with `INFO commandstats` before and after: a round trip is one EXEC (the load's MULTI) or one
- * EVALSHA/EVAL (a script run). Baseline: the COMMIT script alone from this process, EVALSHA with
+ * with `INFO commandstats` before and after: a round trip is one EVALSHA/EVAL (a script run) or one
+ * EXEC (a transaction). Baseline: the COMMIT script alone from this process, EVALSHA with
  * the keys and arguments of a real order of the run (its stored order, fills, journal entry,
  * equity point, idempotency record and final state), 64 in flight for the same duration, each
  * in-flight slot on its own account. Then GET /api/v1/prices and the bare route (padded to the
@@ -163,7 +163,7 @@ try {
       goal: '>= 5,000/s and >= 0.4x of COMMIT alone',
       detail:
         `p50 ${orders.latency.p50} ms, p99 ${orders.latency.p99} ms, non-2xx/errors ${orders.non2xx + orders.errors}, ${stored} orders stored; ` +
-        `${roundTrips.toFixed(2)} Redis round trips per order (EXEC + EVALSHA); commands per order: ${perOrder}; ` +
+        `${roundTrips.toFixed(2)} Redis round trips per order (script runs + transactions); commands per order: ${perOrder}; ` +
         `COMMIT alone p50 ${baseline.p50.toFixed(2)} ms, p99 ${baseline.p99.toFixed(2)} ms, conflicts ${baseline.failed}`,
     },
     {
