@@ -13,11 +13,19 @@ declare module 'autocannon' {
     latency: Histogram;
     requests: Histogram;
   }
+  interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    /** called before each send of this request; returns the request to send */
+    setupRequest?: (req: Request) => Request;
+  }
   interface Options {
     url: string;
     connections?: number;
     duration?: number;
-    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
+    requests?: Request[];
   }
   export default function autocannon(options: Options): Promise<Result>;
 }

@@ -16,23 +16,36 @@ return 'created'
 `, { deadline: true });
 
 /**
+ * KEYS: account, positions, idempotency. ARGV: idempotency key (optional). One consistent read of
+ * an order's inputs in one command: {account fields and values, position fields and values,
+ * the idempotency record or false}; an empty account hash is an account that does not exist.
+ */
+export const LOAD = redisScript(`
+local idem = false
+if ARGV[1] then idem = redis.call('HGET', KEYS[3], ARGV[1]) end
+return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), idem}
+`);
+
+/**
  * KEYS: account, positions, orders, equity, journal, idempotency, order states. ARGV: expected
- * version, change JSON {cash, netDeposits, feesPaid, positions{symbol: json}, journal[[k,v,...]],
- * order?, equity?{score, member}, idem?{key, value}, state?{id, json}}.
+ * version, balances JSON {cash, netDeposits, feesPaid, positions{symbol: json}, journal[[k,v,...]]},
+ * order JSON, equity score, equity member, idempotency key, idempotency record JSON, order id,
+ * order state JSON ('' = none). The JSON documents the commit stores whole travel as arguments of
+ * their own, so neither side encodes or decodes them twice.
  */
 export const COMMIT = redisScript(`
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return 'missing' end
 if v ~= ARGV[1] then return 'conflict' end
+if ARGV[6] ~= '' and redis.call('HEXISTS', KEYS[6], ARGV[6]) == 1 then return 'conflict' end
 local c = cjson.decode(ARGV[2])
-if c.idem and redis.call('HEXISTS', KEYS[6], c.idem.key) == 1 then return 'conflict' end
 redis.call('HSET', KEYS[1], 'cash', c.cash, 'netDeposits', c.netDeposits, 'feesPaid', c.feesPaid)
 for sym, json in pairs(c.positions) do redis.call('HSET', KEYS[2], sym, json) end
 for _, fields in ipairs(c.journal) do redis.call('XADD', KEYS[5], '*', unpack(fields)) end
-if c.order then redis.call('RPUSH', KEYS[3], c.order) end
-if c.equity then redis.call('ZADD', KEYS[4], c.equity.score, c.equity.member) end
-if c.idem then redis.call('HSET', KEYS[6], c.idem.key, c.idem.value) end
-if c.state then redis.call('HSET', KEYS[7], c.state.id, c.state.json) end
+if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[3]) end
+if ARGV[5] ~= '' then redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5]) end
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[6], ARGV[6], ARGV[7]) end
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[7], ARGV[8], ARGV[9]) end
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 return 'committed'
 `, { deadline: true });

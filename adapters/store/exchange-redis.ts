@@ -17,7 +17,7 @@ import { dec } from '../../runtime/exchange/money.ts';
 import { log as rootLog, type Logger } from '../../runtime/log.ts';
 import { DecimalText, PositionJson, positionsFromJson, positionToJson } from './exchange-codec.ts';
 import type { AccountRecord, EquityPoint, ExchangeStore, IdempotencyRecord, LoadedAccount, OrderRecord } from './exchange-port.ts';
-import { COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT } from './exchange-redis-scripts.ts';
+import { COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, LOAD } from './exchange-redis-scripts.ts';
 import { openRedis } from './redis-client.ts';
 
 const AccountHash = v.object({
@@ -38,13 +38,36 @@ const IdempotencyJson = v.object({ fingerprint: v.string(), status: v.number(), 
 /** Positions as stored (symbol -> JSON); symbols the exchange does not trade are ignored. */
 const readPositions = (hash: Record<string, string>): Balances['positions'] => positionsFromJson(v.parse(PositionsHash, hash));
 
-type ExecResult = [error: Error | null, result: unknown][] | null;
-function results(r: ExecResult): unknown[] {
-  if (!r) throw new Error('redis transaction aborted');
-  return r.map(([err, res]) => {
-    if (err) throw err;
-    return res;
-  });
+/** A flat [field, value, ...] reply (HGETALL inside a script) as a record. */
+function pairsOf(flat: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i] as string] = flat[i + 1] as string;
+  return out;
+}
+
+/** A ledger change as the COMMIT script stores it: every value already the text Redis keeps. */
+export interface CommitText {
+  cash: string;
+  netDeposits: string;
+  feesPaid: string;
+  /** symbol -> position JSON */
+  positions: Record<string, string>;
+  /** journal entries as [field, value, ...] */
+  journal: string[][];
+  order?: string;
+  equity?: { score: string; member: string };
+  idem?: { key: string; value: string };
+  state?: { id: string; json: string };
+}
+
+/** The COMMIT script's ARGV (without its deadline) for `change` expected at `expectedVersion`. */
+export function commitArgs(expectedVersion: number, c: CommitText): string[] {
+  // cjson turns an empty object into an empty array: harmless for `pairs`.
+  const balances = JSON.stringify({ cash: c.cash, netDeposits: c.netDeposits, feesPaid: c.feesPaid, positions: c.positions, journal: c.journal });
+  return [
+    String(expectedVersion), balances, c.order ?? '', c.equity?.score ?? '', c.equity?.member ?? '',
+    c.idem?.key ?? '', c.idem?.value ?? '', c.state?.id ?? '', c.state?.json ?? '',
+  ];
 }
 
 /**
@@ -91,17 +114,21 @@ export function redisExchangeStore(url: string, prefix = 'exchange', log: Logger
 
     async load(id, idempotencyKey): Promise<LoadedAccount | null> {
       const keys = k(id);
-      const tx = redis.multi().hgetall(keys.account).hgetall(keys.positions);
-      if (idempotencyKey !== undefined) tx.hget(keys.idempotency, idempotencyKey);
-      const [hash, positions, idem] = results(await tx.exec());
-      if (!hash || Object.keys(hash as object).length === 0) return null;
-      const h = v.parse(AccountHash, hash);
+      // one script, not MULTI/EXEC: a single command that rides the client's auto-pipeline with the other orders' commands
+      const [fields, positionFields, idem] = (await LOAD.run(redis, [keys.account, keys.positions, keys.idempotency], idempotencyKey === undefined ? [] : [idempotencyKey])) as [
+        string[],
+        string[],
+        string | null,
+      ];
+      if (fields.length === 0) return null;
+      const h = v.parse(AccountHash, pairsOf(fields));
+      const positions = pairsOf(positionFields);
       const account: AccountRecord = {
         id: h.id, name: h.name, baseCurrency: h.baseCurrency, initialCash: dec(h.initialCash), feeRate: dec(h.feeRate), createdAt: h.createdAt,
       };
       const balances: Balances = {
         cash: dec(h.cash), netDeposits: dec(h.netDeposits), feesPaid: dec(h.feesPaid),
-        positions: readPositions(positions as Record<string, string>),
+        positions: readPositions(positions),
       };
       const idempotency: IdempotencyRecord | null = typeof idem === 'string' ? v.parse(IdempotencyJson, JSON.parse(idem)) : null;
       return { bundle: { account, balances, version: Number(h.version) }, idempotency };
@@ -111,22 +138,20 @@ export function redisExchangeStore(url: string, prefix = 'exchange', log: Logger
       const keys = k(id);
       const positions: Record<string, string> = {};
       for (const p of Object.values(change.balances.positions)) positions[p.symbol] = JSON.stringify(positionToJson(p));
-      const payload: Record<string, unknown> = {
-        cash: change.balances.cash.toFixed(),
-        netDeposits: change.balances.netDeposits.toFixed(),
-        feesPaid: change.balances.feesPaid.toFixed(),
-        positions,
-        journal: change.journal.map((e) => Object.entries(journalFields(e)).flat()),
-      };
-      // cjson turns an empty object into an empty array: harmless for `pairs`.
-      if (change.order) payload.order = JSON.stringify(change.order);
-      if (change.equityPoint) payload.equity = { score: pointScore(change.equityPoint), member: JSON.stringify(change.equityPoint) };
-      if (change.idempotency) payload.idem = { key: change.idempotency.key, value: JSON.stringify(change.idempotency.record) };
-      if (change.orderState) payload.state = { id: change.orderState.orderId, json: JSON.stringify(change.orderState.state) };
       const out = await COMMIT.run(
         redis,
         [keys.account, keys.positions, keys.orders, keys.equity, keys.journal, keys.idempotency, keys.orderStates],
-        [String(expectedVersion), JSON.stringify(payload)],
+        commitArgs(expectedVersion, {
+          cash: change.balances.cash.toFixed(),
+          netDeposits: change.balances.netDeposits.toFixed(),
+          feesPaid: change.balances.feesPaid.toFixed(),
+          positions,
+          journal: change.journal.map((e) => Object.entries(journalFields(e)).flat()),
+          ...(change.order ? { order: JSON.stringify(change.order) } : {}),
+          ...(change.equityPoint ? { equity: { score: pointScore(change.equityPoint), member: JSON.stringify(change.equityPoint) } } : {}),
+          ...(change.idempotency ? { idem: { key: change.idempotency.key, value: JSON.stringify(change.idempotency.record) } } : {}),
+          ...(change.orderState ? { state: { id: change.orderState.orderId, json: JSON.stringify(change.orderState.state) } } : {}),
+        }),
       );
       return out === 'committed' ? 'committed' : out === 'missing' ? 'missing' : 'conflict';
     },

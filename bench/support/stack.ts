@@ -96,13 +96,50 @@ export async function startGatewayProcess(chain: ChainUnderTest, redis: RunningS
   return { process: gateway, base: `http://127.0.0.1:${port}`, pid: gateway.pid as number, stop: () => gateway.stop() };
 }
 
+/** A running exchange process. */
+export interface ExchangeUnderTest {
+  process: Managed;
+  /** http://127.0.0.1:<port> */
+  base: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts `npm run exchange` on `redis` with synthetic books (EXCHANGE_FEED=synthetic), in a fresh DATA_DIR. */
+export async function startExchangeProcess(redis: RunningServer, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ExchangeUnderTest> {
+  const port = await freePort();
+  const mgmtPort = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-exchange-'));
+  const vars = {
+    DATA_DIR: dataDir,
+    EXCHANGE_PORT: String(port),
+    EXCHANGE_MGMT_PORT: String(mgmtPort),
+    EXCHANGE_FEED: 'synthetic',
+    REDIS_URL: redis.url,
+    LOG_LEVEL: process.env.BENCH_EXCHANGE_LOG_LEVEL ?? 'warn',
+    ...env,
+  };
+  const exchange = new Managed(
+    `exchange :${port}`,
+    port,
+    () => spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'bin/exchange.ts'], { env: { ...process.env, ...vars }, stdio: ['ignore', 'pipe', 'pipe'] }),
+    () => rmSync(dataDir, { recursive: true, force: true }),
+  );
+  await exchange.start();
+  return { process: exchange, base: `http://127.0.0.1:${port}`, pid: exchange.pid as number, stop: () => exchange.stop() };
+}
+
+/** Node flags for the exchange process, from BENCH_EXCHANGE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof"). */
+export const measuredExchangeArgs = (): string[] => (process.env.BENCH_EXCHANGE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 /** A private Redis for one benchmark. */
 export const startBenchRedis = startRedisServer;
 
-/** The bare uWS baseline server in its own process; resolves with its URL. */
-export async function startBareServer(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+/** The bare uWS baseline server in its own process (its JSON about `bodyBytes` long when given); resolves with its URL. */
+export async function startBareServer(bodyBytes?: number): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'bare-server.ts'), String(port)], { stdio: 'inherit' });
+  const args = [join(import.meta.dirname, 'bare-server.ts'), String(port), ...(bodyBytes === undefined ? [] : [String(bodyBytes)])];
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: 'inherit' });
   await waitForPort(port, 20_000, 'bare uWS server');
   return { url: `http://127.0.0.1:${port}/bare`, pid: child.pid as number, stop: () => stopChild(child) };
 }
