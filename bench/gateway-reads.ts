@@ -6,7 +6,7 @@
  */
 import autocannon from 'autocannon';
 import { report, type Row } from './support/measure.ts';
-import { startBareServer, startBenchRedis, startChain, startGatewayProcess } from './support/stack.ts';
+import { startBareServer, startBenchRedis, startChain, startGatewayProcess, measuredGatewayArgs } from './support/stack.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -18,7 +18,7 @@ async function load(url: string): Promise<{ perSecond: number; p99: number; bad:
 
 const redis = await startBenchRedis();
 const chain = await startChain({ GW_EXPIRY_SECONDS: '15' });
-const gateway = await startGatewayProcess(chain, redis);
+const gateway = await startGatewayProcess(chain, redis, {}, measuredGatewayArgs());
 const bare = await startBareServer();
 try {
   const api = `${gateway.base}/api`;

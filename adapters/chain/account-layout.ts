@@ -8,6 +8,7 @@
  *   const read = structReader(UPDOWN_IDL, 'Bet');
  *   const fields = read(data); // { id: 7n, bettor: '9xQe...', side: 0, ... }
  */
+import { PublicKey } from '@solana/web3.js';
 import { getBase58Decoder } from '@solana/kit';
 
 /** A field value: integers of 64 bits as bigint, smaller ones as number, public keys as base58. */
@@ -40,6 +41,29 @@ export function keyName(bytes: Uint8Array): string {
 }
 
 const pkNames = new WeakMap<object, string>();
+const keysByName = new Map<string, PublicKey>();
+const MAX_KEYS = 50_000;
+
+/**
+ * The PublicKey of a base58 address (its canonical form only), or null; kept per address with
+ * its name, so a request that names an address again decodes and re-encodes nothing.
+ */
+export function publicKeyOf(name: string): PublicKey | null {
+  let key = keysByName.get(name);
+  if (key === undefined) {
+    if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(name)) return null;
+    try {
+      key = new PublicKey(name);
+    } catch {
+      return null;
+    }
+    if (key.toBase58() !== name) return null;
+    if (keysByName.size >= MAX_KEYS) keysByName.clear();
+    keysByName.set(name, key);
+    pkNames.set(key, name);
+  }
+  return key;
+}
 
 /** The base58 form of a web3.js PublicKey, kept per object (PDA helpers hand out the same objects again). */
 export function nameOf(key: { toBase58(): string }): string {

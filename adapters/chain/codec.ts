@@ -12,7 +12,7 @@ import { PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { PROGRAM_ID, UPDOWN_IDL, betPda, bettorPda, configPda, errorByCode, programDataPda } from '../../program/index.ts';
 import type { BetAccount, BetRef, BetStatus, BettorState, ContractConfig, InitParams, Side } from './port.ts';
-import { structReader, type FieldValue } from './account-layout.ts';
+import { nameOf, structReader, type FieldValue } from './account-layout.ts';
 
 const { BorshCoder, BN } = anchor;
 
@@ -91,11 +91,11 @@ export function configAddress(): PublicKey {
 export const betAddress: Memo<BetRef, PublicKey> = memo((r: BetRef) => betPda(new PublicKey(r.bettor), r.seq)[0], (r) => `${r.bettor}:${r.seq}`);
 
 /** Bettor-state PDA ["bettor", pubkey]; primed by the mirror like `betAddress`. */
-export const bettorAddress: Memo<PublicKey, PublicKey> = memo((b: PublicKey) => bettorPda(b)[0], (b) => b.toBase58());
+export const bettorAddress: Memo<PublicKey, PublicKey> = memo((b: PublicKey) => bettorPda(b)[0], (b) => nameOf(b));
 
 /** The associated token account of `owner` for `mint` (owner may be a PDA). */
 export const tokenAccountOf: (mint: PublicKey, owner: PublicKey) => PublicKey = (() => {
-  const derive = memo(([mint, owner]: [PublicKey, PublicKey]) => getAssociatedTokenAddressSync(mint, owner, true), ([m, o]) => `${m.toBase58()}:${o.toBase58()}`);
+  const derive = memo(([mint, owner]: [PublicKey, PublicKey]) => getAssociatedTokenAddressSync(mint, owner, true), ([m, o]) => `${nameOf(m)}:${nameOf(o)}`);
   return (mint: PublicKey, owner: PublicKey) => derive([mint, owner]);
 })();
 

@@ -252,7 +252,7 @@ export class ChainMirror {
 
   async bettor(bettor: PublicKey): Promise<BettorState | null> {
     await this.ready();
-    return this.bettors.get(bettor.toBase58())?.value ?? null;
+    return this.bettors.get(nameOf(bettor))?.value ?? null;
   }
 
   async openBets(): Promise<BetAccount[]> {
@@ -269,7 +269,7 @@ export class ChainMirror {
   /** Token units held by the token account at `address` (0 when it does not exist). */
   async tokenAmount(address: PublicKey): Promise<bigint> {
     await this.ready();
-    return this.tokens.get(address.toBase58())?.value ?? 0n;
+    return this.tokens.get(nameOf(address))?.value ?? 0n;
   }
 
   /** Token units `owner` holds in its associated token account of the mint. */
@@ -281,7 +281,7 @@ export class ChainMirror {
   /** SOL of a wallet: from memory once watched; the first ask reads it (shared by concurrent askers) and starts watching it. */
   async lamports(wallet: PublicKey): Promise<bigint> {
     await this.ready();
-    const key = wallet.toBase58();
+    const key = nameOf(wallet);
     let entry = this.wallets.get(key);
     if (entry) {
       // least recently asked first out: re-insert at the end

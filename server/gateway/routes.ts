@@ -5,6 +5,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import { ChainRejected, type ChainPort } from '../../adapters/chain/port.ts';
+import { publicKeyOf } from '../../adapters/chain/account-layout.ts';
 import { refusesLamports } from '../../adapters/chain/tx-outcome.ts';
 import { FAUCET_LAMPORTS, FAUCET_TOKEN_UNITS } from '../../adapters/chain/faucet.ts';
 import type { KeyStore } from '../../adapters/store/keystore.ts';
@@ -26,7 +27,7 @@ import { answering, orRefuse } from './answers.ts';
 import { registerMetricsRoute } from './metrics-route.ts';
 import { registerPriceRoute } from './price-route.ts';
 import { respond, type GatewayRouter } from './router.ts';
-import { isPublicKey, parseBetBodyA, parseBetBodyB } from './wire.ts';
+import { parseBetBodyA, parseBetBodyB } from './wire.ts';
 
 /** What the routes call. */
 export interface GatewayApi {
@@ -46,8 +47,9 @@ export interface GatewayApi {
 
 /** A path address as a PublicKey, or 400 (spec section 7: invalid address). */
 function addressParam(address: string | undefined): PublicKey {
-  if (address === undefined || !isPublicKey(address)) throw new HttpError(400, { error: 'address must be a base58 public key' });
-  return new PublicKey(address);
+  const key = address === undefined ? null : publicKeyOf(address);
+  if (!key) throw new HttpError(400, { error: 'address must be a base58 public key' });
+  return key;
 }
 
 /** 403 outside test mode (spec: faucet and wallet are test mode only). */

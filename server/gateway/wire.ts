@@ -6,7 +6,7 @@
  * @example
  *   const { address, side, amountUnits } = parseBetBodyA(body); // throws HttpError(400, {error})
  */
-import { PublicKey } from '@solana/web3.js';
+import { publicKeyOf } from '../../adapters/chain/account-layout.ts';
 import * as v from 'valibot';
 import { HttpError } from '../http.ts';
 
@@ -101,10 +101,5 @@ export function parseBetBodyB(body: unknown): { side: Side } {
 
 /** Whether `s` is a base58-encoded 32-byte public key. */
 export function isPublicKey(s: string): boolean {
-  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(s)) return false;
-  try {
-    return new PublicKey(s).toBase58() === s;
-  } catch {
-    return false;
-  }
+  return publicKeyOf(s) !== null;
 }
