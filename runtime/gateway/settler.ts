@@ -58,7 +58,8 @@ export class Settler {
   private readonly now: () => number;
   private lastScanFailed = false;
   private nextExpiryMs = Infinity;
-  /** bets expiring before the next run are adopted in this one */
+  private runAgain = false;
+  /** bets expiring within this many ms are adopted in this run (two periods) */
   private adoptAheadMs = 0;
   private lastAdoptFailed = false;
 
@@ -92,15 +93,21 @@ export class Settler {
    * expiry), so a bet closes within one scan period of its expiry.
    */
   priceStored(ts: number): void {
-    if (ts < this.nextExpiryMs || this.running || this.actors.length === 0) return;
+    if (ts < this.nextExpiryMs || this.actors.length === 0) return;
     this.nextExpiryMs = Infinity;
-    this.run(this.now());
+    // a run still going (adopting thousands of bets) is followed at once by the one for this expiry
+    if (this.running) this.runAgain = true;
+    else this.run(this.now());
   }
 
   private run(nowMs: number): void {
-    if (this.running) return; // the previous run is still going: skip this one
+    if (this.running) return; // the previous run is still going: skip this clock tick
     this.running = this.settleExpiredBets(nowMs).finally(() => {
       this.running = null;
+      if (this.runAgain && this.actors.length > 0) {
+        this.runAgain = false;
+        this.run(this.now());
+      }
     });
   }
 
@@ -132,7 +139,7 @@ export class Settler {
 
   /**
    * Gives an actor to every open bet no live chain carries (a bet placed before a crash, or by a
-   * process that is gone) once it expires before the next run, so that the run after its expiry
+   * process that is gone) once it expires within the next two runs, so that the run at its expiry
    * already finds its actor and closes it. The store is asked about all candidates at once.
    */
   private async adopt(open: readonly BetAccount[], nowMs: number): Promise<void> {
@@ -163,7 +170,8 @@ export class Settler {
 
   /** Starts the clock actor. */
   start(intervalMs: number): void {
-    this.adoptAheadMs = intervalMs;
+    // two periods ahead: a run adopting thousands of bets ends well before their expiry
+    this.adoptAheadMs = 2 * intervalMs;
     const relay = createActor(
       fromCallback<TickEvent>(({ receive }) => {
         receive((event) => this.run(event.now));
