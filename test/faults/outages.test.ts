@@ -20,6 +20,21 @@ interface Probe {
 }
 
 /** Requests made every 250 ms while `during` runs. */
+/**
+ * Waits until an open bet expires between 0.5 s and 3 s from now, so that the outage started next
+ * (4.5 s long) has a bet expire inside it, whatever the phase of the bettors' rounds.
+ */
+async function untilBetExpiresSoon(w: FaultWorld): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const now = Date.now();
+    const soon = (await w.betsOnChain()).some((b) => b.status === 0 && Number(b.expireTime) * 1000 > now + 500 && Number(b.expireTime) * 1000 < now + 3_000);
+    if (soon) return;
+    if (now > deadline) throw new Error('no bet about to expire within 20 s: are the bettors betting?');
+    await sleep(100);
+  }
+}
+
 async function probeWhile(w: FaultWorld, during: () => Promise<void>): Promise<Probe[]> {
   const probes: Probe[] = [];
   let running = true;
@@ -67,6 +82,7 @@ describe('chain, Redis and NATS each down for seconds while bets expire', () => 
     ] as const) {
       w.startBettors();
       await sleep(2_500);
+      await untilBetExpiresSoon(w);
       outages[name] = await probeWhile(w, async () => {
         await server.kill();
         const down = Date.now();
