@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { EXCHANGE_FEEDS, binanceWsUrl, bookFeedFromEnv } from '../adapters/feed/from-env.ts';
+import { EXCHANGE_FEEDS, binanceWsUrl, bookFeedFromEnv } from '../runtime/feed-from-env.ts';
 import { lockDataDir } from '../adapters/store/data-dir-lock.ts';
 import { openFileExchangeStore } from '../adapters/store/exchange-file.ts';
 import type { ExchangeStore } from '../adapters/store/exchange-port.ts';

@@ -11,7 +11,7 @@
  */
 import type { LocalChain } from '../adapters/chain/local/start.ts';
 import type { BetAccount } from '../adapters/chain/port.ts';
-import { priceFeedFromEnv } from '../adapters/feed/from-env.ts';
+import { priceFeedFromEnv } from '../runtime/feed-from-env.ts';
 import type { PriceFeed } from '../adapters/feed/port.ts';
 import { RedisLease } from '../adapters/store/lease-redis.ts';
 import { BetActors, type BetActorsOptions } from '../runtime/gateway/bet-actors.ts';

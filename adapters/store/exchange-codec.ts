@@ -9,8 +9,8 @@
  */
 import * as v from 'valibot';
 import { BOOK_SYMBOLS } from '../feed/port.ts';
-import type { Balances, PositionState } from '../../runtime/exchange/ledger.ts';
-import { dec } from '../../runtime/exchange/money.ts';
+import type { Balances, PositionState } from '../../machines/exchange/ledger.ts';
+import { dec } from '../../machines/exchange/money.ts';
 import type { AccountRecord, LedgerCommit } from './exchange-port.ts';
 
 export const DecimalText = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/));

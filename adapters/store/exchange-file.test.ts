@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeContract } from '../../test/exchange/store-contract.ts';
-import { applyTrade, openingBalances } from '../../runtime/exchange/ledger.ts';
-import { replayJournal } from '../../runtime/exchange/journal.ts';
-import { dec } from '../../runtime/exchange/money.ts';
+import { applyTrade, openingBalances } from '../../machines/exchange/ledger.ts';
+import { replayJournal } from '../../machines/exchange/journal.ts';
+import { dec } from '../../machines/exchange/money.ts';
 import { openFileExchangeStore } from './exchange-file.ts';
 import type { AccountRecord, ExchangeStore } from './exchange-port.ts';
 

@@ -14,7 +14,7 @@
  *   const store = openFileExchangeStore('.data/exchange/ledger.log');
  */
 import * as v from 'valibot';
-import { JournalEntrySchema } from '../../runtime/exchange/journal.ts';
+import { JournalEntrySchema } from '../../machines/exchange/journal.ts';
 import { AccountJson, accountFromJson, accountToJson, BalancesJson, balancesFromJson, balancesToJson, commitFromJson, commitToJson, type LedgerCommitJson } from './exchange-codec.ts';
 import { ledgerReads, MemoryLedger, type HeldAccountJson } from './exchange-memory.ts';
 import type { EquityPoint, ExchangeStore } from './exchange-port.ts';

@@ -10,8 +10,8 @@
  *   const ledger = new MemoryLedger();              // synchronous core, for a store that journals
  *   ledger.commitNow(id, version, change);          // 'committed' | 'conflict' | 'missing'
  */
-import type { Balances } from '../../runtime/exchange/ledger.ts';
-import type { JournalEntry } from '../../runtime/exchange/journal.ts';
+import type { Balances } from '../../machines/exchange/ledger.ts';
+import type { JournalEntry } from '../../machines/exchange/journal.ts';
 import { accountFromJson, accountToJson, balancesFromJson, balancesToJson, type AccountJson, type BalancesJson } from './exchange-codec.ts';
 import type {
   AccountRecord,

@@ -7,9 +7,9 @@
  * the order's final state).
  */
 import type { BookSymbol } from '../feed/port.ts';
-import type { Balances } from '../../runtime/exchange/ledger.ts';
-import type { JournalEntry } from '../../runtime/exchange/journal.ts';
-import type { Decimal } from '../../runtime/exchange/money.ts';
+import type { Balances } from '../../machines/exchange/ledger.ts';
+import type { JournalEntry } from '../../machines/exchange/journal.ts';
+import type { Decimal } from '../../machines/exchange/money.ts';
 
 /** The fixed facts of an account (spec §2 Account). */
 export interface AccountRecord {

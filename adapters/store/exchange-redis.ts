@@ -11,9 +11,9 @@
  *   <p>:account:<id>:order-states  hash  order id -> the order actor's final state (saved by its commit)
  */
 import * as v from 'valibot';
-import { journalFields, parseJournalEntry } from '../../runtime/exchange/journal.ts';
-import type { Balances } from '../../runtime/exchange/ledger.ts';
-import { dec } from '../../runtime/exchange/money.ts';
+import { journalFields, parseJournalEntry } from '../../machines/exchange/journal.ts';
+import type { Balances } from '../../machines/exchange/ledger.ts';
+import { dec } from '../../machines/exchange/money.ts';
 import { log as rootLog, type Logger } from '../../runtime/log.ts';
 import { DecimalText, PositionJson, positionsFromJson, positionToJson } from './exchange-codec.ts';
 import type { AccountRecord, EquityPoint, ExchangeStore, IdempotencyRecord, LoadedAccount, OrderRecord } from './exchange-port.ts';

@@ -4,7 +4,7 @@
  * (spec §1.6, §8: 30 s cut-off).
  */
 import { BOOK_SYMBOLS, type BookSnapshot, type BookSymbol } from '../../adapters/feed/port.ts';
-import { dec } from './money.ts';
+import { dec } from '../../machines/exchange/money.ts';
 import type { Bids } from './valuation.ts';
 
 /** Latest books by symbol, with the freshness rule. */

@@ -11,7 +11,7 @@
 import * as v from 'valibot';
 import { BOOK_SYMBOLS } from '../../adapters/feed/port.ts';
 import type { LedgerCommit } from '../../adapters/store/exchange-port.ts';
-import { journalFields, JournalEntrySchema, type JournalEntry } from './journal.ts';
+import { journalFields, JournalEntrySchema, type JournalEntry } from '../../machines/exchange/journal.ts';
 
 const decimal = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/));
 

@@ -19,8 +19,8 @@ import { orderMachine, type Execution, type OrderRequest, type Pricing, type Ref
 import { totalsOf } from './accounts.ts';
 import type { ExchangeContext } from './context.ts';
 import { serialPerAccount } from './account-queue.ts';
-import { applyTrade, flatPosition, tradeFee, type TradeFacts } from './ledger.ts';
-import { dec, fmt } from './money.ts';
+import { applyTrade, flatPosition, tradeFee, type TradeFacts } from '../../machines/exchange/ledger.ts';
+import { dec, fmt } from '../../machines/exchange/money.ts';
 import { ok, refuse, retryOnConflict, type Outcome } from './outcome.ts';
 import { equityPointOf } from './views.ts';
 import { walkBook } from './walk-book.ts';

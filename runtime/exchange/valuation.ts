@@ -3,8 +3,8 @@
  * PnL = equity - (initialCash + netDeposits) (spec §1.6), split into realized/unrealized.
  */
 import type { BookSymbol } from '../../adapters/feed/port.ts';
-import { realizedTotal, type Balances } from './ledger.ts';
-import { Decimal, toMoney, ZERO } from './money.ts';
+import { realizedTotal, type Balances } from '../../machines/exchange/ledger.ts';
+import { Decimal, toMoney, ZERO } from '../../machines/exchange/money.ts';
 
 /** Best bid per symbol used for valuation. */
 export type Bids = Partial<Record<BookSymbol, Decimal>>;

@@ -4,8 +4,8 @@
  */
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import type { AccountRecord, EquityPoint } from '../../adapters/store/exchange-port.ts';
-import { avgCost, type Balances, type PositionState } from './ledger.ts';
-import { dec, fmt, fmtPrice } from './money.ts';
+import { avgCost, type Balances, type PositionState } from '../../machines/exchange/ledger.ts';
+import { dec, fmt, fmtPrice } from '../../machines/exchange/money.ts';
 import type { Totals } from './valuation.ts';
 
 /** Spec §2 Account. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dec } from './money.ts';
+import { dec } from '../../machines/exchange/money.ts';
 import { walkBook } from './walk-book.ts';
 
 const book = {

@@ -4,7 +4,7 @@
  * means a partial fill).
  */
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
-import { Decimal, dec, MONEY_DP, toMoney, ZERO } from './money.ts';
+import { Decimal, dec, MONEY_DP, toMoney, ZERO } from '../../machines/exchange/money.ts';
 
 /** Order side. */
 export type Side = 'BUY' | 'SELL';

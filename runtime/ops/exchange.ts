@@ -5,10 +5,10 @@
  */
 import { BOOK_SYMBOLS } from '../../adapters/feed/port.ts';
 import type { OrderRecord } from '../../adapters/store/exchange-port.ts';
-import type { JournalEntry } from '../exchange/journal.ts';
-import { replayJournal } from '../exchange/journal.ts';
-import { flatPosition, type Balances } from '../exchange/ledger.ts';
-import { fmt } from '../exchange/money.ts';
+import type { JournalEntry } from '../../machines/exchange/journal.ts';
+import { replayJournal } from '../../machines/exchange/journal.ts';
+import { flatPosition, type Balances } from '../../machines/exchange/ledger.ts';
+import { fmt } from '../../machines/exchange/money.ts';
 import { OpsError } from './errors.ts';
 import type { ExchangeReads } from './sources.ts';
 

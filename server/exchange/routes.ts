@@ -16,7 +16,7 @@ import {
   setCash,
 } from '../../runtime/exchange/accounts.ts';
 import type { ExchangeContext } from '../../runtime/exchange/context.ts';
-import { dec } from '../../runtime/exchange/money.ts';
+import { dec } from '../../machines/exchange/money.ts';
 import { placeOrder } from '../../runtime/exchange/orders.ts';
 import { priceView } from '../../runtime/exchange/views.ts';
 import type { ExchangeStore } from '../../adapters/store/exchange-port.ts';

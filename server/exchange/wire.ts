@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { BOOK_SYMBOLS } from '../../adapters/feed/port.ts';
-import { dec } from '../../runtime/exchange/money.ts';
+import { dec } from '../../machines/exchange/money.ts';
 
 /** A plain decimal string with at most 10 fraction digits (the ledger's precision). */
 export const DecimalString = v.pipe(

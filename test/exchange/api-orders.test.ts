@@ -1,7 +1,7 @@
 /**
  * Exchange black-box suite, part 2: orders (ask/bid, level walking, partial fills, fee, 409, 400), idempotency, history, journal replay.
  */
-import { replayJournal } from '../../runtime/exchange/journal.ts';
+import { replayJournal } from '../../machines/exchange/journal.ts';
 import { ISO, UUID } from './support.ts';
 import { describe, expect, it } from 'vitest';
 import { exchangeForSuite, expectError, journalIn } from './harness.ts';

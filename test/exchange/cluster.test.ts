@@ -3,7 +3,7 @@
  * restart on the same Redis changes nothing any read returns.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { replayJournal } from '../../runtime/exchange/journal.ts';
+import { replayJournal } from '../../machines/exchange/journal.ts';
 import { journalIn, sharedLedgerForSuite } from './harness.ts';
 import { book, D, type Client } from './support.ts';
 

@@ -4,7 +4,7 @@
  * retrying every Idempotency-Key on a fresh process trades each order exactly once.
  */
 import { describe, expect, it } from 'vitest';
-import { replayJournal } from '../../runtime/exchange/journal.ts';
+import { replayJournal } from '../../machines/exchange/journal.ts';
 import { journalIn, sharedLedgerForSuite } from './harness.ts';
 import { book, D, type Client } from './support.ts';
 

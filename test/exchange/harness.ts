@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { connectNats } from '../../adapters/feed/nats-connection.ts';
 import { ErrorView } from '../../server/exchange/wire.ts';
 import { freePort, startNatsServer, startRedisServer, startService, type RunningServer, type ServiceProcess } from '../support/servers.ts';
-import { parseJournalEntry, type JournalEntry } from '../../runtime/exchange/journal.ts';
+import { parseJournalEntry, type JournalEntry } from '../../machines/exchange/journal.ts';
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import { book, client, publishAndWait, type Client, type Response } from './support.ts';
 

@@ -14,7 +14,7 @@ import { redisExchangeStore } from '../../adapters/store/exchange-redis.ts';
 import { depositCash, openAccount, readAccount, readPnl, readPositions, setCash } from '../../runtime/exchange/accounts.ts';
 import { bookCache } from '../../runtime/exchange/book-cache.ts';
 import type { ExchangeContext } from '../../runtime/exchange/context.ts';
-import { replayJournal } from '../../runtime/exchange/journal.ts';
+import { replayJournal } from '../../machines/exchange/journal.ts';
 import { placeOrder } from '../../runtime/exchange/orders.ts';
 import { log } from '../../runtime/log.ts';
 import { startRedisServer, type RunningServer } from '../support/servers.ts';

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AccountRecord, EquityPoint, ExchangeStore, LedgerCommit, OrderRecord } from '../../adapters/store/exchange-port.ts';
-import { applyCashMovement, applyTrade, openingBalances } from '../../runtime/exchange/ledger.ts';
-import { dec } from '../../runtime/exchange/money.ts';
+import { applyCashMovement, applyTrade, openingBalances } from '../../machines/exchange/ledger.ts';
+import { dec } from '../../machines/exchange/money.ts';
 
 const account = (name: string): AccountRecord => ({
   id: randomUUID(), name, baseCurrency: 'USDT', initialCash: dec('1000'), feeRate: dec('0.001'), createdAt: new Date().toISOString(),

@@ -8,7 +8,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replayJournal } from '../../runtime/exchange/journal.ts';
+import { replayJournal } from '../../machines/exchange/journal.ts';
 import { request, sleep } from '../support/fault-world.ts';
 import { managedRedis, managedService, type Managed } from '../support/managed.ts';
 import { freePort } from '../support/servers.ts';

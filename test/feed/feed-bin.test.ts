@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookFeedFromEnv, priceFeedFromEnv } from '../../adapters/feed/from-env.ts';
+import { bookFeedFromEnv, priceFeedFromEnv } from '../../runtime/feed-from-env.ts';
 import { decodeBook, decodePriceTick, PRICE_SUBJECT, symbolOfBookSubject } from '../../adapters/feed/messages.ts';
 import type { BookSnapshot, PriceTick } from '../../adapters/feed/port.ts';
 import { startNatsServer, stopChild, type RunningServer } from '../support/servers.ts';

@@ -8,13 +8,13 @@
  *   const books = bookFeedFromEnv(process.env);
  */
 import * as v from 'valibot';
-import { ConfigError, natsUrl, oneOf, readEnv } from '../../runtime/env.ts';
-import { log as rootLog, type Logger } from '../../runtime/log.ts';
-import { BINANCE_WS_URL, BinanceBookFeed } from './binance-book.ts';
-import { NatsBookFeed, NatsPriceFeed } from './nats-feeds.ts';
-import type { BookFeed, PriceFeed } from './port.ts';
-import { SyntheticBookFeed } from './synthetic-book.ts';
-import { SyntheticPriceFeed } from './synthetic-price.ts';
+import { ConfigError, natsUrl, oneOf, readEnv } from './env.ts';
+import { log as rootLog, type Logger } from './log.ts';
+import { BINANCE_WS_URL, BinanceBookFeed } from '../adapters/feed/binance-book.ts';
+import { NatsBookFeed, NatsPriceFeed } from '../adapters/feed/nats-feeds.ts';
+import type { BookFeed, PriceFeed } from '../adapters/feed/port.ts';
+import { SyntheticBookFeed } from '../adapters/feed/synthetic-book.ts';
+import { SyntheticPriceFeed } from '../adapters/feed/synthetic-price.ts';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyCashMovement, applyTrade, avgCost, openingBalances, tradeFee } from './ledger.ts';
 import { dec, fmt } from './money.ts';
-import { valueAccount } from './valuation.ts';
+import { valueAccount } from '../../runtime/exchange/valuation.ts';
 
 describe('ledger (average-cost method)', () => {
   it('charges the fee on gross, rounded to 10 digits', () => {
