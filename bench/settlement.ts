@@ -10,38 +10,22 @@
  * settles them. Times come from `bet_closed` events on the gateway's WebSocket.
  * Baseline in the same run: the chain's pre-signed place_bet capacity while staging.
  */
-import { Keypair, PublicKey } from '@solana/web3.js';
+import { Keypair } from '@solana/web3.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { configAddress, placeBetIx, tokenAccountOf } from '../adapters/chain/codec.ts';
-import { loadOrCreateRoleKeys } from '../adapters/chain/local/data-dir.ts';
 import { startLocalChain } from '../adapters/chain/local/start.ts';
-import { signTransaction } from '../adapters/chain/signing.ts';
 import { log } from '../runtime/log.ts';
 import { cpuMs, percentile, report, sleep, until } from './support/measure.ts';
+import { blockhash, firstBetWires, fundBettors, sendBatches, type RpcExchange } from './support/raw-chain.ts';
 import { measuredGatewayArgs, startBenchRedis, startChain, startGatewayProcess } from './support/stack.ts';
-import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction } from '@solana/spl-token';
-import type { TransactionInstruction } from '@solana/web3.js';
 
 const N = Number(process.env.BENCH_SETTLE_BETS ?? 10_000);
 const LEAD_S = Number(process.env.BENCH_SETTLE_LEAD_S ?? 90);
 const EXPIRY_S = 15;
 const STAKE = 100_000_000n;
 const SCAN_MS = 2_000;
-
-/** Sends pre-signed transactions through `exchange` in batches of 100; throws on a refusal. */
-async function sendAll(exchange: (body: object) => Promise<unknown>, wires: Buffer[]): Promise<number> {
-  const started = performance.now();
-  for (let i = 0; i < wires.length; i += 100) {
-    const batch = wires.slice(i, i + 100).map((w, k) => ({ jsonrpc: '2.0', id: i + k, method: 'sendTransaction', params: [w.toString('base64'), { encoding: 'base64' }] }));
-    const answers = (await exchange(batch)) as Array<{ error?: unknown }>;
-    const failed = answers.find((a) => a.error);
-    if (failed) throw new Error(`staging transaction refused: ${JSON.stringify(failed.error)}`);
-  }
-  return (performance.now() - started) / 1000;
-}
 
 /** Stages N open bets that all expire at `expireAt` (unix s) in a fresh data dir; returns the dir and the place_bet rate. */
 async function stage(expireAt: number): Promise<{ dataDir: string; placeRate: number }> {
@@ -50,31 +34,11 @@ async function stage(expireAt: number): Promise<{ dataDir: string; placeRate: nu
   const init = { minAmount: STAKE, maxAmount: 10_000_000_000n, multiplierBps: 13_000n, expirySeconds: BigInt(EXPIRY_S), refundAfterSeconds: 300n };
   const chain = await startLocalChain({ dataDir, port: 0, init, log: log.child({}, { level: 'warn' }), now: () => betTimeMs });
   try {
-    const exchange = (body: object) => chain.transport.exchange(body);
-    const roles = loadOrCreateRoleKeys(dataDir);
-    const mint = new PublicKey(chain.mint);
-    const vault = tokenAccountOf(mint, configAddress());
-    const hash = ((await exchange({ jsonrpc: '2.0', id: 0, method: 'getLatestBlockhash', params: [] })) as { result: { value: { blockhash: string } } }).result.value.blockhash;
+    const rpc: RpcExchange = (body) => chain.transport.exchange(body as object);
     const bettors = Array.from({ length: N }, () => Keypair.generate());
-    const funding: Buffer[] = [];
-    for (let i = 0; i < N; i += 5) {
-      const ixs: TransactionInstruction[] = bettors.slice(i, i + 5).flatMap((b) => {
-        const ata = tokenAccountOf(mint, b.publicKey);
-        return [createAssociatedTokenAccountIdempotentInstruction(roles['mint-authority'].publicKey, ata, b.publicKey, mint), createMintToInstruction(mint, ata, roles['mint-authority'].publicKey, STAKE)];
-      });
-      funding.push(signTransaction(ixs, roles['mint-authority'], [], hash).wire);
-    }
-    await sendAll(exchange, funding);
-    const bets = bettors.map(
-      (b, i) =>
-        signTransaction(
-          [placeBetIx({ seq: 0n, bettor: b.publicKey, bettorToken: tokenAccountOf(mint, b.publicKey), vault, relayer: roles.relayer.publicKey, delegated: false }, i % 2 ? 'UP' : 'DOWN', STAKE, 150_00000000n)],
-          roles.relayer,
-          [b],
-          hash,
-        ).wire,
-    );
-    const seconds = await sendAll(exchange, bets);
+    await fundBettors(rpc, dataDir, bettors, STAKE, 100);
+    const bets = firstBetWires(dataDir, bettors, STAKE, await blockhash(rpc), (i) => (i % 2 ? 'UP' : 'DOWN'));
+    const seconds = await sendBatches(rpc, bets, 100);
     return { dataDir, placeRate: N / seconds };
   } finally {
     await chain.stop();

@@ -15,18 +15,14 @@ import { journalFields, parseJournalEntry } from '../../machines/exchange/journa
 import type { Balances } from '../../machines/exchange/ledger.ts';
 import { dec } from '../../machines/exchange/money.ts';
 import { log as rootLog, type Logger } from '../../runtime/log.ts';
-import { DecimalText, PositionJson, positionsFromJson, positionToJson } from './exchange-codec.ts';
+import { AccountJson, DecimalText, PositionJson, positionsFromJson, positionToJson } from './exchange-codec.ts';
 import type { AccountRecord, EquityPoint, ExchangeStore, IdempotencyRecord, LoadedAccount, OrderRecord } from './exchange-port.ts';
 import { COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, LOAD } from './exchange-redis-scripts.ts';
 import { openRedis } from './redis-client.ts';
 
+/** The account hash: the account's own fields and its balances' scalars, with the version commits check. */
 const AccountHash = v.object({
-  id: v.string(),
-  name: v.string(),
-  baseCurrency: v.literal('USDT'),
-  initialCash: DecimalText,
-  feeRate: DecimalText,
-  createdAt: v.string(),
+  ...AccountJson.entries,
   cash: DecimalText,
   netDeposits: DecimalText,
   feesPaid: DecimalText,

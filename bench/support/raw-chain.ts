@@ -13,21 +13,28 @@ import { signTransaction } from '../../adapters/chain/signing.ts';
 
 const Blockhash = v.object({ result: v.object({ value: v.object({ blockhash: v.string() }) }) });
 
-async function rpc(url: string, body: unknown): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return res.json();
+/** Where JSON-RPC bodies go: over HTTP (`httpRpc(url)`) or a local chain's in-process transport. */
+export type RpcExchange = (body: unknown) => Promise<unknown>;
+
+/** JSON-RPC over HTTP to `url`. */
+export const httpRpc =
+  (url: string): RpcExchange =>
+  async (body) => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return res.json();
+  };
+
+/** A recent blockhash of the chain. */
+export async function blockhash(rpc: RpcExchange): Promise<string> {
+  return v.parse(Blockhash, await rpc({ jsonrpc: '2.0', id: 1, method: 'getLatestBlockhash', params: [{ commitment: 'confirmed' }] })).result.value.blockhash;
 }
 
-async function blockhash(url: string): Promise<string> {
-  return v.parse(Blockhash, await rpc(url, { jsonrpc: '2.0', id: 1, method: 'getLatestBlockhash', params: [{ commitment: 'confirmed' }] })).result.value.blockhash;
-}
-
-/** Sends base64 transactions in ordered batches of 50; throws on the first refusal. Resolves with the seconds taken. */
-export async function sendBatches(url: string, wires: string[]): Promise<number> {
+/** Sends base64 transactions in ordered batches (of 50); throws on the first refusal. Resolves with the seconds taken. */
+export async function sendBatches(rpc: RpcExchange, wires: string[], size = 50): Promise<number> {
   const started = performance.now();
-  for (let i = 0; i < wires.length; i += 50) {
-    const batch = wires.slice(i, i + 50).map((w, k) => ({ jsonrpc: '2.0', id: i + k, method: 'sendTransaction', params: [w, { encoding: 'base64' }] }));
-    const res = (await rpc(url, batch)) as Array<{ error?: unknown }>;
+  for (let i = 0; i < wires.length; i += size) {
+    const batch = wires.slice(i, i + size).map((w, k) => ({ jsonrpc: '2.0', id: i + k, method: 'sendTransaction', params: [w, { encoding: 'base64' }] }));
+    const res = (await rpc(batch)) as Array<{ error?: unknown }>;
     const failed = res.filter((r) => r.error);
     if (failed.length > 0) throw new Error(`raw batch refused: ${JSON.stringify(failed[0])}`);
   }
@@ -43,9 +50,9 @@ function chainOf(dataDir: string) {
 }
 
 /** Gives each bettor a token account holding `units` of the test mint, five per transaction. */
-export async function fundBettors(url: string, dataDir: string, bettors: Keypair[], units: bigint): Promise<void> {
+export async function fundBettors(rpc: RpcExchange, dataDir: string, bettors: Keypair[], units: bigint, batchSize = 50): Promise<void> {
   const { mint, minter } = chainOf(dataDir);
-  const hash = await blockhash(url);
+  const hash = await blockhash(rpc);
   const wires: string[] = [];
   for (let i = 0; i < bettors.length; i += 5) {
     const ixs: TransactionInstruction[] = bettors.slice(i, i + 5).flatMap((b) => {
@@ -54,19 +61,24 @@ export async function fundBettors(url: string, dataDir: string, bettors: Keypair
     });
     wires.push(signTransaction(ixs, minter, [], hash).wire.toString('base64'));
   }
-  await sendBatches(url, wires);
+  await sendBatches(rpc, wires, batchSize);
+}
+
+/** Each bettor's first bet (seq 0) of `stake` at entry price 150, signed by the relayer and the bettor, as base64 wires. */
+export function firstBetWires(dataDir: string, bettors: Keypair[], stake: bigint, hash: string, side: (i: number) => 'UP' | 'DOWN' = () => 'DOWN'): string[] {
+  const { mint, relayer } = chainOf(dataDir);
+  const vault = tokenAccountOf(mint, configAddress());
+  return bettors.map((b, i) =>
+    signTransaction([placeBetIx({ seq: 0n, bettor: b.publicKey, bettorToken: tokenAccountOf(mint, b.publicKey), vault, relayer: relayer.publicKey, delegated: false }, side(i), stake, 150_00000000n)], relayer, [b], hash).wire.toString('base64'),
+  );
 }
 
 /** Pre-signed place_bet capacity of the chain at `url`: `count` fresh bettors, each one bet. Resolves with tx/s. */
 export async function rawPlaceCapacity(url: string, dataDir: string, count: number): Promise<number> {
   const stake = 100_000_000n;
-  const { mint, relayer } = chainOf(dataDir);
+  const rpc = httpRpc(url);
   const bettors = Array.from({ length: count }, () => Keypair.generate());
-  await fundBettors(url, dataDir, bettors, stake);
-  const vault = tokenAccountOf(mint, configAddress());
-  const hash = await blockhash(url);
-  const wires = bettors.map((b) =>
-    signTransaction([placeBetIx({ seq: 0n, bettor: b.publicKey, bettorToken: tokenAccountOf(mint, b.publicKey), vault, relayer: relayer.publicKey, delegated: false }, 'DOWN', stake, 150_00000000n)], relayer, [b], hash).wire.toString('base64'),
-  );
-  return count / (await sendBatches(url, wires));
+  await fundBettors(rpc, dataDir, bettors, stake);
+  const wires = firstBetWires(dataDir, bettors, stake, await blockhash(rpc));
+  return count / (await sendBatches(rpc, wires));
 }
