@@ -1,7 +1,8 @@
 /**
  * The gateway's /metrics, /health and /ready, black box: the real gateway process on a real
- * chain process, NATS and Redis (GW_EXPIRY_SECONDS=3, settlement every 200 ms). A bet is placed
- * and settled over real sockets, and the scrape shows the counters moved.
+ * chain process, NATS and Redis (GW_EXPIRY_SECONDS=12, settlement every 200 ms). A bet is placed
+ * and settled over real sockets, and the scrape shows the counters moved. The expiry leaves room
+ * for the ops CLI (three processes started one after the other) to see a bet still open.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, EventClient, startGatewayStack, until, type GatewayStack } from '../support/gateway-stack.ts';
@@ -20,7 +21,7 @@ async function scrape() {
 }
 
 beforeAll(async () => {
-  stack = await startGatewayStack({ GW_NODE_ID: 'gw-metrics-1' });
+  stack = await startGatewayStack({ GW_NODE_ID: 'gw-metrics-1', GW_EXPIRY_SECONDS: '12' });
 }, 180_000);
 
 afterAll(async () => {
@@ -106,19 +107,22 @@ describe('the ops CLI on the running gateway', () => {
   it('bets and bet <id> show the open bet, its snapshot and its account read from the chain; events show the settled one', async () => {
     // the gateways' events live in their shared JetStream stream (NATS); snapshots in Redis
     const env = { REDIS_URL: stack.redisUrl, SOLANA_RPC_URL: stack.chainUrl, NATS_URL: stack.gatewayEnv.NATS_URL ?? '' };
-    const bets = await runOps(['bets', '--json'], env);
+    // the three start together, so all of them see the bet before it expires
+    const [bets, bet, retry] = await Promise.all([
+      runOps(['bets', '--json'], env),
+      runOps(['bet', openBetId, '--json'], env),
+      // the gateway process listens for retry requests (this chain only waits for its expiry: nothing to do)
+      runOps(['retry', openBetId, '--json'], env),
+    ]);
     expect(bets.code, bets.stderr).toBe(0);
     expect(bets.json()).toContainEqual(expect.objectContaining({ id: openBetId, bettor: openBettor, attempt: 0, lastError: null }));
 
-    const bet = await runOps(['bet', openBetId, '--json'], env);
     expect(bet.code, bet.stderr).toBe(0);
     const out = bet.json();
     expect(out.snapshot.context).toMatchObject({ id: openBetId, bettor: openBettor });
     expect(out.chain).toMatchObject({ id: openBetId, bettor: openBettor, side: 'DOWN', amountUnits: '100000000', status: 0, statusName: 'open' });
     expect(out.evidence).toMatchObject({ entry: { price: expect.any(Number) } });
 
-    // the gateway process listens for retry requests (this chain only waits for its expiry: nothing to do)
-    const retry = await runOps(['retry', openBetId, '--json'], env);
     expect(retry.code, retry.stderr).toBe(0);
     expect(retry.json()).toMatchObject({ ok: true, id: openBetId, via: 'redis', receivers: 1 });
 

@@ -11,7 +11,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { PublicKey } from '@solana/web3.js';
 import WebSocket from 'ws';
 import { loadRoleKey } from '../../adapters/chain/local/data-dir.ts';
-import type { BetAccount } from '../../adapters/chain/port.ts';
+import { ChainUnavailable, type BetAccount } from '../../adapters/chain/port.ts';
 import { RpcChain } from '../../adapters/chain/rpc-chain.ts';
 import { managedNats, managedRedis, managedService, type Managed } from './managed.ts';
 import { freePort } from './servers.ts';
@@ -214,8 +214,12 @@ export class FaultWorld {
   async settledOnChain(timeoutMs: number): Promise<BetAccount[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const bets = await this.betsOnChain();
-      if (bets.every((b) => b.status !== 0) || Date.now() > deadline) return bets;
+      // right after the chain came back, the view's own subscriptions may still be reconnecting
+      const bets = await this.betsOnChain().catch((err: unknown) => {
+        if (err instanceof ChainUnavailable && Date.now() < deadline) return null;
+        throw err;
+      });
+      if (bets && (bets.every((b) => b.status !== 0) || Date.now() > deadline)) return bets;
       await sleep(500);
     }
   }
