@@ -1,11 +1,14 @@
 /**
  * A market order as an XState v5 machine: received -> priced -> filled / partiallyFilled /
- * rejected (spec §3; design: "Shape"). Pure: pricing and execution are invoked actors the
- * runtime provides (`fromPromise`), so the machine does no I/O and can be model-tested.
+ * replayed / rejected / failed (spec §3; design: "Shape"). Pure: the runtime reads the book and
+ * executes against the store, and reports each outcome as an event (PRICED, EXECUTED, ...), so
+ * the machine does no I/O and can be model-tested. It is stepped by `machines/stepper.ts`
+ * rather than run as an actor per order: an order lives for one request, and an actor's set-up
+ * cost more than the rest of the order's work (bench: `npm run bench -- exchange`).
  * A repeated Idempotency-Key found at execution ends in `replayed` with the first answer.
  */
-import { assign, fromPromise, setup } from 'xstate';
-import type { BookSnapshot, BookSymbol } from '../adapters/feed/port.ts';
+import { assign, setup } from 'xstate';
+import type { BookSymbol } from '../adapters/feed/port.ts';
 
 /** What the client asked for, already validated. */
 export interface OrderRequest {
@@ -17,11 +20,6 @@ export interface OrderRequest {
   idempotencyKey: string | null;
   /** Canonical form of the request body, compared on an idempotent repeat. */
   fingerprint: string;
-  /**
-   * Key of the idempotency record written with the trade: the client's Idempotency-Key, or
-   * one derived from the order id, so re-running execution after a restart never trades twice.
-   */
-  dedupeKey: string;
 }
 
 /** Business refusals are values, not exceptions (spec §7). */
@@ -32,19 +30,27 @@ export interface Refusal {
   message: string;
 }
 
-/** Outcome of pricing: a fresh book, or a refusal. */
-export type Pricing = { ok: true; book: BookSnapshot } | { ok: false; refusal: Refusal };
-
 /** Outcome of execution. `result` is the wire body of the order result (spec §2). */
 export type Execution =
   | { kind: 'executed'; status: 'FILLED' | 'PARTIALLY_FILLED'; result: Record<string, string> }
   | { kind: 'replayed'; httpStatus: number; result: Record<string, string> }
   | { kind: 'refused'; refusal: Refusal };
 
-/** What the order actor knows; persisted with its snapshot. */
+/** What the runtime reports to an order. */
+export type OrderEvent =
+  /** a book no older than the cut-off was found; `bookTs` is its time (the book itself stays with the runtime) */
+  | { type: 'PRICED'; bookTs: number }
+  /** no fresh book: refused before execution */
+  | { type: 'UNPRICED'; refusal: Refusal }
+  | { type: 'EXECUTED'; execution: Execution }
+  /** an effect failed; `unavailable` names the dependency when an outage was the cause */
+  | { type: 'FAILED'; failure: string; unavailable: string | null };
+
+/** What the order knows; saved with the trade's commit. */
 export interface OrderContext {
   request: OrderRequest;
-  book: BookSnapshot | null;
+  /** time of the book that priced the order (null: not priced) */
+  bookTs: number | null;
   execution: Execution | null;
   refusal: Refusal | null;
   failure: string | null;
@@ -52,54 +58,37 @@ export interface OrderContext {
   unavailable: string | null;
 }
 
-/** The dependency named by an outage error (`DependencyUnavailable` carries one), else null. */
-const dependencyOf = (error: unknown): string | null => {
-  const dep = (error as { dependency?: unknown } | null)?.dependency;
-  return typeof dep === 'string' ? dep : null;
-};
-
-
-const notProvided = (): Promise<never> => Promise.reject(new Error('effect not provided by the runtime'));
-
-/** The order machine; the runtime supplies `priceOrder` and `executeOrder` with `.provide()`. */
+/** The order machine. */
 export const orderMachine = setup({
   types: {
     context: {} as OrderContext,
     input: {} as OrderRequest,
+    events: {} as OrderEvent,
   },
-  actors: {
-    priceOrder: fromPromise<Pricing, { symbol: BookSymbol }>(notProvided),
-    executeOrder: fromPromise<Execution, { request: OrderRequest; book: BookSnapshot }>(notProvided),
+  actions: {
+    recordFailure: assign(({ event }) => (event.type === 'FAILED' ? { failure: event.failure, unavailable: event.unavailable } : {})),
   },
 }).createMachine({
   id: 'order',
   initial: 'received',
-  context: ({ input }) => ({ request: input, book: null, execution: null, refusal: null, failure: null, unavailable: null }),
+  context: ({ input }) => ({ request: input, bookTs: null, execution: null, refusal: null, failure: null, unavailable: null }),
   states: {
     received: {
-      invoke: {
-        id: 'pricing',
-        src: 'priceOrder',
-        input: ({ context }) => ({ symbol: context.request.symbol }),
-        onDone: [
-          { guard: ({ event }) => event.output.ok, target: 'priced', actions: assign({ book: ({ event }) => (event.output.ok ? event.output.book : null) }) },
-          { target: 'rejected', actions: assign({ refusal: ({ event }) => (event.output.ok ? null : event.output.refusal) }) },
-        ],
-        onError: { target: 'failed', actions: assign(({ event }) => ({ failure: String(event.error), unavailable: dependencyOf(event.error) })) },
+      on: {
+        PRICED: { target: 'priced', actions: assign({ bookTs: ({ event }) => event.bookTs }) },
+        UNPRICED: { target: 'rejected', actions: assign({ refusal: ({ event }) => event.refusal }) },
+        FAILED: { target: 'failed', actions: 'recordFailure' },
       },
     },
     priced: {
-      invoke: {
-        id: 'execution',
-        src: 'executeOrder',
-        input: ({ context }) => ({ request: context.request, book: context.book as BookSnapshot }),
-        onDone: [
-          { guard: ({ event }) => event.output.kind === 'executed' && event.output.status === 'FILLED', target: 'filled', actions: assign({ execution: ({ event }) => event.output }) },
-          { guard: ({ event }) => event.output.kind === 'executed', target: 'partiallyFilled', actions: assign({ execution: ({ event }) => event.output }) },
-          { guard: ({ event }) => event.output.kind === 'replayed', target: 'replayed', actions: assign({ execution: ({ event }) => event.output }) },
-          { target: 'rejected', actions: assign({ refusal: ({ event }) => (event.output.kind === 'refused' ? event.output.refusal : null) }) },
+      on: {
+        EXECUTED: [
+          { guard: ({ event }) => event.execution.kind === 'executed' && event.execution.status === 'FILLED', target: 'filled', actions: assign({ execution: ({ event }) => event.execution }) },
+          { guard: ({ event }) => event.execution.kind === 'executed', target: 'partiallyFilled', actions: assign({ execution: ({ event }) => event.execution }) },
+          { guard: ({ event }) => event.execution.kind === 'replayed', target: 'replayed', actions: assign({ execution: ({ event }) => event.execution }) },
+          { target: 'rejected', actions: assign({ refusal: ({ event }) => (event.execution.kind === 'refused' ? event.execution.refusal : null) }) },
         ],
-        onError: { target: 'failed', actions: assign(({ event }) => ({ failure: String(event.error), unavailable: dependencyOf(event.error) })) },
+        FAILED: { target: 'failed', actions: 'recordFailure' },
       },
     },
     filled: { type: 'final' },

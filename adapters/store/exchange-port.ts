@@ -78,7 +78,7 @@ export interface LedgerCommit {
   order?: OrderRecord;
   idempotency?: { key: string; record: IdempotencyRecord };
   equityPoint?: EquityPoint;
-  /** the order actor's final state, saved in the same commit as the trade it describes (no separate write) */
+  /** the order's final machine snapshot, saved in the same commit as the trade it describes (no separate write) */
   orderState?: { orderId: string; state: unknown };
 }
 

@@ -8,7 +8,7 @@
  *   <p>:account:<id>:equity        zset  equity points by time
  *   <p>:account:<id>:journal       stream the append-only journal
  *   <p>:account:<id>:idempotency   hash  Idempotency-Key -> {fingerprint, status, body}
- *   <p>:account:<id>:order-states  hash  order id -> the order actor's final state (saved by its commit)
+ *   <p>:account:<id>:order-states  hash  order id -> the order's final machine snapshot (saved by its commit)
  */
 import * as v from 'valibot';
 import { journalFields, parseJournalEntry } from '../../machines/exchange/journal.ts';

@@ -27,9 +27,11 @@ export const toMoney = (d: Decimal): Decimal => new D(d.toDecimalPlaces(MONEY_DP
 
 /** Formats with exactly `dp` fraction digits, never exponent notation, never "-0". */
 export function fmt(d: Decimal, dp: number = MONEY_DP): string {
-  const rounded = d.toDecimalPlaces(dp, Decimal.ROUND_HALF_EVEN);
-  return (rounded.isZero() ? rounded.abs() : rounded).toFixed(dp);
+  const text = d.toFixed(dp, Decimal.ROUND_HALF_EVEN);
+  // a small negative amount rounds to "-0.000…": zero has no sign
+  return text.charCodeAt(0) === 45 && NEGATIVE_ZERO.test(text) ? text.slice(1) : text;
 }
+const NEGATIVE_ZERO = /^-0(\.0*)?$/;
 
 /** Formats a price-object price (8 fraction digits, spec §2 Price). */
 export const fmtPrice = (d: Decimal): string => fmt(d, PRICE_DP);

@@ -22,7 +22,7 @@ export interface BookCache {
    * the last call (GET /prices answers from it without rebuilding its JSON per request).
    */
   renderFresh<T>(render: (books: BookSnapshot[]) => T): T;
-  /** Best bid of the latest book per symbol, whatever its age (used only to value positions). */
+  /** Best bid of the latest book per symbol, whatever its age (used only to value positions; the same object until a book arrives: do not change it). */
   bids(): Bids;
 }
 
@@ -32,6 +32,8 @@ export function bookCache(maxAgeMs: number, now: () => number = Date.now): BookC
   const isFresh = (b: BookSnapshot) => now() - b.ts <= maxAgeMs;
   const freshAll = () => BOOK_SYMBOLS.map((s) => books.get(s)).filter((b): b is BookSnapshot => b !== undefined && isFresh(b));
   let rendered: { value: unknown; render: unknown; validUntil: number } | null = null;
+  // parsed once per book that arrives, not once per order that values an account
+  let bestBids: Bids | null = null;
   return {
     put(book) {
       if (book.bids.length === 0 || book.asks.length === 0) return;
@@ -39,6 +41,7 @@ export function bookCache(maxAgeMs: number, now: () => number = Date.now): BookC
       if (!held || held.ts <= book.ts) {
         books.set(book.symbol, book);
         rendered = null;
+        bestBids = null;
       }
     },
     renderFresh<T>(render: (books: BookSnapshot[]) => T): T {
@@ -56,12 +59,13 @@ export function bookCache(maxAgeMs: number, now: () => number = Date.now): BookC
     isFresh,
     freshAll,
     bids() {
+      if (bestBids) return bestBids;
       const out: Bids = {};
       for (const [symbol, b] of books) {
         const best = b.bids[0];
         if (best) out[symbol] = dec(best[0]);
       }
-      return out;
+      return (bestBids = out);
     },
   };
 }

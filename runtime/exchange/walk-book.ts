@@ -3,7 +3,7 @@
  * the bid, large orders walk levels; design: the snapshot is not consumed, depth running out
  * means a partial fill).
  */
-import type { BookSnapshot } from '../../adapters/feed/port.ts';
+import type { BookLevel, BookSnapshot } from '../../adapters/feed/port.ts';
 import { Decimal, dec, MONEY_DP, toMoney, ZERO } from '../../machines/exchange/money.ts';
 
 /** Order side. */
@@ -35,14 +35,11 @@ export function walkBook(book: Pick<BookSnapshot, 'bids' | 'asks'>, side: Side, 
   const levels = side === 'BUY' ? book.asks : book.bids;
   const fills: Fill[] = [];
   let remaining = requested;
-  for (const [priceText, qtyText] of levels) {
-    if (remaining.lte(0)) break;
-    const price = dec(priceText);
-    // A feed may quote more digits than the ledger keeps: take only what 10 digits can hold.
-    const available = dec(qtyText).toDecimalPlaces(MONEY_DP, Decimal.ROUND_DOWN);
-    if (price.lte(0) || available.lte(0)) continue;
-    const qty = Decimal.min(remaining, available);
-    fills.push({ price, qty, gross: toMoney(price.times(qty)) });
+  for (let i = 0; i < levels.length && remaining.gt(0); i++) {
+    const level = parsedLevel(levels, i);
+    if (!level) continue;
+    const qty = Decimal.min(remaining, level.available);
+    fills.push({ price: level.price, qty, gross: toMoney(level.price.times(qty)) });
     remaining = remaining.minus(qty);
   }
   const filledQty = fills.reduce((a, f) => a.plus(f.qty), ZERO);
@@ -54,4 +51,22 @@ export function walkBook(book: Pick<BookSnapshot, 'bids' | 'asks'>, side: Side, 
     avgPrice: filledQty.isZero() ? ZERO : toMoney(gross.div(filledQty)),
     partial: remaining.gt(0),
   };
+}
+
+/** A level as decimals; null when its price or qty is not positive. */
+type ParsedLevel = { price: Decimal; available: Decimal } | null;
+
+// A book is immutable once delivered: its levels are parsed once, when an order first reaches them.
+const parsedLevels = new WeakMap<readonly BookLevel[], ParsedLevel[]>();
+
+function parsedLevel(levels: readonly BookLevel[], i: number): ParsedLevel {
+  let parsed = parsedLevels.get(levels);
+  if (!parsed) parsedLevels.set(levels, (parsed = []));
+  const known = parsed[i];
+  if (known !== undefined) return known;
+  const [priceText, qtyText] = levels[i] as BookLevel;
+  const price = dec(priceText);
+  // A feed may quote more digits than the ledger keeps: take only what 10 digits can hold.
+  const available = dec(qtyText).toDecimalPlaces(MONEY_DP, Decimal.ROUND_DOWN);
+  return (parsed[i] = price.lte(0) || available.lte(0) ? null : { price, available });
 }

@@ -28,7 +28,7 @@ export interface AccountRow {
 /** One row of `orders`. */
 export interface OrderRow {
   orderId: string;
-  /** the order actor's final state as its commit saved it (`filled`, `partiallyFilled`), else the order status */
+  /** the order's final machine state as its commit saved it (`filled`, `partiallyFilled`), else the order status */
   state: string;
   status: string;
   symbol: string;
@@ -107,7 +107,7 @@ export async function listOrders(store: ExchangeReads, accountId: string, limit:
   );
 }
 
-/** One order with its fills and the order actor's saved final state. */
+/** One order with its fills and its saved final machine snapshot. */
 export async function readOrder(store: ExchangeReads, accountId: string, orderId: string): Promise<{ order: OrderRecord; state: string; actorSnapshot: unknown }> {
   await loadOrFail(store, accountId);
   const order = (await store.orders(accountId, Number.MAX_SAFE_INTEGER)).find((o) => o.orderId === orderId);
