@@ -38,6 +38,12 @@ function process_(prefix: string): ExchangeContext {
 }
 
 const buy = (ctx: ExchangeContext, accountId: string, qty: string) => placeOrder(ctx, { accountId, symbol: 'SOLUSDT', side: 'BUY', qty, idempotencyKey: null });
+/** Opens an account with `initialCash` and no fee; its id. */
+async function open(ctx: ExchangeContext, name: string, initialCash: string): Promise<string> {
+  const opened = await openAccount(ctx, name, dec(initialCash), dec('0'));
+  if (!opened.ok) throw new Error(opened.message);
+  return opened.value.id;
+}
 const cash = async (ctx: ExchangeContext, id: string) => {
   const a = await readAccount(ctx, id);
   if (!a.ok) throw new Error(a.message);
@@ -48,9 +54,7 @@ describe('orders from the remembered account', () => {
   it('an order after another process traded on the account commits on what the store holds, not on what this process remembered', async () => {
     const a = process_('two-traders');
     const b = process_('two-traders');
-    const opened = await openAccount(a, 'shared', dec('1000'), dec('0'));
-    if (!opened.ok) throw new Error(opened.message);
-    const id = opened.value.id;
+    const id = await open(a, 'shared', '1000');
     expect((await buy(a, id, '1')).ok).toBe(true); // a now remembers cash 900
     expect(accountCacheOf(a.store).get(id)?.balances.cash.toFixed()).toBe('900');
     expect((await buy(b, id, '2')).ok).toBe(true); // cash 700, behind a's back
@@ -62,9 +66,7 @@ describe('orders from the remembered account', () => {
   it('a refusal is decided on a fresh read: money deposited by another process is spent, money withdrawn is not', async () => {
     const a = process_('refusals');
     const b = process_('refusals');
-    const opened = await openAccount(a, 'refusals', dec('150'), dec('0'));
-    if (!opened.ok) throw new Error(opened.message);
-    const id = opened.value.id;
+    const id = await open(a, 'refusals', '150');
     expect((await buy(a, id, '1')).ok).toBe(true); // a remembers cash 50
     expect((await depositCash(b, id, dec('1000'))).ok).toBe(true);
     // from memory a would refuse (50 < 200); the store holds 1050
@@ -78,9 +80,7 @@ describe('orders from the remembered account', () => {
   it('an account deleted by another process is not found, and is forgotten', async () => {
     const a = process_('deleted');
     const b = process_('deleted');
-    const opened = await openAccount(a, 'gone', dec('1000'), dec('0'));
-    if (!opened.ok) throw new Error(opened.message);
-    const id = opened.value.id;
+    const id = await open(a, 'gone', '1000');
     expect((await buy(a, id, '1')).ok).toBe(true);
     expect(await b.store.deleteAccount(id)).toBe(true);
     expect(await buy(a, id, '1')).toMatchObject({ ok: false, code: 'ACCOUNT_NOT_FOUND' });
