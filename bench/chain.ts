@@ -104,7 +104,14 @@ try {
   const closeWires = await Promise.all(
     rawBettors.map((b) => sign([closeBetIx({ ref: { bettor: b.publicKey.toBase58(), seq: 0n }, bettorToken: getAssociatedTokenAddressSync(mint, b.publicKey), vault: vaultKey, relayer: operator.publicKey }, PRICE + 1n)], [])),
   );
-  while (Date.now() / 1000 < Number((await chain.readBet({ bettor: rawBettors.at(-1)!.publicKey.toBase58(), seq: 0n }))!.expireTime) + 0.1) await new Promise((r) => setTimeout(r, 100));
+  // the adapter's view may lag the raw sends (its subscriptions can drop and re-sync while the chain is this busy)
+  const lastRaw = { bettor: rawBettors.at(-1)!.publicKey.toBase58(), seq: 0n };
+  for (const deadline = Date.now() + 60_000; ; ) {
+    const bet = await chain.readBet(lastRaw).catch(() => null);
+    if (bet && Date.now() / 1000 >= Number(bet.expireTime) + 0.1) break;
+    if (Date.now() > deadline) throw new Error(`the last raw bet ${JSON.stringify(lastRaw, (_, v) => (typeof v === 'bigint' ? String(v) : v))} was not seen expired within 60 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
   const rawCloseSeconds = await raw(closeWires);
   const open = await chain.scanOpenBets();
 
