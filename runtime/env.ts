@@ -10,16 +10,9 @@
  *   const cfg = readEnv(fields);
  */
 import * as v from 'valibot';
+import { ConfigError } from '../adapters/config-error.ts';
 
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`${variable}: ${message}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 export type Field<T> = v.GenericSchema<string | undefined, T>;
 /** A set of variables and how each is read. */

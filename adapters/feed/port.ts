@@ -10,6 +10,12 @@ export interface PriceTick {
   ts: number;
 }
 
+/** A stored tick: decimal price string and unix ms timestamp (a PriceTick without its symbol). */
+export interface Tick {
+  price: string;
+  ts: number;
+}
+
 export const BOOK_SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'] as const;
 export type BookSymbol = (typeof BOOK_SYMBOLS)[number];
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, chmodSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../runtime/env.ts';
+import { ConfigError } from '../config-error.ts';
 import { resolveKeystoreSecret } from './keystore-secret.ts';
 
 const dirs: string[] = [];

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../../runtime/env.ts';
+import { ConfigError } from '../config-error.ts';
 
 /** Inputs of `resolveKeystoreSecret`. */
 export interface KeystoreSecretSource {

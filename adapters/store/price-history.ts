@@ -4,7 +4,7 @@
  * not by arrival; one tick per ts (a later tick with the same ts replaces the earlier one).
  * Adapters: `price-history-memory.ts` (embedded default), `price-history-redis.ts`.
  */
-import type { Tick } from '../../runtime/gateway/pricing.ts';
+import type { Tick } from '../feed/port.ts';
 
 export type { Tick };
 

@@ -11,7 +11,9 @@
  */
 import type { BookSymbol } from '../../adapters/feed/port.ts';
 import { Decimal, toMoney, ZERO } from './money.ts';
-import type { Side } from '../../runtime/exchange/walk-book.ts';
+
+/** Order side. */
+export type Side = 'BUY' | 'SELL';
 
 /** One held (or formerly held) instrument. Amounts in USDT, qty in the base asset. */
 export interface PositionState {

@@ -3,11 +3,10 @@
  * the bid, large orders walk levels; design: the snapshot is not consumed, depth running out
  * means a partial fill).
  */
+import type { Side } from '../../machines/exchange/ledger.ts';
 import type { BookLevel, BookSnapshot } from '../../adapters/feed/port.ts';
 import { Decimal, dec, MONEY_DP, toMoney, ZERO } from '../../machines/exchange/money.ts';
 
-/** Order side. */
-export type Side = 'BUY' | 'SELL';
 
 /** One book level taken by an order. `gross` = price x qty, rounded to 10 fraction digits. */
 export interface Fill {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideEntryPrice, decideExitPrice, formatE8, formatPrice, InvalidPrice, PRICE_RULES, priceToE8, type Tick } from './pricing.ts';
+import { decideEntryPrice, decideExitPrice, formatE8, formatPrice, InvalidPrice, PRICE_RULES, priceToE8 } from './pricing.ts';
+import type { Tick } from '../../adapters/feed/port.ts';
 
 const tick = (price: string, ts: number): Tick => ({ price, ts });
 

@@ -8,6 +8,7 @@
  *   formatE8(15012345678n)               // '150.12345678'
  *   decideExitPrice({ expireTime: 100, nowMs: 102_000, atOrBefore, latest })
  */
+import type { Tick } from '../../adapters/feed/port.ts';
 
 /** 1e8: the scale of on-chain prices (`entryPrice`, `exitPrice`). */
 export const PRICE_SCALE = 100_000_000n;
@@ -23,12 +24,6 @@ export const PRICE_RULES = {
   /** After this long past expiry without a usable price, the bet is refunded at its entry price. */
   refundAfterMs: 300_000,
 } as const;
-
-/** A stored tick: decimal price string and unix ms timestamp. */
-export interface Tick {
-  price: string;
-  ts: number;
-}
 
 /** Thrown for a price that is not a positive decimal. */
 export class InvalidPrice extends Error {
