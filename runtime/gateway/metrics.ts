@@ -85,29 +85,22 @@ export function createGatewayMetrics(): GatewayMetrics {
     },
   });
   // the actor runtime keeps its own counts; the counters follow them at each scrape
-  const seen = { failures: 0, restarts: 0 };
-  new Counter({
-    name: 'gateway_bet_actor_failures_total',
-    help: 'Bet chain actors that failed (each is restarted from its last snapshot)',
-    registers,
-    collect() {
-      if (!live) return;
-      const n = live.actors.stats().actorFailures;
-      if (n > seen.failures) this.inc(n - seen.failures);
-      seen.failures = Math.max(seen.failures, n);
-    },
-  });
-  new Counter({
-    name: 'gateway_bet_actor_restarts_total',
-    help: 'Bet chain actors restarted from their last snapshot after a failure',
-    registers,
-    collect() {
-      if (!live) return;
-      const n = live.actors.stats().actorRestarts;
-      if (n > seen.restarts) this.inc(n - seen.restarts);
-      seen.restarts = Math.max(seen.restarts, n);
-    },
-  });
+  const followActorStat = (name: string, help: string, stat: 'actorFailures' | 'actorRestarts') => {
+    let seen = 0;
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        if (!live) return;
+        const n = live.actors.stats()[stat];
+        if (n > seen) this.inc(n - seen);
+        seen = Math.max(seen, n);
+      },
+    });
+  };
+  followActorStat('gateway_bet_actor_failures_total', 'Bet chain actors that failed (each is restarted from its last snapshot)', 'actorFailures');
+  followActorStat('gateway_bet_actor_restarts_total', 'Bet chain actors restarted from their last snapshot after a failure', 'actorRestarts');
   new Gauge({
     name: 'gateway_price_age_seconds',
     help: 'Age of the newest SOL price tick (NaN before the first)',

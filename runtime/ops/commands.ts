@@ -20,23 +20,20 @@ export interface CommandOutput {
   exitCode?: number;
 }
 
-async function withGateway<T>(o: OpsOptions, run: (r: GatewayRecords) => Promise<T>): Promise<T> {
-  const records = await openGatewayRecords(o);
-  try {
-    return await run(records);
-  } finally {
-    await records.close();
-  }
-}
+/** Opens a source, runs `run` on it, and closes it whatever happened. */
+const using =
+  <S extends { close(): Promise<void> }>(open: (o: OpsOptions) => Promise<S>) =>
+  async <T>(o: OpsOptions, run: (source: S) => Promise<T>): Promise<T> => {
+    const source = await open(o);
+    try {
+      return await run(source);
+    } finally {
+      await source.close();
+    }
+  };
 
-async function withExchange<T>(o: OpsOptions, run: (s: ExchangeReads) => Promise<T>): Promise<T> {
-  const store = await openExchangeReads(o);
-  try {
-    return await run(store);
-  } finally {
-    await store.close();
-  }
-}
+const withGateway: <T>(o: OpsOptions, run: (r: GatewayRecords) => Promise<T>) => Promise<T> = using(openGatewayRecords);
+const withExchange: <T>(o: OpsOptions, run: (s: ExchangeReads) => Promise<T>) => Promise<T> = using(openExchangeReads);
 
 const betTable = (rows: BetRow[]) =>
   rows.length === 0
