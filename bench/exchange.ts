@@ -7,7 +7,9 @@
  * then market orders (BUY 0.001 SOLUSDT) are sent round-robin over the accounts by autocannon,
  * BENCH_CONNECTIONS (64) keep-alive connections for BENCH_SECONDS (5). Redis commands are counted
  * with `INFO commandstats` before and after: a round trip is one EVALSHA/EVAL (a script run) or one
- * EXEC (a transaction). Baseline: the COMMIT script alone from this process, EVALSHA with
+ * EXEC (a transaction). The CPU each process spends per order during the orders (the exchange
+ * and Redis from /proc, the load generator from this process) and the machine's idle cores show
+ * which of them is the limit. Baseline: the COMMIT script alone from this process, EVALSHA with
  * the keys and arguments of a real order of the run (its stored order, fills, journal entry,
  * equity point and final state; the orders carry no Idempotency-Key, so no idempotency record), 64 in flight for the same duration, each
  * in-flight slot on its own account. Then GET /api/v1/prices and the bare route (padded to the
@@ -19,7 +21,7 @@ import { Redis } from 'ioredis';
 import { commitArgs, type CommitText } from '../adapters/store/exchange-redis.ts';
 import { COMMIT } from '../adapters/store/exchange-redis-scripts.ts';
 import { JsonClient } from './support/http-client.ts';
-import { percentile, report, type Row } from './support/measure.ts';
+import { cpuMs, machineIdleMs, percentile, report, type Row } from './support/measure.ts';
 import { measuredExchangeArgs, startBareServer, startBenchRedis, startExchangeProcess } from './support/stack.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -139,12 +141,23 @@ try {
 
   const ordersBefore = await Promise.all(ids.map((id) => admin.llen(`exchange:account:${id}:orders`)));
   const before = await commandCalls(admin);
+  // where the machine's CPU goes during the orders: the exchange, the load generator (this process), Redis, idle
+  const redisPid = Number(/process_id:(\d+)/.exec(await admin.info('server'))?.[1]);
+  const cpuBefore = { exchange: cpuMs(exchange.pid), load: process.cpuUsage(), redis: cpuMs(redisPid), idle: machineIdleMs() };
   const orders = await loadOrders(exchange.base, paths, SECONDS);
+  const load = process.cpuUsage(cpuBefore.load);
+  const cpu = {
+    exchange: cpuMs(exchange.pid) - cpuBefore.exchange,
+    load: (load.user + load.system) / 1000,
+    redis: cpuMs(redisPid) - cpuBefore.redis,
+    idleCores: (machineIdleMs() - cpuBefore.idle) / 1000 / SECONDS,
+  };
   const calls = diff(await commandCalls(admin), before);
   const ordersAfter = await Promise.all(ids.map((id) => admin.llen(`exchange:account:${id}:orders`)));
   const stored = ordersAfter.reduce((s, n, i) => s + n - (ordersBefore[i] as number), 0);
   const filled = orders['2xx'];
   const roundTrips = ((calls.get('exec') ?? 0) + (calls.get('evalsha') ?? 0) + (calls.get('eval') ?? 0)) / Math.max(1, filled);
+  const usPerOrder = (ms: number) => `${Math.round((ms * 1000) / Math.max(1, filled))} µs`;
   const perOrder = [...calls].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / Math.max(1, filled)).toFixed(2)}`).join(', ');
 
   // reads: the prices route against the bare route padded to the same body length
@@ -165,6 +178,7 @@ try {
       detail:
         `p50 ${orders.latency.p50} ms, p99 ${orders.latency.p99} ms, non-2xx/errors ${orders.non2xx + orders.errors}, ${stored} orders stored; ` +
         `${roundTrips.toFixed(2)} Redis round trips per order (script runs + transactions); commands per order: ${perOrder}; ` +
+        `CPU per order: exchange ${usPerOrder(cpu.exchange)}, load generator ${usPerOrder(cpu.load)}, Redis ${usPerOrder(cpu.redis)} (machine idle ${cpu.idleCores.toFixed(2)} cores); ` +
         `COMMIT alone p50 ${baseline.p50.toFixed(2)} ms, p99 ${baseline.p99.toFixed(2)} ms, conflicts ${baseline.failed}`,
     },
     {

@@ -11,6 +11,12 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** CPU time the whole machine has spent idle so far, in ms (Linux /proc/stat; 10 ms resolution, summed over cores). */
+export function machineIdleMs(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]?.trim().split(/\s+/) ?? [];
+  return Number(fields[4]) * 10;
+}
+
 /** The p-th percentile (0..100) of `xs`. */
 export function percentile(xs: number[], p: number): number {
   if (xs.length === 0) return Number.NaN;
