@@ -6,6 +6,9 @@ export default defineConfig({
     exclude: ['node_modules/**', '.data/**'],
     globalSetup: ['test/support/services.ts'],
     pool: 'forks',
+    // two test files at a time: most of the slow ones wait on processes, clocks and restarts,
+    // not on the CPU (vitest's default on 2 cores is one at a time)
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -149,9 +149,18 @@ export class FaultWorld {
     await gateway.start();
     const world = new FaultWorld(dataDir, nats, redis, chain, gateway, `http://127.0.0.1:${gwPort}`, chainUrl, await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 200 }));
     world.startTicker();
+    // set-up is not under test: an outage answer (503, e.g. the chain slow to confirm on a loaded
+    // machine) is retried after its Retry-After, as the API asks of a client
+    const settingUp = async (method: string, path: string, body?: unknown) => {
+      for (let attempt = 1; ; attempt++) {
+        const r = await request(world.base, method, path, body);
+        if (r.status !== 503 || attempt === 5) return r;
+        await new Promise((resolve) => setTimeout(resolve, 1000 * Number(r.headers?.get('retry-after') ?? 1)));
+      }
+    };
     for (let i = 0; i < o.wallets; i++) {
-      const w = await request(world.base, 'POST', '/api/wallet', {});
-      const f = await request(world.base, 'GET', `/api/faucet/${w.body.address}`);
+      const w = await settingUp('POST', '/api/wallet', {});
+      const f = await settingUp('GET', `/api/faucet/${w.body.address}`);
       if (w.status !== 200 || f.status !== 200) throw new Error(`wallet setup failed: ${w.status} ${f.status}`);
       world.wallets.push(w.body.address);
     }
