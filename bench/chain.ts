@@ -113,7 +113,11 @@ try {
     await new Promise((r) => setTimeout(r, 100));
   }
   const rawCloseSeconds = await raw(closeWires);
-  const open = await chain.scanOpenBets();
+  // as above: the adapter's view shows the raw closes once its subscriptions have caught up
+  let open = await chain.scanOpenBets();
+  for (const deadline = Date.now() + 60_000; open.length > 0 && Date.now() < deadline; open = await chain.scanOpenBets()) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
 
   const readyMs = /"readyMs":(\d+)/.exec(chainLog)?.[1] ?? '?';
   const rate = (n: number, s: number) => `${n} in ${s.toFixed(2)} s = ${(n / s).toFixed(0)} tx/s`;
@@ -123,7 +127,7 @@ try {
   console.log(`place_bet raw:         ${rate(COUNT, rawPlaceSeconds)} (pre-signed, batches of 50)`);
   console.log(`close_bet raw:         ${rate(COUNT, rawCloseSeconds)} (pre-signed, batches of 50)`);
   chain.close();
-  if (open.length !== 0) throw new Error(`${open.length} bets still open after closing all`);
+  if (open.length !== 0) throw new Error(`${open.length} bets still open 60 s after closing all`);
 } finally {
   await stopChild(child);
   rmSync(dataDir, { recursive: true, force: true });
