@@ -16,6 +16,7 @@ import { closeBetIx, placeBetIx } from '../adapters/chain/codec.ts';
 import { loadLocalChainInfo, loadOrCreateRoleKeys } from '../adapters/chain/local/data-dir.ts';
 import type { BetAccount } from '../adapters/chain/port.ts';
 import { RpcChain } from '../adapters/chain/rpc-chain.ts';
+import { until } from './support/measure.ts';
 import { freePort, stopChild, waitForPort } from '../test/support/servers.ts';
 
 const COUNT = Number(process.env.BENCH_CHAIN_COUNT ?? 500);
@@ -106,18 +107,20 @@ try {
   );
   // the adapter's view may lag the raw sends (its subscriptions can drop and re-sync while the chain is this busy)
   const lastRaw = { bettor: rawBettors.at(-1)!.publicKey.toBase58(), seq: 0n };
-  for (const deadline = Date.now() + 60_000; ; ) {
-    const bet = await chain.readBet(lastRaw).catch(() => null);
-    if (bet && Date.now() / 1000 >= Number(bet.expireTime) + 0.1) break;
-    if (Date.now() > deadline) throw new Error(`the last raw bet ${JSON.stringify(lastRaw, (_, v) => (typeof v === 'bigint' ? String(v) : v))} was not seen expired within 60 s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until(
+    'the last raw bet seen expired',
+    async () => {
+      const bet = await chain.readBet(lastRaw).catch(() => null);
+      return bet !== null && Date.now() / 1000 >= Number(bet.expireTime) + 0.1;
+    },
+    60_000,
+    100,
+  );
   const rawCloseSeconds = await raw(closeWires);
   // as above: the adapter's view shows the raw closes once its subscriptions have caught up
-  let open = await chain.scanOpenBets();
-  for (const deadline = Date.now() + 60_000; open.length > 0 && Date.now() < deadline; open = await chain.scanOpenBets()) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  // (a bet still open after 60 s fails the bench below, once the rates are printed)
+  let open: BetAccount[] = [];
+  await until('no bet left open', async () => (open = await chain.scanOpenBets()).length === 0, 60_000, 100).catch(() => undefined);
 
   const readyMs = /"readyMs":(\d+)/.exec(chainLog)?.[1] ?? '?';
   const rate = (n: number, s: number) => `${n} in ${s.toFixed(2)} s = ${(n / s).toFixed(0)} tx/s`;

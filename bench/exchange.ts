@@ -11,8 +11,8 @@
  * and Redis from /proc, the load generator from this process) and the machine's idle cores show
  * which of them is the limit. Baseline: the COMMIT script alone from this process, EVALSHA with
  * the keys and arguments of a real order of the run (its stored order, fills, journal entry,
- * equity point and final state; the orders carry no Idempotency-Key, so no idempotency record), 64 in flight for the same duration, each
- * in-flight slot on its own account. Then GET /api/v1/prices and the bare route (padded to the
+ * equity point and final state; the orders carry no Idempotency-Key, so no idempotency record),
+ * 64 in flight for the same duration, each in-flight slot on its own account. Then GET /api/v1/prices and the bare route (padded to the
  * same body length) under the same load.
  * BENCH_EXCHANGE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof") is passed to the exchange's node.
  */

@@ -7,7 +7,6 @@ import type { Side } from '../../machines/exchange/ledger.ts';
 import type { BookLevel, BookSnapshot } from '../../adapters/feed/port.ts';
 import { Decimal, dec, MONEY_DP, toMoney, ZERO } from '../../machines/exchange/money.ts';
 
-
 /** One book level taken by an order. `gross` = price x qty, rounded to 10 fraction digits. */
 export interface Fill {
   price: Decimal;

@@ -155,7 +155,7 @@ export class FaultWorld {
       for (let attempt = 1; ; attempt++) {
         const r = await request(world.base, method, path, body);
         if (r.status !== 503 || attempt === 5) return r;
-        await new Promise((resolve) => setTimeout(resolve, 1000 * Number(r.headers?.get('retry-after') ?? 1)));
+        await sleep(1000 * Number(r.headers?.get('retry-after') ?? 1));
       }
     };
     for (let i = 0; i < o.wallets; i++) {
