@@ -15,8 +15,8 @@ import { priceFeedFromEnv } from '../runtime/feed-from-env.ts';
 import type { PriceFeed } from '../adapters/feed/port.ts';
 import { RedisLease } from '../adapters/store/lease-redis.ts';
 import { BetActors, type BetActorsOptions } from '../runtime/gateway/bet-actors.ts';
-import { betRecorder } from '../runtime/gateway/bet-recorder.ts';
-import { recordingEffects } from '../runtime/gateway/recording-effects.ts';
+import { betRecords } from '../runtime/gateway/bet-records.ts';
+import { startHistoryPruning } from '../runtime/gateway/history-pruning.ts';
 import { connectChain } from '../runtime/gateway/chain-setup.ts';
 import type { GatewayConfig } from '../runtime/gateway/config.ts';
 import type { FixedBettorDeps } from '../runtime/gateway/fixed-bettor.ts';
@@ -110,30 +110,37 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     cleanups.push(() => prices.stop());
     shell.events.setSnapshotSource(() => prices.snapshotEvent());
 
-    const recorder = betRecorder({
-      store: stores.betHistory,
+    const pruning = startHistoryPruning({ store: stores.betHistory, retentionDays: config.GW_HISTORY_DAYS, log });
+    cleanups.push(async () => pruning.stop());
+    // the payout multiplier is fixed at initialisation: the last value read serves while the chain is away
+    let multiplierBps: bigint | null = null;
+    const records = betRecords({
+      stored: (id) => stores.betHistory.get(id),
       history: stores.history,
       source: config.NATS_URL ? 'nats:market.price.solusdt' : options.feed ? 'feed' : 'synthetic',
-      multiplierBps: async () => (await chain.readConfig())?.multiplierBps ?? 10_000n,
-      log,
-      retentionDays: config.GW_HISTORY_DAYS,
+      multiplierBps: async () => {
+        try {
+          multiplierBps = (await chain.readConfig())?.multiplierBps ?? multiplierBps;
+        } catch (err) {
+          if (multiplierBps === null) throw err;
+        }
+        return multiplierBps ?? 10_000n;
+      },
     });
-    recorder.startPruning();
-    cleanups.push(() => recorder.stop());
 
     const keyFor = async (address: string) => stores.keys.get(address);
     let reclaimer: BetReclaimer | null = null; // set once the bet actors are up (it asks them what is live)
     const policy: ReplayPolicy = { replayTies: config.GW_PROFILE === 'B', maxReplays: config.GW_MAX_REPLAYS };
     const actorOptions: BetActorsOptions = {
       store: stores.snapshots,
-      effects: recordingEffects(settlementEffects({ chain, history: stores.history, keyFor, now: Date.now }), recorder),
+      effects: settlementEffects({ chain, history: stores.history, keyFor, now: Date.now }),
+      records,
       publish: (events) => {
         const fence = role?.fence() ?? null;
         for (const event of events) {
           if (event.type === 'bet_closed') log.info({ betId: event.id, bettor: event.bettor, exitPrice: event.exitPrice, status: event.statusName, seq: event.seq, fence }, `bet ${event.id} settled: ${event.statusName}`);
           if (event.type === 'bet_replay') log.info({ betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq, fence }, `tie of bet ${event.prevId} replayed as bet ${event.id}`);
         }
-        recorder.record(events);
         metrics.betEvents(events);
         for (const event of events) if (event.type === 'bet_closed') reclaimer?.closed(event);
         if (relay) relay.kick();
@@ -182,8 +189,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       opened: async (bet: BetAccount, signature: string) => {
         const id = bet.id.toString();
         const bets = betsHere();
-        recorder.placed(id, signature);
-        if (!bets.has(id)) bets.open(betInputOf(bet, policy));
+        if (!bets.has(id)) bets.open({ ...betInputOf(bet, policy), placeTx: signature });
         metrics.betPlaced();
         if (!(await bets.committed(id, OPEN_COMMIT_WAIT_MS))) log.warn({ betId: id }, 'bet placed on chain; its snapshot is not committed yet (store down?): it is retried, and the bet settles all the same');
         log.info({ betId: id, bettor: bet.bettor, side: bet.side, amount: bet.amount.toString(), entryPrice: bet.entryPrice.toString() }, 'bet placed');

@@ -26,6 +26,8 @@ export interface BetInput {
   replayTies?: boolean;
   /** Profile B: `GW_MAX_REPLAYS`, the most replays one chain may have (design: "Rules the specs leave open") */
   maxReplays?: number;
+  /** signature of the transaction that placed the bet; null when unknown (a bet adopted from the chain) */
+  placeTx?: string | null;
 }
 
 /** State of one bet chain: the bet now in play plus what the chain has done so far. */
@@ -57,7 +59,9 @@ export interface BetContext {
   attempt: number;
   /** message of the last effect failure, for operators reading the snapshot */
   lastError: string | null;
-  /** signature of the close transaction, when this process sent it */
+  /** signature of the transaction that placed the bet now in play (a Profile B replay: the close_bet + place_bet); null when unknown */
+  placeTx: string | null;
+  /** signature of the transaction that closed the bet now in play (sent here, or found on chain); null when unknown */
   closeSignature: string | null;
 }
 
@@ -88,10 +92,13 @@ export interface CloseInput {
   refund: boolean;
 }
 
-/** A close that this call made, or found already made on chain (then the chain's exit price is reported). */
+/**
+ * A close that this call made, or found already made on chain (then the chain's exit price is
+ * reported, and the signature of the transaction that made it when the chain could say).
+ */
 export type CloseOutput =
   | { kind: 'closed'; status: SettledStatus; signature: string }
-  | { kind: 'already_closed'; status: SettledStatus; exitPrice: string };
+  | { kind: 'already_closed'; status: SettledStatus; exitPrice: string; signature: string | null };
 
 /** Input of the `closeAndReplace` effect (close_bet + place_bet in one transaction, Profile B tie). */
 export interface ReplaceInput {
@@ -103,10 +110,14 @@ export interface ReplaceInput {
   amountUnits: string;
 }
 
-/** The replacement bet now in play, or a bet that was found closed on chain without one (the chain ends). */
+/**
+ * The replacement bet now in play, or a bet that was found closed on chain without one (the chain
+ * ends). `signature` is the close_bet + place_bet transaction; null when it was made earlier and
+ * the chain could not say by which transaction.
+ */
 export type ReplaceOutput =
-  | { kind: 'replaced'; signature: string; next: { id: string; seq: string; entryPrice: string; expireTime: number } }
-  | { kind: 'already_closed'; status: SettledStatus; exitPrice: string };
+  | { kind: 'replaced'; signature: string | null; next: { id: string; seq: string; entryPrice: string; expireTime: number } }
+  | { kind: 'already_closed'; status: SettledStatus; exitPrice: string; signature: string | null };
 
 /** Final output of a chain. */
 export interface BetOutput {

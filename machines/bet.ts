@@ -81,7 +81,7 @@ function settledPatch(context: BetContext, out: CloseOutput | ReplaceOutput): Pa
   return {
     status: out.status,
     exitPrice: out.kind === 'already_closed' ? out.exitPrice : context.exitPrice,
-    closeSignature: out.kind === 'closed' ? out.signature : null,
+    closeSignature: out.signature,
     attempt: 0,
     lastError: null,
   };
@@ -98,6 +98,8 @@ function replacedPatch(context: BetContext, out: ReplaceOutput): Partial<BetCont
     expireTime: out.next.expireTime,
     replayCount: context.replayCount + 1,
     exitPrice: null,
+    placeTx: out.signature,
+    closeSignature: null,
     attempt: 0,
     lastError: null,
   };
@@ -153,6 +155,7 @@ export const betMachine = setup({
     status: 0,
     attempt: 0,
     lastError: null,
+    placeTx: input.placeTx ?? null,
     closeSignature: null,
   }),
   // Root entry runs once, when the chain is created, never on restore (spec section 6: bet_open).

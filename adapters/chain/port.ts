@@ -95,6 +95,7 @@ export interface Placed {
 }
 
 export interface Closed {
+  /** the close transaction; '' when `already` (nothing was sent: `ChainPort.betTransactions` says which transaction closed it) */
   signature: string;
   status: BetStatus;
   /** price x 1e8 the bet was closed at (its entry price for a refund) */
@@ -105,6 +106,12 @@ export interface Closed {
 
 export type ClusterKind = 'local' | 'public' | 'unknown';
 
+/** The transactions that placed and closed a bet, as the signature history of its account says (null where it cannot). */
+export interface BetTransactions {
+  placeTx: string | null;
+  closeTx: string | null;
+}
+
 export interface ChainPort {
   /** null when the contract is not initialised */
   readConfig(): Promise<ContractConfig | null>;
@@ -114,6 +121,13 @@ export interface ChainPort {
   readBettorState(bettor: PublicKey): Promise<BettorState | null>;
   /** every bet with status 0 */
   scanOpenBets(): Promise<BetAccount[]>;
+  /**
+   * The transactions that placed and closed the bet at `ref`, from the signature history of its
+   * account (getSignaturesForAddress): a close found already made (by a process that died before
+   * recording it, or by another gateway) still gets its transaction. Nulls when the chain keeps
+   * no such history.
+   */
+  betTransactions(ref: BetRef): Promise<BetTransactions>;
   /** every bet of one bettor still on chain, any status, oldest first */
   scanBetsOf(bettor: PublicKey): Promise<BetAccount[]>;
   initialize(params: InitParams): Promise<string>;

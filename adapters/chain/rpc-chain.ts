@@ -23,6 +23,7 @@ import {
   type Balance,
   type BetAccount,
   type BetRef,
+  type BetTransactions,
   type BettorState,
   type ChainPort,
   type Closed,
@@ -33,9 +34,14 @@ import {
   type Placed,
 } from './port.ts';
 import { WsPubSub, type PubSub } from './pubsub.ts';
-import { HttpTransport, RpcClient, type JsonRpcTransport } from './rpc-client.ts';
+import { HttpTransport, RpcClient, RpcError, type JsonRpcTransport } from './rpc-client.ts';
 import { TxSender } from './tx-sender.ts';
 import { log as rootLog, type Logger } from '../../runtime/log.ts';
+
+/** getSignaturesForAddress as the chain answers it (newest first). */
+const SignatureHistory = v.array(v.object({ signature: v.string(), slot: v.number(), err: v.optional(v.unknown()) }));
+/** JSON-RPC: a method the node does not serve. */
+const METHOD_NOT_FOUND = -32601;
 
 /** Sort key of reclaims in the close batcher: after any close. */
 const RECLAIM_AFTER_CLOSES = 2n ** 63n;
@@ -149,6 +155,23 @@ export class RpcChain implements ChainPort {
 
   scanBetsOf(bettor: PublicKey): Promise<BetAccount[]> {
     return this.mirror.betsOf(bettor);
+  }
+
+  /**
+   * A bet account is written by its placement, its close and (maybe) its reclaim, in that order,
+   * and by nothing else that succeeds: its oldest successful signature is the placement, the next
+   * the close.
+   */
+  async betTransactions(ref: BetRef): Promise<BetTransactions> {
+    let history: v.InferOutput<typeof SignatureHistory>;
+    try {
+      history = await this.rpc.call('getSignaturesForAddress', [betAddress(ref).toBase58(), { limit: 50, commitment: 'confirmed' }], SignatureHistory);
+    } catch (err) {
+      if (err instanceof RpcError && err.code === METHOD_NOT_FOUND) return { placeTx: null, closeTx: null };
+      throw err;
+    }
+    const landed = history.filter((h) => h.err === null || h.err === undefined).reverse();
+    return { placeTx: landed[0]?.signature ?? null, closeTx: landed[1]?.signature ?? null };
   }
 
   /** Creates the vault (ATA of the config PDA), funds it, and initialises the contract — one transaction, signed by the upgrade authority. */

@@ -2,10 +2,30 @@
  * BetHistoryStore on Redis. Layout under the prefix (`gw:`): `hist:bet:<id>` the record as JSON,
  * `hist:bettor:<address>` a sorted set of the bettor's ids (score: the id), `hist:opened` and
  * `hist:closed` sorted sets of ids by the unix ms the bet opened / closed (pruning, leaderboard).
- * A `put` is one MULTI, so the indexes never point at a record that was not written.
+ * The gateway writes records in the commit of the bet's snapshot (`redisHistoryLayout` tells the
+ * snapshot store where they go); a `put` is one MULTI. Either way the indexes never point at a
+ * record that was not written.
  */
 import type { Redis } from 'ioredis';
 import { byIdDescending, parseRecord, type BetHistoryStore, type BetRecord } from './bet-history.ts';
+import type { RedisRecordLayout } from './snapshot-redis.ts';
+
+const historyPrefix = (prefix = 'gw:') => `${prefix}hist:`;
+
+/** Where a bet record and its index entries live under `prefix` (shared by the store and the snapshot commit). */
+export function redisHistoryLayout(prefix?: string): RedisRecordLayout<BetRecord> {
+  const p = historyPrefix(prefix);
+  return {
+    writeOf(record) {
+      const index = [
+        { key: `${p}bettor:${record.bettor}`, score: Number(record.id), member: record.id },
+        { key: `${p}opened`, score: record.openedAt, member: record.id },
+      ];
+      if (record.closedAt !== null) index.push({ key: `${p}closed`, score: record.closedAt, member: record.id });
+      return { key: `${p}bet:${record.id}`, value: JSON.stringify(record), index };
+    },
+  };
+}
 
 /** Options of the Redis bet history. */
 export interface RedisBetHistoryOptions {
@@ -17,7 +37,8 @@ const CHUNK = 500;
 
 /** Creates a bet history on `redis` (the caller owns the connection). */
 export function createRedisBetHistory(redis: Redis, options: RedisBetHistoryOptions = {}): BetHistoryStore {
-  const p = `${options.prefix ?? 'gw:'}hist:`;
+  const p = historyPrefix(options.prefix);
+  const layout = redisHistoryLayout(options.prefix);
   const recordKey = (id: string) => `${p}bet:${id}`;
   const bettorKey = (address: string) => `${p}bettor:${address}`;
   const opened = `${p}opened`;
@@ -37,8 +58,9 @@ export function createRedisBetHistory(redis: Redis, options: RedisBetHistoryOpti
 
   return {
     async put(record) {
-      const tx = redis.multi().set(recordKey(record.id), JSON.stringify(record)).zadd(bettorKey(record.bettor), record.id, record.id).zadd(opened, record.openedAt, record.id);
-      if (record.closedAt !== null) tx.zadd(closed, record.closedAt, record.id);
+      const w = layout.writeOf(record);
+      const tx = redis.multi().set(w.key, w.value);
+      for (const entry of w.index) tx.zadd(entry.key, entry.score, entry.member);
       await tx.exec();
     },
     async get(id) {

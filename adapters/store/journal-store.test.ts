@@ -1,10 +1,11 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LoggedEvent } from './event-log.ts';
-import { openJournalStore } from './journal-store.ts';
+import { openJournalStore, readJournalRecords } from './journal-store.ts';
 import { snapshotStoreContract } from '../../test/support/snapshot-store-contract.ts';
+import { betHistoryContract, record } from '../../test/support/bet-history-contract.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'journal-store-'));
 let n = 0;
@@ -18,7 +19,57 @@ snapshotStoreContract('journal file', () => {
   return { store: s.snapshots, events: s.eventLog };
 });
 
+betHistoryContract('journal file', () => openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(freshPath()).betHistory);
+
 describe('journal store', () => {
+  it('writes the history records a commit carries in the commit\'s line, and reads them back after a reopen', async () => {
+    const path = freshPath();
+    const a = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path);
+    await a.snapshots.commit('1', { snapshot: { status: 'active' }, final: false, events: [{ type: 'bet_open', id: '1' }], rev: 1, records: [record('1')] });
+    expect((await a.betHistory.get('1'))?.status).toBe(0);
+    const closed = record('1', { status: 1, exitPrice: 15_000_000_001, closedAt: 1_763_700_020_000, netUnits: '30000000', closeTx: 'sig-close' });
+    await a.snapshots.commit('1', { snapshot: { status: 'done' }, final: true, events: [{ type: 'bet_closed', id: '1' }], rev: 2, records: [closed] });
+    // the record is in the same line as the snapshot and its event: one append, so one kill cannot split them
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(lines.at(-1)).toMatchObject({ k: 's', id: '1', f: 1, ev: [{ e: { type: 'bet_closed' } }], h: [{ id: '1', status: 1, closeTx: 'sig-close' }] });
+    // a commit whose rev was already stored writes no record either
+    await a.snapshots.commit('1', { snapshot: { status: 'done' }, final: true, events: [], rev: 2, records: [record('1')] });
+    await a.close();
+
+    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    expect(await b.betHistory.get('1')).toEqual(closed);
+    expect(readJournalRecords(path).betHistory.all()).toEqual([closed]);
+    await b.close();
+  });
+
+  it('keeps the history through compaction and pruning', async () => {
+    const path = freshPath();
+    const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path, { compactSlack: 10 });
+    for (let i = 1; i <= 30; i++) {
+      await a.snapshots.commit(String(i), { snapshot: { status: 'active' }, final: false, events: [{ type: 'bet_open', id: String(i) }], rev: 1, records: [record(String(i), { openedAt: i })] });
+    }
+    expect(await a.betHistory.pruneOpenedBefore(11)).toBe(10);
+    await a.close();
+    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    expect(await b.betHistory.get('10')).toBeNull();
+    expect((await b.betHistory.pageOf(record('1').bettor, 100)).length).toBe(20);
+    await b.close();
+  });
+
+  it('takes in the history file an older version kept beside the journal, once', async () => {
+    const path = freshPath();
+    const legacy = join(dirname(path), 'history.log');
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(legacy, `${JSON.stringify(record('5'))}\n${JSON.stringify(record('5', { status: 2, closedAt: 1, netUnits: '-100000000' }))}\n${JSON.stringify(record('6'))}\n`);
+    const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    expect((await a.betHistory.get('5'))?.status).toBe(2);
+    expect(existsSync(legacy)).toBe(false);
+    await a.close();
+    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    expect((await b.betHistory.pageOf(record('5').bettor, 10)).map((r) => r.id)).toEqual(['6', '5']);
+    await b.close();
+  });
+
   it('gives back after a reopen exactly what it held: ticks, events with their seqs, snapshots with their revs', async () => {
     const path = freshPath();
     const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);

@@ -18,21 +18,30 @@ export interface SnapshotRecord {
   rev: number;
 }
 
+/** Where a memory store puts the records a commit carries (e.g. a memory bet history). */
+export interface RecordSink<R> {
+  putNow(record: R): void;
+}
+
 /** Snapshots in a Map; lost when the process ends (the file store journals them). */
-export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent> implements SnapshotStore<E> {
+export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never> implements SnapshotStore<E, R> {
   private readonly records = new Map<string, SnapshotRecord>();
 
-  constructor(readonly events: MemoryEventLog<E> = createMemoryEventLog<E>()) {}
+  constructor(
+    readonly events: MemoryEventLog<E> = createMemoryEventLog<E>(),
+    private readonly sink: RecordSink<R> | null = null,
+  ) {}
 
-  async commit(id: string, change: SnapshotCommit<E>): Promise<CommitResult<E>> {
+  async commit(id: string, change: SnapshotCommit<E, R>): Promise<CommitResult<E>> {
     return this.commitNow(id, change);
   }
 
   /** The commit, done synchronously (the file store journals exactly what this did). */
-  commitNow(id: string, change: SnapshotCommit<E>): CommitResult<E> {
+  commitNow(id: string, change: SnapshotCommit<E, R>): CommitResult<E> {
     const stored = this.records.get(id);
     if (stored && change.rev <= stored.rev) return { applied: false };
     this.records.set(id, { json: JSON.stringify(change.snapshot), final: change.final, rev: change.rev });
+    for (const r of change.records ?? []) this.sink?.putNow(r);
     return { applied: true, events: change.events.map((e) => this.events.appendNow(e)) };
   }
 

@@ -4,8 +4,10 @@
  *   `<prefix><kind>:<id>:rev`  the rev of the commit that wrote it (expires with a final snapshot)
  *   `<prefix><kind>s:live`     set of the ids whose snapshot is live (rehydrated at boot)
  * and the events of each commit go to the event log under the same prefix (`event-log-redis.ts`).
- * A commit is one Lua script (snapshot, rev, live set, seq counter, stream), so the record, the
- * live set and the events never disagree, across processes too.
+ * The records a commit carries are written where their `RedisRecordLayout` says (for bets: the
+ * history, `bet-history-redis.ts`). A commit is one Lua script (snapshot, rev, live set, seq
+ * counter, stream, records), so the snapshot, the live set, the events and the records never
+ * disagree, across processes too.
  *
  * @example
  *   const store = new RedisSnapshotStore(redis, { kind: 'bet', prefix: 'gw:' }); // keys gw:bet:<id>, set gw:bets:live
@@ -16,7 +18,9 @@ import { redisEventLogKeys } from './event-log-redis.ts';
 import { redisScript } from './redis-script.ts';
 import { parseOrNull, type CommitResult, type SnapshotCommit, type SnapshotStore, type StoredSnapshot } from './snapshot-port.ts';
 
-// KEYS: snapshot, rev, live set, seq counter, stream. ARGV: id, json, final (1|0), final ttl s, rev, capacity, events JSON array.
+// KEYS: snapshot, rev, live set, seq counter, stream, then per record its key and its index keys.
+// ARGV: id, json, final (1|0), final ttl s, rev, capacity, events JSON array, record count, then per
+// record: value, index entry count, (score, member) per entry.
 const COMMIT = redisScript(`
 local stored = tonumber(redis.call('GET', KEYS[2]) or '0')
 if tonumber(ARGV[5]) <= stored then return {'dup'} end
@@ -35,8 +39,30 @@ for _, e in ipairs(cjson.decode(ARGV[7])) do
   redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[6], seq .. '-0', 'e', e)
   seqs[#seqs + 1] = seq
 end
+local k, a = 6, 9
+for _ = 1, tonumber(ARGV[8]) do
+  redis.call('SET', KEYS[k], ARGV[a])
+  local entries = tonumber(ARGV[a + 1])
+  k, a = k + 1, a + 2
+  for _ = 1, entries do
+    redis.call('ZADD', KEYS[k], ARGV[a], ARGV[a + 1])
+    k, a = k + 1, a + 2
+  end
+end
 return seqs
 `);
+
+/** Where a record a commit carries goes: a string key holding it, and sorted-set entries indexing it. */
+export interface RedisRecordWrite {
+  key: string;
+  value: string;
+  index: ReadonlyArray<{ key: string; score: number; member: string }>;
+}
+
+/** How records of type R are laid out in Redis (their adapter knows; the snapshot store writes them). */
+export interface RedisRecordLayout<R> {
+  writeOf(record: R): RedisRecordWrite;
+}
 
 /** Naming and retention of one kind of actor in Redis. */
 export interface RedisSnapshotOptions {
@@ -50,18 +76,25 @@ export interface RedisSnapshotOptions {
   eventCapacity?: number;
 }
 
+/** Options of a store whose commits carry records. */
+export interface RedisSnapshotRecordOptions<R> extends RedisSnapshotOptions {
+  records: RedisRecordLayout<R>;
+}
+
 /** Snapshots of one actor kind in Redis; does not own the connection unless `close` is called. */
-export class RedisSnapshotStore<E extends LoggedEvent = LoggedEvent> implements SnapshotStore<E> {
+export class RedisSnapshotStore<E extends LoggedEvent = LoggedEvent, R = never> implements SnapshotStore<E, R> {
   private readonly keyPrefix: string;
   private readonly liveKey: string;
   private readonly finalTtl: number;
   private readonly events: { counter: string; stream: string };
   private readonly capacity: number;
+  private readonly layout: RedisRecordLayout<R> | null;
 
   constructor(
     private readonly redis: Redis,
-    options: RedisSnapshotOptions,
+    options: RedisSnapshotOptions | RedisSnapshotRecordOptions<R>,
   ) {
+    this.layout = 'records' in options ? options.records : null;
     const prefix = options.prefix ?? '';
     this.keyPrefix = `${prefix}${options.kind}:`;
     this.liveKey = `${prefix}${options.kind}s:live`;
@@ -75,16 +108,26 @@ export class RedisSnapshotStore<E extends LoggedEvent = LoggedEvent> implements 
     return `${this.keyPrefix}${id}`;
   }
 
-  async commit(id: string, change: SnapshotCommit<E>): Promise<CommitResult<E>> {
+  async commit(id: string, change: SnapshotCommit<E, R>): Promise<CommitResult<E>> {
     const fields = change.events.map((e) => {
       const { seq: _ignored, ...rest } = e as E & { seq?: unknown };
       return rest as E;
     });
-    const out = await COMMIT.run(
-      this.redis,
-      [this.keyOf(id), `${this.keyOf(id)}:rev`, this.liveKey, this.events.counter, this.events.stream],
-      [id, JSON.stringify(change.snapshot), change.final ? '1' : '0', this.finalTtl, change.rev, this.capacity, JSON.stringify(fields.map((f) => JSON.stringify(f)))],
-    );
+    const keys = [this.keyOf(id), `${this.keyOf(id)}:rev`, this.liveKey, this.events.counter, this.events.stream];
+    const args: Array<string | number> = [id, JSON.stringify(change.snapshot), change.final ? '1' : '0', this.finalTtl, change.rev, this.capacity, JSON.stringify(fields.map((f) => JSON.stringify(f)))];
+    const records = change.records ?? [];
+    if (records.length > 0 && !this.layout) throw new Error('this snapshot store was made without a record layout; it cannot write records');
+    args.push(records.length);
+    for (const record of records) {
+      const w = (this.layout as RedisRecordLayout<R>).writeOf(record);
+      keys.push(w.key);
+      args.push(w.value, w.index.length);
+      for (const entry of w.index) {
+        keys.push(entry.key);
+        args.push(entry.score, entry.member);
+      }
+    }
+    const out = await COMMIT.run(this.redis, keys, args);
     if (!Array.isArray(out)) throw new Error(`snapshot commit answered ${JSON.stringify(out)}`);
     if (out[0] === 'dup') return { applied: false };
     return { applied: true, events: fields.map((f, i) => ({ ...f, seq: Number(out[i]) }) as Sequenced<E>) };

@@ -1,9 +1,10 @@
 /**
  * Live bet chains of the gateway: one `betMachine` actor per chain, with the runtime's effects
- * injected (design: "Shape"). After every transition the chain's snapshot and the events the
- * transition emitted are committed to the store in one atomic write (snapshot, live set, event
- * log), and only then handed to `publish` with their seqs: what clients saw is exactly what a
- * restart resumes from, and a crash can never keep a final snapshot without its `bet_closed`.
+ * injected (design: "Shape"). After every transition the chain's snapshot, the events the
+ * transition emitted and the bet history records they change (`bet-records.ts`) are committed to
+ * the store in one atomic write (snapshot, live set, event log, history), and only then handed to
+ * `publish` with their seqs: what clients saw is exactly what a restart resumes from, and a crash
+ * can never keep a final snapshot without its `bet_closed` or its history record.
  *
  * Nothing is left stuck (design: "actors that fail are restarted from their last snapshot"):
  * - a commit that fails (Redis down) is retried with backoff until it lands, the same commit
@@ -22,6 +23,7 @@
  */
 import * as v from 'valibot';
 import { createActor, fromCallback, type Actor, type ActorOptions, type AnyActorLogic, type AnyActorRef, type Snapshot } from 'xstate';
+import type { BetRecord } from '../../adapters/store/bet-history.ts';
 import type { Sequenced } from '../../adapters/store/event-log.ts';
 import type { SnapshotStore, StoredSnapshot } from '../../adapters/store/snapshot-port.ts';
 import { betMachine, DEFAULT_RETRY, retryDelayMs, type RetryPolicy } from '../../machines/bet.ts';
@@ -30,14 +32,19 @@ import type { BetContext, BetInput } from '../../machines/bet-types.ts';
 import { clockMachine, type TickEvent } from '../../machines/clock.ts';
 import { componentLog, log as processLog, type Logger } from '../log.ts';
 import { betEffectActors, type BetEffects } from './bet-effects.ts';
+import type { BetTransition } from './bet-records.ts';
 
 /** The xstate clock interface (setTimeout/clearTimeout), e.g. a `SimulatedClock` in model tests. */
 export type XstateClock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
 
 /** What the bet runtime is built from. */
 export interface BetActorsOptions {
-  store: SnapshotStore<BetEmittedEvent>;
+  store: SnapshotStore<BetEmittedEvent, BetRecord>;
   effects: BetEffects;
+  /** the bet history records a commit's transitions write (none when absent) */
+  records?: (transitions: readonly BetTransition[]) => Promise<readonly BetRecord[]>;
+  /** unix ms of a transition [Date.now] */
+  now?: () => number;
   /** the outside world (the event stream); called with the events of each commit, seqs assigned */
   publish: (events: Array<Sequenced<BetEmittedEvent>>) => void;
   /** xstate clock for retry delays; only model tests pass one (production uses xstate's own timers) */
@@ -68,11 +75,12 @@ function buildMachine(effects: BetEffects, policy: RetryPolicy) {
 
 type BetActor = Actor<ReturnType<typeof buildMachine>>;
 
-/** A batch of transitions to commit: the newest snapshot and every event emitted since the last batch. */
+/** A batch of transitions to commit: the newest snapshot, every event emitted since the last batch, and the transitions that emitted them. */
 interface Batch {
   json: string;
   final: boolean;
   events: BetEmittedEvent[];
+  transitions: BetTransition[];
 }
 
 /** Everything the runtime keeps per live chain. */
@@ -223,19 +231,23 @@ export class BetActors {
     chain.dormantUntil = null;
     const snapshot = JSON.parse(chain.latest) as Snapshot<unknown> & { context: BetInput };
     // `input` is never read when restoring from a snapshot; the type asks for it anyway
-    this.attach(chain, createActor(this.machine, { snapshot, input: snapshot.context, ...this.clockOption() }));
+    this.attach(chain, createActor(this.machine, { snapshot, input: snapshot.context, ...this.clockOption() }), snapshot.context as unknown as BetContext);
     // xstate does not persist delays: a chain restored in a backoff state would wait forever (xstate issue #5331)
     chain.actor?.send({ type: 'RESUME' });
   }
 
-  private attach(chain: Chain, actor: BetActor): void {
+  private attach(chain: Chain, actor: BetActor, restored: BetContext | null = null): void {
     const outbox: BetEmittedEvent[] = [];
+    let before = restored;
     actor.on('*', (event) => outbox.push(event));
     actor.subscribe({
       next: (snap) => {
         if (chain.actor !== actor) return;
         const final = snap.status === 'done';
-        this.persist(chain, actor.getPersistedSnapshot(), final, outbox.splice(0));
+        const events = outbox.splice(0);
+        const transition = events.length > 0 ? { before, after: snap.context, events, at: this.now() } : null;
+        before = snap.context;
+        this.persist(chain, actor.getPersistedSnapshot(), final, events, transition);
         if (final) chain.actor = null;
       },
       error: (err) => {
@@ -269,13 +281,20 @@ export class BetActors {
   }
 
   /** Queues a commit of the chain's newest snapshot with the events emitted since the last one. */
-  private persist(chain: Chain, snapshot: unknown, final: boolean, events: BetEmittedEvent[]): void {
+  private persist(chain: Chain, snapshot: unknown, final: boolean, events: BetEmittedEvent[], transition: BetTransition | null): void {
     const json = JSON.stringify(snapshot);
     if (!final && events.length === 0 && chain.latest === json) return; // a tick that changed nothing
     chain.latest = json;
     const pending = chain.pending;
-    chain.pending = pending ? { json, final: pending.final || final, events: [...pending.events, ...events] } : { json, final, events };
+    const transitions = transition ? [transition] : [];
+    chain.pending = pending
+      ? { json, final: pending.final || final, events: [...pending.events, ...events], transitions: [...pending.transitions, ...transitions] }
+      : { json, final, events, transitions };
     this.kick(chain);
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   /** Starts draining the chain's commits unless a drain runs; a batch queued while one was finishing gets a new drain. */
@@ -296,7 +315,9 @@ export class BetActors {
       const rev = ++chain.rev;
       for (let failures = 0; ; ) {
         try {
-          const out = await this.options.store.commit(chain.id, { snapshot: JSON.parse(batch.json), final: batch.final, events: batch.events, rev });
+          // built anew on each attempt: a record read failed, or another writer's record changed meanwhile
+          const records = this.options.records && batch.transitions.length > 0 ? await this.options.records(batch.transitions) : [];
+          const out = await this.options.store.commit(chain.id, { snapshot: JSON.parse(batch.json), final: batch.final, events: batch.events, rev, records });
           if (failures > 0) this.log.info({ chainId: chain.id, rev, failures }, 'bet snapshot committed after failures');
           if (out.applied) this.publish(chain.id, out.events);
           else this.log.warn({ chainId: chain.id, rev }, 'bet commit was already stored (an earlier answer was lost); its events come from the log');

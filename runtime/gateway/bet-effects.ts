@@ -15,15 +15,18 @@ import type { CloseInput, CloseOutput, PriceExitOutput, ReplaceInput, ReplaceOut
 /** Exit price of an expired bet (design: "Rules the specs leave open"), from the local price history. */
 export type PriceExit = { kind: 'price'; value: bigint } | { kind: 'wait' } | { kind: 'refund_at_entry' };
 
-/** A close made by this call, or found made on chain (then with the chain's exit price). */
+/**
+ * A close made by this call, or found made on chain (then with the chain's exit price, and the
+ * transaction that made it when the chain could say).
+ */
 export type CloseResult =
   | { kind: 'closed'; status: BetStatus; signature: string }
-  | { kind: 'already_closed'; status: BetStatus; exitPrice: bigint };
+  | { kind: 'already_closed'; status: BetStatus; exitPrice: bigint; signature: string | null };
 
 /** The replacement of a tied bet (made now or by an earlier attempt), or a bet found closed without one. */
 export type ReplaceResult =
-  | { kind: 'replaced'; signature: string; next: { id: bigint; seq: bigint; entryPrice: bigint; expireTime: bigint | number } }
-  | { kind: 'already_closed'; status: BetStatus; exitPrice: bigint };
+  | { kind: 'replaced'; signature: string | null; next: { id: bigint; seq: bigint; entryPrice: bigint; expireTime: bigint | number } }
+  | { kind: 'already_closed'; status: BetStatus; exitPrice: bigint; signature: string | null };
 
 /**
  * What the gateway runtime implements for settlement. `signal` aborts when the actor stops.
@@ -62,7 +65,7 @@ export function betEffectActors(effects: BetEffects) {
       const status = settled(out.status, input.betId);
       return out.kind === 'closed'
         ? { kind: 'closed', status, signature: out.signature }
-        : { kind: 'already_closed', status, exitPrice: out.exitPrice.toString() };
+        : { kind: 'already_closed', status, exitPrice: out.exitPrice.toString(), signature: out.signature };
     }),
     closeAndReplace: fromPromise<ReplaceOutput, ReplaceInput>(
       async ({ input, signal }) => {
@@ -70,7 +73,7 @@ export function betEffectActors(effects: BetEffects) {
           { betId: BigInt(input.betId), ref: { bettor: input.bettor, seq: BigInt(input.seq) }, exitPrice: BigInt(input.exitPrice), side: input.side, amount: BigInt(input.amountUnits) },
           signal,
         );
-        if (out.kind === 'already_closed') return { kind: 'already_closed', status: settled(out.status, input.betId), exitPrice: out.exitPrice.toString() };
+        if (out.kind === 'already_closed') return { kind: 'already_closed', status: settled(out.status, input.betId), exitPrice: out.exitPrice.toString(), signature: out.signature };
         const next = { id: out.next.id.toString(), seq: out.next.seq.toString(), entryPrice: out.next.entryPrice.toString(), expireTime: Number(out.next.expireTime) };
         return { kind: 'replaced', signature: out.signature, next };
       },

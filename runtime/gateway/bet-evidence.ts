@@ -17,7 +17,7 @@ const e8 = (t: Tick): number => Number(priceToE8(t.price));
 const asEvidence = (t: Tick): EvidenceTick => ({ price: e8(t), ts: t.ts });
 
 /** The newest tick at or before `atMs` (and at most 30 s older) whose price is `entryPrice`; ts null when none is held. */
-export async function entryEvidence(history: PriceHistory, entryPrice: number, atMs: number, source: string): Promise<EntryEvidence> {
+export async function entryEvidence(history: Pick<PriceHistory, 'between'>, entryPrice: number, atMs: number, source: string): Promise<EntryEvidence> {
   const ticks = await history.between(atMs - PRICE_RULES.maxTickAgeMs, atMs);
   for (let i = ticks.length - 1; i >= 0; i--) {
     const t = ticks[i] as Tick;
@@ -37,7 +37,7 @@ export interface ExitFacts {
 }
 
 /** How the exit price was chosen; a price the history cannot show (closed by another process, ticks gone) says `chain`. */
-export async function exitEvidence(history: PriceHistory, facts: ExitFacts): Promise<ExitEvidence> {
+export async function exitEvidence(history: Pick<PriceHistory, 'atOrBefore'>, facts: ExitFacts): Promise<ExitEvidence> {
   const expiryMs = facts.expireTime * 1000;
   if (facts.refund) {
     return {
@@ -56,7 +56,7 @@ export async function exitEvidence(history: PriceHistory, facts: ExitFacts): Pro
 }
 
 /** The ticks from EVIDENCE_WINDOW_MS before the expiry to as long after it, as far as they have arrived. */
-export async function ticksAroundExpiry(history: PriceHistory, expireTime: number): Promise<EvidenceTick[]> {
+export async function ticksAroundExpiry(history: Pick<PriceHistory, 'between'>, expireTime: number): Promise<EvidenceTick[]> {
   const expiryMs = expireTime * 1000;
   return (await history.between(expiryMs - EVIDENCE_WINDOW_MS, expiryMs + EVIDENCE_WINDOW_MS)).map(asEvidence);
 }

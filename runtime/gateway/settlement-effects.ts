@@ -21,7 +21,11 @@ export interface SettlementDeps {
   now(): number;
 }
 
-const alreadyClosed = (bet: { status: BetAccount['status']; exitPrice: bigint }): CloseResult & ReplaceResult => ({ kind: 'already_closed' as const, status: bet.status, exitPrice: bet.exitPrice });
+/** A close found already made: the chain's outcome, and the transaction that made it when the chain can say. */
+async function alreadyClosed(chain: ChainPort, ref: BetRef, bet: { status: BetAccount['status']; exitPrice: bigint }): Promise<CloseResult & ReplaceResult> {
+  const { closeTx } = await chain.betTransactions(ref);
+  return { kind: 'already_closed' as const, status: bet.status, exitPrice: bet.exitPrice, signature: closeTx };
+}
 
 /** Program error: refund_expired before expire_time + refund_after_seconds. */
 const REFUND_NOT_YET_ALLOWED = 6036;
@@ -31,10 +35,12 @@ const REFUND_NOT_YET_ALLOWED = 6036;
  * the same transaction as the close; none when the bet did not end in a tie.
  */
 async function replacementOf(chain: ChainPort, tied: BetAccount): Promise<ReplaceResult> {
-  if (tied.status !== 3) return alreadyClosed(tied);
+  if (tied.status !== 3) return alreadyClosed(chain, tied, tied);
   const next = await chain.readBet({ bettor: tied.bettor, seq: tied.seq + 1n });
-  if (!next || next.side !== tied.side || next.amount !== tied.amount) return alreadyClosed(tied);
-  return { kind: 'replaced', signature: '', next: { id: next.id, seq: next.seq, entryPrice: next.entryPrice, expireTime: next.expireTime } };
+  if (!next || next.side !== tied.side || next.amount !== tied.amount) return alreadyClosed(chain, tied, tied);
+  // the close of the tied bet and the placement of its replacement are one transaction
+  const { closeTx } = await chain.betTransactions(tied);
+  return { kind: 'replaced', signature: closeTx, next: { id: next.id, seq: next.seq, entryPrice: next.entryPrice, expireTime: next.expireTime } };
 }
 
 /** The settlement effects of the bet actors. */
@@ -59,7 +65,7 @@ export function settlementEffects(deps: SettlementDeps): BetEffects {
     async closeOnChain({ ref, exitPrice, refund: refundIt }) {
       // the chain answers a bet already closed (a retry, another gateway) with its outcome; the program refuses a second close
       const closed = refundIt ? await refund(ref, exitPrice) : await chain.closeBet(ref, exitPrice);
-      return closed.already ? alreadyClosed(closed) : { kind: 'closed', status: closed.status, signature: closed.signature };
+      return closed.already ? alreadyClosed(chain, ref, closed) : { kind: 'closed', status: closed.status, signature: closed.signature };
     },
 
     async closeAndReplace({ betId, ref, exitPrice }) {

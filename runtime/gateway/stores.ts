@@ -8,9 +8,8 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { lockDataDir } from '../../adapters/store/data-dir-lock.ts';
-import type { BetHistoryStore } from '../../adapters/store/bet-history.ts';
-import { openFileBetHistory } from '../../adapters/store/bet-history-file.ts';
-import { createRedisBetHistory } from '../../adapters/store/bet-history-redis.ts';
+import type { BetHistoryStore, BetRecord } from '../../adapters/store/bet-history.ts';
+import { createRedisBetHistory, redisHistoryLayout } from '../../adapters/store/bet-history-redis.ts';
 import type { EventLog } from '../../adapters/store/event-log.ts';
 import { createRedisEventLog } from '../../adapters/store/event-log-redis.ts';
 import { openJournalStore } from '../../adapters/store/journal-store.ts';
@@ -38,8 +37,9 @@ export interface GatewayStores {
   history: PriceHistory;
   eventLog: EventLog<GatewayEvent>;
   keys: KeyStore;
-  snapshots: SnapshotStore<BetEmittedEvent>;
-  /** bets with their settlement evidence (GET /api/bets, /api/leaderboard) */
+  /** bet snapshots; each commit also writes the bet history records it changes */
+  snapshots: SnapshotStore<BetEmittedEvent, BetRecord>;
+  /** bets with their settlement evidence (GET /api/bets, /api/leaderboard), written by the snapshot commits */
   betHistory: BetHistoryStore;
   /** where they live, for the boot log */
   kind: 'redis' | 'file';
@@ -60,7 +60,7 @@ export async function openStores(config: GatewayConfig, log: Logger): Promise<Ga
       history: createRedisPriceHistory(redis, { prefix: REDIS_PREFIX }),
       eventLog: createRedisEventLog<GatewayEvent>(redis, { prefix: REDIS_PREFIX }),
       keys: await openRedisKeyStore(redis, key, { prefix: REDIS_PREFIX }),
-      snapshots: new RedisSnapshotStore<BetEmittedEvent>(redis, { kind: 'bet', prefix: REDIS_PREFIX }),
+      snapshots: new RedisSnapshotStore<BetEmittedEvent, BetRecord>(redis, { kind: 'bet', prefix: REDIS_PREFIX, records: redisHistoryLayout(REDIS_PREFIX) }),
       betHistory: createRedisBetHistory(redis, { prefix: REDIS_PREFIX }),
       kind: 'redis',
       redis,
@@ -72,19 +72,17 @@ export async function openStores(config: GatewayConfig, log: Logger): Promise<Ga
   const lock = lockDataDir(config.DATA_DIR, 'gateway');
   const path = join(config.DATA_DIR, 'gateway', 'journal.log');
   const journal = openJournalStore<GatewayEvent, BetEmittedEvent>(path);
-  const betHistory = openFileBetHistory(join(config.DATA_DIR, 'gateway', 'history.log'));
-  log.info({ journal: path, lines: journal.lines() }, 'REDIS_URL unset: price history, event log and bet snapshots are kept in DATA_DIR; keys in DATA_DIR/keystore.json');
+  log.info({ journal: path, lines: journal.lines() }, 'REDIS_URL unset: price history, event log, bet snapshots and bet history are kept in DATA_DIR; keys in DATA_DIR/keystore.json');
   return {
     history: journal.history,
     eventLog: journal.eventLog,
     keys: await openFileKeyStore(config.DATA_DIR, key),
     snapshots: journal.snapshots,
-    betHistory,
+    betHistory: journal.betHistory,
     kind: 'file',
     redis: null,
     close: async () => {
       await journal.close();
-      await betHistory.close();
       lock.release();
     },
   };

@@ -3,9 +3,8 @@
  * (never written) on each call, so a running gateway's file is left alone; retry requests are
  * files in `DATA_DIR/gateway/retry-requests/`, which the gateway picks up within a second.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseRecord, type BetRecord } from '../../adapters/store/bet-history.ts';
 import { readJournalRecords } from '../../adapters/store/journal-store.ts';
 import { retryRequestDir } from '../gateway/retry-requests.ts';
 import { OpsError } from './errors.ts';
@@ -31,16 +30,8 @@ export function fileGatewayRecords(dataDir: string, pickupWaitMs = 3_000): Gatew
       return r ? { id, snapshot: r.snapshot, live: !r.final } : null;
     },
     async record(betId) {
-      // one JSON line per change, the last line of an id wins; read, never opened for writing
-      const file = join(dataDir, 'gateway', 'history.log');
-      if (!existsSync(file)) return null;
-      let found: BetRecord | null = null;
-      for (const line of readFileSync(file, 'utf8').split('\n')) {
-        if (!line.includes(`"${betId}"`)) continue;
-        const record = parseRecord(line);
-        if (record?.id === betId) found = record;
-      }
-      return found;
+      // the bet history is written in the journal with each commit
+      return read().betHistory.get(betId);
     },
     async eventsSince(since, limit) {
       return read().events.filter((e) => e.seq > since).slice(0, limit);

@@ -3,7 +3,8 @@
  * Profile B, tie replays up to the cap, failures and retries, restarts while a retry waits)
  * is generated with @xstate/graph and lived through by the real runtime (`BetActors` on the
  * in-memory snapshot store). After every step the test checks what the outside world sees:
- * emitted events (exact fields, in order), effect calls made, and the persisted snapshot.
+ * emitted events (exact fields, in order), effect calls made, the persisted snapshot, and the
+ * bet history records committed with it.
  */
 import { getSimplePaths, type StatePath } from '@xstate/graph';
 import * as v from 'valibot';
@@ -11,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { betMachine, type RetryPolicy } from '../../machines/bet.ts';
 import { BetEmittedEvent } from '../../machines/bet-events.ts';
-import type { BetInput } from '../../machines/bet-types.ts';
+import type { BetContext, BetInput } from '../../machines/bet-types.ts';
 import { BetHarness } from './support/bet-harness.ts';
 import { BetOracle, worldEvents } from './support/bet-model.ts';
 
@@ -41,6 +42,32 @@ const describePath = (path: Path): string =>
     })
     .join(' > ');
 
+/**
+ * The history as the published events say it must be: a record for every bet announced, closed
+ * ones with the event's status and exit price, a tied bet closed by its replacement's placement.
+ */
+function expectHistory(h: BetHarness, model: AnyMachineSnapshot, input: Required<BetInput>, where: string): void {
+  const records = new Map(h.history.all().map((r) => [r.id, r]));
+  const announced = new Set<string>();
+  for (const e of h.published) {
+    if (e.type === 'bet_open' || e.type === 'bet_replay') {
+      announced.add(e.id);
+      expect(records.get(e.id), where).toMatchObject({ bettor: e.bettor, side: e.side, amountUnits: e.amountUnits, entryPrice: e.entryPrice, expireTime: e.expireTime, prevId: e.type === 'bet_replay' ? e.prevId : null });
+    }
+    if (e.type === 'bet_replay') {
+      const replacement = records.get(e.id);
+      expect(records.get(e.prevId), where).toMatchObject({ status: 3, exitPrice: records.get(e.prevId)?.entryPrice, nextId: e.id, closeTx: replacement?.placeTx, netUnits: '0' });
+    }
+    if (e.type === 'bet_closed') expect(records.get(e.id), where).toMatchObject({ status: e.status, exitPrice: e.exitPrice });
+  }
+  expect([...records.keys()].sort(), where).toEqual([...announced].sort());
+  const context = model.context as BetContext;
+  if (announced.has(input.id) && context.replayCount === 0) expect(records.get(input.id)?.placeTx, where).toBe(input.placeTx);
+  const current = records.get(context.id);
+  if (model.status === 'done') expect(current, where).toMatchObject({ closeTx: context.closeSignature, placeTx: context.placeTx });
+  else if (current) expect(current, where).toMatchObject({ status: 0, exitPrice: 0, closeTx: null });
+}
+
 async function livePath(path: Path, input: Required<BetInput>): Promise<void> {
   const h = new BetHarness(RETRY);
   const oracle = new BetOracle(input);
@@ -56,6 +83,7 @@ async function livePath(path: Path, input: Required<BetInput>): Promise<void> {
     expect(h.published, where).toEqual(oracle.events);
     for (const event of h.published) expect(v.safeParse(BetEmittedEvent, event).success, where).toBe(true);
     expect(h.fx.calls, where).toEqual(oracle.calls);
+    expectHistory(h, step.state, input, where);
     const stored = await h.store.load(input.id);
     if (model.status === 'done') {
       expect(h.runtime.chainIds(), where).not.toContain(input.id);
@@ -81,6 +109,7 @@ const base = {
   amountUnits: '100000000',
   entryPrice: '15000000000',
   expireTime: 1_800_000_000,
+  placeTx: 'place-1',
 };
 
 const scenarios: Array<{ name: string; input: Required<BetInput>; maxFailures: number }> = [

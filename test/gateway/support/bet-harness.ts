@@ -2,15 +2,21 @@
  * The real bet runtime (`BetActors`) on an in-memory snapshot store, a simulated xstate clock
  * and scripted effects, driven step by step by machine-level events: a tick goes through
  * `tick`, an effect outcome answers the pending call, a retry timer advances the clock, and
- * `RESUME` is a whole restart (stop, boot a fresh runtime from the same store).
+ * `RESUME` is a whole restart (stop, boot a fresh runtime from the same store). The store's
+ * commits carry the bet history records (`bet-records.ts`) into a memory bet history.
  */
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { SimulatedClock, type EventObject } from 'xstate';
+import type { BetRecord } from '../../../adapters/store/bet-history.ts';
+import { createMemoryBetHistory } from '../../../adapters/store/bet-history-memory.ts';
+import { createMemoryEventLog } from '../../../adapters/store/event-log-memory.ts';
+import { createMemoryPriceHistory } from '../../../adapters/store/price-history-memory.ts';
 import { MemorySnapshotStore } from '../../../adapters/store/snapshot-memory.ts';
 import type { RetryPolicy } from '../../../machines/bet.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetInput, CloseOutput, PriceExitOutput, ReplaceOutput } from '../../../machines/bet-types.ts';
 import { BetActors } from '../../../runtime/gateway/bet-actors.ts';
+import { betRecords } from '../../../runtime/gateway/bet-records.ts';
 import type { CloseResult, PriceExit, ReplaceResult } from '../../../runtime/gateway/bet-effects.ts';
 import { ScriptedEffects, type EffectName } from './scripted-effects.ts';
 import { quietLog } from '../../support/quiet-log.ts';
@@ -22,7 +28,7 @@ export function toPortAnswer(output: PriceExitOutput | CloseOutput | ReplaceOutp
     case 'price':
       return { kind: 'price', value: BigInt(output.value) };
     case 'already_closed':
-      return { kind: 'already_closed', status: output.status, exitPrice: BigInt(output.exitPrice) };
+      return { kind: 'already_closed', status: output.status, exitPrice: BigInt(output.exitPrice), signature: output.signature };
     case 'replaced':
       return {
         kind: 'replaced',
@@ -37,7 +43,9 @@ export function toPortAnswer(output: PriceExitOutput | CloseOutput | ReplaceOutp
 /** One runtime under test plus everything it touched. */
 export class BetHarness {
   readonly clock = new SimulatedClock();
-  readonly store = new MemorySnapshotStore<BetEmittedEvent>();
+  readonly history = createMemoryBetHistory();
+  readonly store = new MemorySnapshotStore<BetEmittedEvent, BetRecord>(createMemoryEventLog<BetEmittedEvent>(), this.history);
+  private readonly records = betRecords({ stored: (id) => this.history.get(id), history: createMemoryPriceHistory(), source: 'model', multiplierBps: async () => 13_000n });
   readonly fx = new ScriptedEffects();
   readonly published: BetEmittedEvent[] = [];
   runtime!: BetActors;
@@ -49,6 +57,7 @@ export class BetHarness {
     return BetActors.boot({
       store: this.store,
       effects: this.fx.effects,
+      records: this.records,
       publish: recordInto(this.published),
       clock: this.clock,
       log: quietLog,

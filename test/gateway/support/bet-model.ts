@@ -37,7 +37,7 @@ export function worldEvents(snap: AnyMachineSnapshot, maxFailures: number): Even
     const chainExit = BigInt(c.exitPrice) + 7n;
     const closes: CloseOutput[] = [
       { kind: 'closed', status, signature: `close-${c.id}` },
-      { kind: 'already_closed', status: contractOutcome(c.side, entry, chainExit), exitPrice: String(chainExit) },
+      { kind: 'already_closed', status: contractOutcome(c.side, entry, chainExit), exitPrice: String(chainExit), signature: `found-close-${c.id}` },
     ];
     for (const output of closes) candidates.push({ type: 'xstate.done.actor.closeOnChain', output } as EventObject);
     const replaces: ReplaceOutput[] = [
@@ -46,7 +46,7 @@ export function worldEvents(snap: AnyMachineSnapshot, maxFailures: number): Even
         signature: `replace-${c.id}`,
         next: { id: String(BigInt(c.id) + 10n), seq: String(BigInt(c.seq) + 1n), entryPrice: String(entry + 1000n), expireTime: c.expireTime + 15 },
       },
-      { kind: 'already_closed', status: 3, exitPrice: c.exitPrice },
+      { kind: 'already_closed', status: 3, exitPrice: c.exitPrice, signature: null },
     ];
     for (const output of replaces) candidates.push({ type: 'xstate.done.actor.closeAndReplace', output } as EventObject);
   }

@@ -85,7 +85,7 @@ export class FakeChain {
       if (fault === 'hang') return FakeChain.never();
       if (fault === 'fail') throw new Error('node unreachable');
       const bet = this.bet(betId);
-      if (bet.status !== 0) return { kind: 'already_closed', status: bet.status, exitPrice: bet.exitPrice };
+      if (bet.status !== 0) return { kind: 'already_closed', status: bet.status, exitPrice: bet.exitPrice, signature: `close-${betId}` };
       this.close(bet, exitPrice);
       if (fault === 'fail_after_tx') throw new Error('confirmation timed out');
       if (fault === 'hang_after_tx') return FakeChain.never();
@@ -102,7 +102,7 @@ export class FakeChain {
         if (replacement) {
           return { kind: 'replaced', signature: `replace-${betId}`, next: { id: replacement.id, seq: replacement.seq, entryPrice: replacement.entryPrice, expireTime: replacement.expireTime } };
         }
-        return { kind: 'already_closed', status: bet.status, exitPrice: bet.exitPrice };
+        return { kind: 'already_closed', status: bet.status, exitPrice: bet.exitPrice, signature: `close-${betId}` };
       }
       // one transaction: close_bet then place_bet for the same bettor, side and amount
       this.close(bet, exitPrice);
