@@ -169,6 +169,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ? startLeaseLeadership({ lease: new RedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }), role: leaderRole, log })
       : await soleLeadership(leaderRole);
     cleanups.push(() => leadership.stop());
+    // a paused leader resumed past its lease sends no close, before any renewal tells it so
+    chain.guardSettlement(() => leadership.holds());
     const betsHere = (): BetActors => role?.actors() ?? intake;
 
     const liveActors = { chainIds: () => betsHere().chainIds(), snapshotOf: (id: string) => betsHere().snapshotOf(id), stats: () => betsHere().stats() };

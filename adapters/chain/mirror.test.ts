@@ -3,7 +3,9 @@
  * start read and what notifications say, never lets an older slot overwrite a newer value, leaves
  * out accounts that do not decode, re-syncs after a dropped subscription (dropping accounts gone
  * meanwhile), reads a new wallet once for concurrent askers and then watches it, and refuses to
- * answer once its subscriptions have been down past the grace.
+ * answer once its subscriptions have been down past the grace. A write is waited for by its own
+ * account (another account's notification of the same slot does not count), and a reclaim made
+ * anywhere is learnt from the bettor state's `reclaimed` count.
  */
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
@@ -11,7 +13,7 @@ import anchor from '@coral-xyz/anchor';
 import { describe, expect, it } from 'vitest';
 import { PROGRAM_ID, UPDOWN_IDL } from '../../program/index.ts';
 import { quietLog } from '../../test/support/quiet-log.ts';
-import { betAddress, configAddress } from './codec.ts';
+import { betAddress, bettorAddress, configAddress } from './codec.ts';
 import { ChainMirror } from './mirror.ts';
 import { ChainUnavailable } from './port.ts';
 import type { PubSub, SubscribeMethod, Subscription } from './pubsub.ts';
@@ -38,6 +40,13 @@ async function betData(bettor: PublicKey, seq: bigint, status: number): Promise<
   return buf.toString('base64');
 }
 
+async function bettorData(bettor: PublicKey, betCount: bigint, reclaimed: bigint, openBetId: bigint | null): Promise<string> {
+  const buf = await coder.accounts.encode('BettorState', {
+    bettor, payer: bettor, open_bet_id: bn(openBetId ?? 0n), has_open_bet: openBetId === null ? 0 : 1, bet_count: bn(betCount), reclaimed: bn(reclaimed), bump: 255,
+  });
+  return buf.toString('base64');
+}
+
 const account = (data: string, owner = PROGRAM_ID.toBase58(), lamports = 1_000_000) => ({ data: [data, 'base64'], lamports, owner, executable: false, rentEpoch: 0, space: 0 });
 
 /** A node whose program accounts, token accounts and wallets the test sets; counts calls. */
@@ -59,7 +68,9 @@ class ScriptedNode implements JsonRpcTransport {
       const map = params[0] === TOKEN_PROGRAM_ID.toBase58() ? this.tokens : this.program;
       result = { context: ctx, value: [...map].map(([pubkey, a]) => ({ pubkey, account: a })) };
     } else if (method === 'getMultipleAccounts') {
-      result = { context: ctx, value: (params[0] as string[]).map((k) => (this.wallets.has(k) ? account('', '11111111111111111111111111111111', this.wallets.get(k)) : null)) };
+      const min = (params[1] as { minContextSlot?: number } | undefined)?.minContextSlot;
+      if (min !== undefined && min > this.slot) return { jsonrpc: '2.0', id, error: { code: -32016, message: 'Minimum context slot has not been reached', data: { contextSlot: this.slot } } };
+      result = { context: ctx, value: (params[0] as string[]).map((k) => this.program.get(k) ?? (this.wallets.has(k) ? account('', '11111111111111111111111111111111', this.wallets.get(k)) : null)) };
     } else throw new Error(`unexpected ${method}`);
     return { jsonrpc: '2.0', id, result };
   }
@@ -188,5 +199,42 @@ describe('ChainMirror', () => {
     pubsub.notify('programSubscribe', (p) => p[0] === TOKEN_PROGRAM_ID.toBase58(), { context: { slot: 40 }, value: { pubkey: VAULT.toBase58(), account: amount(900n) } });
     expect(await mirror.tokenAmount(VAULT)).toBe(900n);
     expect(pubsub.subs.filter((s) => s.method === 'programSubscribe')).toHaveLength(2);
+  });
+
+  it('waits for a written account\'s own notification: another account written in the same slot does not count; a late one is read at that slot', async () => {
+    const { node, mirror, programNote } = world();
+    node.program.set(configAddress().toBase58(), account(await configData(false)));
+    await mirror.start();
+    const [a, b] = [Keypair.generate().publicKey, Keypair.generate().publicKey];
+    const refA = { bettor: a.toBase58(), seq: 0n };
+    const refB = { bettor: b.toBase58(), seq: 0n };
+    // both land in slot 15; only B's notification comes
+    node.program.set(betAddress(refA).toBase58(), account(await betData(a, 0n, 0)));
+    programNote(betAddress(refB), await betData(b, 0n, 0), 15);
+    const waiting = mirror.written([betAddress(refA)], 15, 100);
+    const reads = node.calls.getMultipleAccounts ?? 0;
+    node.slot = 14; // the node serving the read is behind the write at first
+    setTimeout(() => (node.slot = 15), 250);
+    await waiting;
+    expect(mirror.peekBet(refA)?.seq).toBe(0n);
+    expect((node.calls.getMultipleAccounts ?? 0) - reads).toBeGreaterThan(1); // asked again until the node had the slot
+    // B's own notification came: nothing is read
+    const before = node.calls.getMultipleAccounts ?? 0;
+    await mirror.written([betAddress(refB)], 15, 100);
+    expect(node.calls.getMultipleAccounts ?? 0).toBe(before);
+  });
+
+  it('drops settled bets below the bettor state\'s `reclaimed` count when it rises (a reclaim sends no notification of its own)', async () => {
+    const { node, mirror, programNote } = world();
+    const bettor = Keypair.generate().publicKey;
+    const ref = (seq: bigint) => ({ bettor: bettor.toBase58(), seq });
+    node.program.set(configAddress().toBase58(), account(await configData(false)));
+    for (const seq of [0n, 1n, 2n]) node.program.set(betAddress(ref(seq)).toBase58(), account(await betData(bettor, seq, seq === 2n ? 0 : 1)));
+    node.program.set(bettorAddress(bettor).toBase58(), account(await bettorData(bettor, 3n, 0n, 3n)));
+    await mirror.start();
+    expect((await mirror.betsOf(bettor)).map((b) => b.seq)).toEqual([0n, 1n, 2n]);
+    programNote(bettorAddress(bettor), await bettorData(bettor, 3n, 2n, 3n), 20); // another node reclaimed seqs 0 and 1
+    expect((await mirror.betsOf(bettor)).map((b) => b.seq)).toEqual([2n]);
+    expect((await mirror.bettor(bettor))?.reclaimed).toBe(2n);
   });
 });

@@ -23,7 +23,7 @@ import { nameOf } from './account-layout.ts';
 import { accountKind, betAddress, bettorAddress, decodeBet, decodeBettorState, decodeConfig, tokenAccountOf } from './codec.ts';
 import { ChainUnavailable, type BetAccount, type BetRef, type BettorState, type ContractConfig } from './port.ts';
 import type { PubSub, Subscription } from './pubsub.ts';
-import type { RpcClient } from './rpc-client.ts';
+import { RpcError, type RpcClient } from './rpc-client.ts';
 
 const AccountJson = v.object({ data: v.tuple([v.string(), v.literal('base64')]), lamports: v.number(), owner: v.string() });
 const Keyed = v.object({ pubkey: v.string(), account: AccountJson });
@@ -54,6 +54,10 @@ export interface MirrorOptions {
 }
 
 const TOKEN_ACCOUNT_SIZE = 165;
+/** JSON-RPC: the node has not reached the `minContextSlot` asked for yet. */
+const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
+/** How long a read at a slot waits for a node behind it. */
+const REFRESH_BEHIND_MS = 3_000;
 const tokenAmountOf = (data: Uint8Array): bigint => (data.length >= 72 ? Buffer.from(data.buffer, data.byteOffset, data.length).readBigUInt64LE(64) : 0n);
 const bytesOf = (a: RawAccount) => Buffer.from(a.data[0], 'base64');
 
@@ -70,7 +74,10 @@ export class ChainMirror {
   private programSub: Promise<Subscription> | null = null;
   private syncing: Promise<void> | null = null;
   private slotSeen = 0;
-  private slotWaiters: Array<{ slot: number; resolve: () => void }> = [];
+  /** slot each config or bettor-state account is known at, by address (bets and token accounts carry their own) */
+  private readonly programSlots = new Map<string, number>();
+  /** callers waiting for one account's write of a slot, by address */
+  private readonly writeWaiters = new Map<string, Array<{ slot: number; resolve: () => void }>>();
   private readonly maxWallets: number;
   private readonly programName: string;
 
@@ -178,6 +185,7 @@ export class ChainMirror {
     try {
       if (kind === 'config') {
         if (!this.cfg || this.cfg.slot <= slot) this.cfg = { slot, value: decodeConfig(data) };
+        this.noteSlot(address, slot);
       } else if (kind === 'bet') {
         const held = this.bets.get(address);
         if (!held || held.slot <= slot) {
@@ -189,39 +197,91 @@ export class ChainMirror {
         const state = decodeBettorState(data);
         if (!this.bettors.has(state.bettor)) bettorAddress.prime(new PublicKey(state.bettor), new PublicKey(address));
         const held = this.bettors.get(state.bettor);
-        if (!held || held.slot <= slot) this.bettors.set(state.bettor, { slot, value: state });
+        if (!held || held.slot <= slot) {
+          this.bettors.set(state.bettor, { slot, value: state });
+          if (held?.value) this.forgetReclaimed(held.value.reclaimed, state);
+        }
+        this.noteSlot(address, slot);
       }
     } catch (err) {
       this.o.log.error({ address, err: (err as Error).message }, 'program account that does not decode; left out of the mirror');
       return null;
     }
+    if (kind !== null) this.wake(address);
     return kind;
   }
 
   private setToken(address: string, slot: number, amount: bigint): void {
     const held = this.tokens.get(address);
     if (!held || held.slot <= slot) this.tokens.set(address, { slot, value: amount });
+    this.wake(address);
   }
 
-  private saw(slot: number): void {
-    if (slot <= this.slotSeen) return;
-    this.slotSeen = slot;
-    const ready = this.slotWaiters.filter((w) => w.slot <= slot);
-    this.slotWaiters = this.slotWaiters.filter((w) => w.slot > slot);
+  /**
+   * A closed account sends no notification (programSubscribe follows accounts the program owns),
+   * so a reclaim is seen in the bettor state instead: the gateway's reclaimer goes in seq order
+   * (`runtime/gateway/reclaimer.ts`), so `reclaimed` = r means the bettor's settled bets below
+   * seq r are gone, whichever node reclaimed them.
+   */
+  private forgetReclaimed(before: bigint, state: BettorState): void {
+    for (let seq = before; seq < state.reclaimed; seq++) {
+      const address = nameOf(betAddress({ bettor: state.bettor, seq }));
+      if (this.bets.get(address)?.value.status !== 0) this.bets.delete(address);
+    }
+  }
+
+  private noteSlot(address: string, slot: number): void {
+    if ((this.programSlots.get(address) ?? -1) < slot) this.programSlots.set(address, slot);
+  }
+
+  /** The slot the account at `address` is known at (-1 when not held). */
+  private heldSlot(address: string): number {
+    return this.bets.get(address)?.slot ?? this.tokens.get(address)?.slot ?? this.programSlots.get(address) ?? -1;
+  }
+
+  private wake(address: string): void {
+    const waiting = this.writeWaiters.get(address);
+    if (!waiting) return;
+    const held = this.heldSlot(address);
+    const ready = waiting.filter((w) => w.slot <= held);
+    if (ready.length === 0) return;
+    const left = waiting.filter((w) => w.slot > held);
+    if (left.length === 0) this.writeWaiters.delete(address);
+    else this.writeWaiters.set(address, left);
     for (const w of ready) w.resolve();
   }
 
-  /** Resolves once a notification of `slot` (or later) arrived, or after `timeoutMs` (false then). */
-  caughtUp(slot: number, timeoutMs: number): Promise<boolean> {
-    if (this.slotSeen >= slot) return Promise.resolve(true);
+  /** Resolves once the mirror holds the account at `address` as of `slot` or later, or after `timeoutMs` (false then). */
+  private heldAt(address: string, slot: number, timeoutMs: number): Promise<boolean> {
+    if (this.heldSlot(address) >= slot) return Promise.resolve(true);
     return new Promise((resolve) => {
       const waiter = { slot, resolve: () => resolve(true) };
-      this.slotWaiters.push(waiter);
+      const list = this.writeWaiters.get(address) ?? [];
+      list.push(waiter);
+      this.writeWaiters.set(address, list);
       setTimeout(() => {
-        this.slotWaiters = this.slotWaiters.filter((w) => w !== waiter);
-        resolve(this.slotSeen >= slot);
+        const now = this.writeWaiters.get(address)?.filter((w) => w !== waiter) ?? [];
+        if (now.length === 0) this.writeWaiters.delete(address);
+        else this.writeWaiters.set(address, now);
+        resolve(this.heldSlot(address) >= slot);
       }, timeoutMs).unref();
     });
+  }
+
+  /**
+   * Resolves once the mirror holds each of these accounts as a transaction of `slot` left them:
+   * from their own notifications (never another account's notification of the same slot), or,
+   * when those are late, from a read of the chain at that slot or later.
+   */
+  async written(addresses: PublicKey[], slot: number, timeoutMs: number): Promise<void> {
+    const names = addresses.map((a) => nameOf(a));
+    const seen = await Promise.all(names.map((name) => this.heldAt(name, slot, timeoutMs)));
+    const late = addresses.filter((_, i) => !seen[i]);
+    if (late.length > 0) await this.refresh(late, slot);
+  }
+
+  private saw(slot: number): void {
+    if (slot > this.slotSeen) this.slotSeen = slot;
   }
 
   /** Throws ChainUnavailable when the subscriptions have been down longer than the grace. */
@@ -248,6 +308,11 @@ export class ChainMirror {
   /** The bet held for `ref` without waiting or checking freshness (null when none). */
   peekBet(ref: BetRef): BetAccount | null {
     return this.bets.get(nameOf(betAddress(ref)))?.value ?? null;
+  }
+
+  /** The bettor state held for `bettor` without waiting or checking freshness (null when none). */
+  peekBettor(bettor: PublicKey): BettorState | null {
+    return this.bettors.get(nameOf(bettor))?.value ?? null;
   }
 
   async bettor(bettor: PublicKey): Promise<BettorState | null> {
@@ -336,15 +401,29 @@ export class ChainMirror {
     this.bets.delete(nameOf(betAddress(ref)));
   }
 
-  /** Reads these accounts now (program accounts and token accounts of the mint), after a write whose notification did not come in time. */
-  async refresh(addresses: PublicKey[]): Promise<void> {
-    const res = await this.o.rpc.call('getMultipleAccounts', [addresses.map((a) => a.toBase58()), { encoding: 'base64', commitment: 'confirmed' }], Multiple);
+  /**
+   * Reads these accounts now (program accounts and token accounts of the mint), after a write
+   * whose notification did not come in time; with `minSlot`, as of that slot or later (a node
+   * still behind it is asked again for a few seconds).
+   */
+  async refresh(addresses: PublicKey[], minSlot?: number): Promise<void> {
+    const config = { encoding: 'base64', commitment: 'confirmed', ...(minSlot === undefined ? {} : { minContextSlot: minSlot }) };
+    let res: v.InferOutput<typeof Multiple> | null = null;
+    for (const deadline = Date.now() + REFRESH_BEHIND_MS; res === null; ) {
+      try {
+        res = await this.o.rpc.call('getMultipleAccounts', [addresses.map((a) => a.toBase58()), config], Multiple);
+      } catch (err) {
+        if (!(err instanceof RpcError) || err.code !== MIN_CONTEXT_SLOT_NOT_REACHED || Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const read = res;
     addresses.forEach((a, i) => {
       const key = a.toBase58();
-      const acc = res.value[i];
-      if (acc && acc.owner === TOKEN_PROGRAM_ID.toBase58()) this.setToken(key, res.context.slot, tokenAmountOf(bytesOf(acc)));
-      else if (acc) this.apply(key, res.context.slot, acc);
-      else if ((this.bets.get(key)?.slot ?? Infinity) <= res.context.slot) this.bets.delete(key);
+      const acc = read.value[i];
+      if (acc && acc.owner === TOKEN_PROGRAM_ID.toBase58()) this.setToken(key, read.context.slot, tokenAmountOf(bytesOf(acc)));
+      else if (acc) this.apply(key, read.context.slot, acc);
+      else if ((this.bets.get(key)?.slot ?? Infinity) <= read.context.slot) this.bets.delete(key);
     });
   }
 

@@ -117,8 +117,12 @@ export interface ChainPort {
   readConfig(): Promise<ContractConfig | null>;
   /** the bet at `ref`; null when there is none (never placed, or its account was reclaimed) */
   readBet(ref: BetRef): Promise<BetAccount | null>;
+  /** `readBet` from the chain itself, not what is held of it (after a write failed on it: it may have changed or gone) */
+  rereadBet(ref: BetRef): Promise<BetAccount | null>;
   /** the bettor's state; null when the bettor never bet (or its state was closed) */
   readBettorState(bettor: PublicKey): Promise<BettorState | null>;
+  /** `readBettorState` from the chain itself, not what is held of it (a placement was refused for an open bet not yet seen) */
+  rereadBettorState(bettor: PublicKey): Promise<BettorState | null>;
   /** every bet with status 0 */
   scanOpenBets(): Promise<BetAccount[]>;
   /**
@@ -188,5 +192,13 @@ export class ProgramRefusal extends Error {
   ) {
     super(message);
     this.name = 'ProgramRefusal';
+  }
+}
+
+/** A settlement write (close, refund, replay, reclaim) not sent: the node's leader lease may have passed (design: one leader settles). */
+export class NotLeading extends Error {
+  constructor(what: string) {
+    super(`${what} not sent: this node's leader lease may have passed`);
+    this.name = 'NotLeading';
   }
 }

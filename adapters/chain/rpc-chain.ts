@@ -19,6 +19,7 @@ import { PROGRAM_ID, betAddress, bettorAddress, closeBetIx, configAddress, initi
 import { fundFromFaucet, uniqueMemo } from './faucet.ts';
 import {
   ChainUnavailable,
+  NotLeading,
   ProgramRefusal,
   type Balance,
   type BetAccount,
@@ -116,6 +117,7 @@ export class RpcChain implements ChainPort {
   /** placements per bettor in flight (serialised: each needs the previous one's seq) */
   private readonly placing = new Map<string, Promise<void>>();
   private genesis: string | null = null;
+  private mayAct: () => boolean = () => true;
 
   constructor(private readonly opts: RpcChainOptions) {
     const transport = opts.transport ?? (opts.url ? new HttpTransport(opts.url, opts.timeoutMs ?? 10_000) : null);
@@ -127,7 +129,25 @@ export class RpcChain implements ChainPort {
     const pubsub = opts.pubsub ?? new WsPubSub(opts.wsUrl ?? pubsubUrlOf(opts.url ?? ''), log);
     this.mirror = new ChainMirror({ rpc: this.rpc, pubsub, programId: PROGRAM_ID, log, startTimeoutMs: opts.timeoutMs ?? 10_000 });
     this.sender = new TxSender(this.rpc, { confirmTimeoutMs: opts.confirmTimeoutMs ?? 30_000, pollMs: opts.pollMs ?? 200, blockhashTtlMs: 2_000 });
-    this.batcher = new CloseBatcher((ixs) => this.sender.land('close_bet', ixs, this.keys.relayer), { perTransaction: opts.closesPerTransaction ?? 7 });
+    this.batcher = new CloseBatcher(
+      (ixs) => {
+        this.settling('close_bet');
+        return this.sender.land('close_bet', ixs, this.keys.relayer);
+      },
+      { perTransaction: opts.closesPerTransaction ?? 7 },
+    );
+  }
+
+  /**
+   * Settlement writes (closes, refunds, replays, reclaims) ask `mayAct` right before each is sent:
+   * a node whose leader lease may have passed sends none (a queued close included).
+   */
+  guardSettlement(mayAct: () => boolean): void {
+    this.mayAct = mayAct;
+  }
+
+  private settling(what: string): void {
+    if (!this.mayAct()) throw new NotLeading(what);
   }
 
   /** The relayer's address (the fee payer of bets and closes). */
@@ -145,8 +165,18 @@ export class RpcChain implements ChainPort {
     return this.mirror.bet(ref);
   }
 
+  async rereadBet(ref: BetRef): Promise<BetAccount | null> {
+    await this.mirror.refresh([betAddress(ref)]);
+    return this.mirror.peekBet(ref);
+  }
+
   readBettorState(bettor: PublicKey): Promise<BettorState | null> {
     return this.mirror.bettor(bettor);
+  }
+
+  async rereadBettorState(bettor: PublicKey): Promise<BettorState | null> {
+    await this.mirror.refresh([bettorAddress(bettor)]);
+    return this.mirror.peekBettor(bettor);
   }
 
   async scanOpenBets(): Promise<BetAccount[]> {
@@ -230,6 +260,7 @@ export class RpcChain implements ChainPort {
         closeBetIx({ ref, bettorToken, vault, relayer: this.relayer }, exitPrice),
         placeBetIx({ bettor: bettor.publicKey, seq, bettorToken, vault, relayer: this.relayer, delegated: false }, bet.side, bet.amount, entryPrice),
       ];
+      this.settling('close_bet + place_bet');
       const { signature, slot } = await this.sender.land('close_bet + place_bet', [...ixs, uniqueMemo('replay')], this.keys.relayer, [bettor]);
       const [closedBet, placedBet] = [await this.landedBet(ref, slot), await this.landedBet({ bettor: bettor.publicKey.toBase58(), seq }, slot)];
       return { closed: { signature, status: closedBet.status, exitPrice: closedBet.exitPrice, already: false }, placed: { signature, bet: placedBet } };
@@ -242,6 +273,7 @@ export class RpcChain implements ChainPort {
     const { mint, vault } = await this.requireStatics();
     const ix = refundExpiredIx({ ref, bettorToken: tokenAccountOf(mint, new PublicKey(ref.bettor)), vault });
     try {
+      this.settling('refund_expired');
       const { signature, slot } = await this.sender.land('refund_expired', [ix], this.keys.relayer);
       const closed = await this.landedBet(ref, slot);
       return { signature, status: closed.status, exitPrice: closed.exitPrice, already: false };
@@ -296,7 +328,7 @@ export class RpcChain implements ChainPort {
     const signature = await fundFromFaucet(this.rpc, this.sender, minter, mint, address);
     // the balance a client reads next includes the grant
     const status = await this.sender.confirm('faucet grant', signature);
-    await this.mirror.caughtUp(status.slot, CATCH_UP_MS);
+    await this.caughtUp(status.slot, [tokenAccountOf(mint, address)]);
     return signature;
   }
 
@@ -363,16 +395,20 @@ export class RpcChain implements ChainPort {
     }
   }
 
-  /** The bet at `ref` once the mirror has the write of `slot` (read directly when its notification is late). */
+  /**
+   * The bet at `ref` as the transaction of `slot` left it, with its bettor state: from their own
+   * notifications, or read at that slot when those are late (never from another account's
+   * notification of the same slot: many bets land in one slot).
+   */
   private async landedBet(ref: BetRef, slot: number): Promise<BetAccount> {
     await this.caughtUp(slot, [betAddress(ref), bettorAddress(new PublicKey(ref.bettor))]);
     const bet = this.mirror.peekBet(ref);
-    if (!bet) throw new ChainUnavailable(`bet ${ref.bettor}/${ref.seq} confirmed at slot ${slot} but not found`);
+    if (!bet) throw new ChainUnavailable(`bet ${ref.bettor}/${ref.seq} confirmed at slot ${slot} but not found when read at that slot`);
     return bet;
   }
 
-  private async caughtUp(slot: number, accounts: PublicKey[]): Promise<void> {
-    if (!(await this.mirror.caughtUp(slot, CATCH_UP_MS))) await this.mirror.refresh(accounts);
+  private caughtUp(slot: number, accounts: PublicKey[]): Promise<void> {
+    return this.mirror.written(accounts, slot, CATCH_UP_MS);
   }
 
   /** A close that failed because the bet was already closed is that close's outcome (a retry, or another gateway). */

@@ -14,7 +14,7 @@ export async function onChain<T>(call: () => Promise<T>): Promise<T | GatewayRef
   try {
     return await call();
   } catch (err) {
-    if (err instanceof ChainUnavailable) return refusal('chain_unavailable', MESSAGES.chainDown);
+    if (err instanceof ChainUnavailable) return refusal('chain_unavailable', MESSAGES.chainDown, { cause: err });
     throw err;
   }
 }

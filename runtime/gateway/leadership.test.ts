@@ -54,4 +54,19 @@ describe('lease leadership', () => {
     expect(a.calls.at(-1)).toBe('stop');
     await la.stop();
   });
+
+  it('a leader stops holding the moment its lease may have passed on the monotonic clock, before any renewal says so', async () => {
+    const key = `${redis.prefix()}leader`;
+    const a = recordingRole();
+    let skew = 0; // a process paused (SIGSTOP) and resumed: its monotonic clock jumped while its timers did not run
+    const la = startLeaseLeadership({ lease: new RedisLease(redis.redis(), { key, node: 'a', ttlMs: 3_000 }), role: a.role, log, monotonic: () => performance.now() + skew });
+    await until(() => la.isLeader());
+    expect(la.holds()).toBe(true);
+    skew = 2_800; // within the TTL, but past what it counts on (TTL less its margin)
+    expect(la.holds()).toBe(false);
+    expect(la.isLeader()).toBe(false);
+    skew = 0;
+    expect(la.holds()).toBe(true); // not deposed: the next renewal decides
+    await la.stop();
+  });
 });

@@ -6,6 +6,12 @@
  * two thirds of the TTL stops its role before the lease can pass to another node. Without Redis
  * the process is alone on its DATA_DIR and is the leader from the start.
  *
+ * A leader also knows, on the monotonic clock, until when its lease surely holds: from the moment
+ * it sent the request that took or renewed it, plus the TTL less a margin. `holds()` turns false
+ * the moment that passes — a process paused (SIGSTOP) past its lease and resumed acts as a
+ * follower at once, before its next renewal attempt tells it so — and every settlement write
+ * checks it right before it is sent.
+ *
  * @example
  *   const leadership = startLeaseLeadership({ lease, role, log });
  *   leadership.isLeader(); // true on one node
@@ -35,7 +41,10 @@ export function allRoles(...roles: Array<LeaderRole | null>): LeaderRole {
 
 /** This node's standing. */
 export interface Leadership {
+  /** leading, and the lease surely still held (monotonic clock) */
   isLeader(): boolean;
+  /** the same as `isLeader`: what a settlement write checks right before it is sent */
+  holds(): boolean;
   /** the fencing token of the lease held, null on a follower */
   fence(): number | null;
   /** stops the role (when leading) and releases the lease */
@@ -47,8 +56,11 @@ const message = (err: unknown): string => (err instanceof Error ? err.message : 
 /** A lone gateway (no Redis): the leader at once, fence 0. */
 export async function soleLeadership(role: LeaderRole): Promise<Leadership> {
   await role.start(0);
-  return { isLeader: () => true, fence: () => 0, stop: () => role.stop() };
+  return { isLeader: () => true, holds: () => true, fence: () => 0, stop: () => role.stop() };
 }
+
+/** The part of the TTL a leader counts on: what is left for clock drift and for Redis applying the TTL after we asked. */
+const leaseMarginMs = (ttlMs: number): number => Math.max(50, Math.floor(ttlMs / 10));
 
 /** Options of the lease loop. */
 export interface LeaseLeadershipOptions {
@@ -56,15 +68,21 @@ export interface LeaseLeadershipOptions {
   role: LeaderRole;
   log: Logger;
   now?: () => number;
+  /** monotonic ms [performance.now] */
+  monotonic?: () => number;
 }
 
 /** Starts competing for the lease; the first attempt runs at once. */
 export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadership {
   const { lease, role, log } = options;
   const now = options.now ?? Date.now;
+  const monotonic = options.monotonic ?? (() => performance.now());
   const ttl = lease.options.ttlMs;
   let fence: number | null = null;
   let lastRenewed = 0;
+  /** monotonic ms until which the lease surely holds */
+  let validUntil = 0;
+  const holds = () => fence !== null && monotonic() < validUntil;
   let busy: Promise<void> | null = null;
   let stopped = false;
 
@@ -77,15 +95,19 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
 
   const round = async () => {
     if (fence !== null) {
+      const asked = monotonic();
       try {
-        if (await lease.renew()) lastRenewed = now();
-        else await depose('the lease is held by another node');
+        if (await lease.renew()) {
+          lastRenewed = now();
+          validUntil = asked + ttl - leaseMarginMs(ttl);
+        } else await depose('the lease is held by another node');
       } catch (err) {
         if (now() - lastRenewed >= (ttl * 2) / 3) await depose(`the lease could not be renewed: ${message(err)}`);
       }
       return;
     }
     let got: number | null;
+    const asked = monotonic();
     try {
       got = await lease.acquire();
     } catch (err) {
@@ -95,6 +117,7 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
     if (got === null || stopped) return;
     fence = got;
     lastRenewed = now();
+    validUntil = asked + ttl - leaseMarginMs(ttl);
     log.info({ fence, node: lease.options.node, ttlMs: ttl }, `elected leader (fence ${got}): running the bet actors and the settler`);
     try {
       await role.start(got);
@@ -117,7 +140,8 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
   timer.unref();
 
   return {
-    isLeader: () => fence !== null,
+    isLeader: holds,
+    holds,
     fence: () => fence,
     async stop() {
       stopped = true;

@@ -41,17 +41,27 @@ function parseAddress(address: string): PublicKey | null {
   }
 }
 
-/** Reads the bettor's open bet id (chain mirror) and builds the 409. */
-async function openBetRefusal(chain: ChainPort, bettor: PublicKey): Promise<GatewayRefusal> {
-  const state = await onChain(() => chain.readBettorState(bettor));
-  if (isRefusal(state)) return state;
-  const id = state?.openBetId ?? null;
-  return refusal('open_bet', MESSAGES.openBet, id === null ? {} : { openBetId: id.toString() });
+/**
+ * The id of the bettor's open bet after the program refused a placement for it: as held (chain
+ * mirror), else read from the chain itself (another gateway placed it a moment ago, and its
+ * notification has not come yet); null when the chain says it has closed meanwhile.
+ */
+async function openBetIdOf(chain: ChainPort, bettor: PublicKey): Promise<string | null | GatewayRefusal> {
+  const held = await onChain(() => chain.readBettorState(bettor));
+  if (isRefusal(held)) return held;
+  if (held?.openBetId != null) return held.openBetId.toString();
+  const read = await onChain(() => chain.rereadBettorState(bettor));
+  if (isRefusal(read)) return read;
+  return read?.openBetId?.toString() ?? null;
 }
+
+/** Placements tried when the open bet the program refused for has closed by the time it is looked up. */
+const PLACE_ATTEMPTS = 3;
 
 /**
  * Places the stake on chain and reports the opened bet; shared by both profiles once their own
- * checks passed. Program refusals become gateway refusals.
+ * checks passed. Program refusals become gateway refusals; an open-bet refusal always names the
+ * open bet (spec section 7: `openBetId`).
  */
 export async function placeOnChain(
   deps: BetDeps,
@@ -61,17 +71,24 @@ export async function placeOnChain(
   entryPrice: bigint,
 ): Promise<{ bet: BetAccount; signature: string } | GatewayRefusal> {
   const bettor = stake.kind === 'signer' ? stake.bettor.publicKey : stake.bettor;
-  let placed;
-  try {
-    placed = await onChain(() => deps.chain.placeBet({ stake, side, amount, entryPrice }));
-  } catch (err) {
-    if (!(err instanceof ProgramRefusal)) throw err;
-    const r = placeRefusal(err, stake.kind === 'delegate');
-    return r.kind === 'open_bet' ? openBetRefusal(deps.chain, bettor) : r;
+  for (let attempt = 1; ; attempt++) {
+    let placed;
+    try {
+      placed = await onChain(() => deps.chain.placeBet({ stake, side, amount, entryPrice }));
+    } catch (err) {
+      if (!(err instanceof ProgramRefusal)) throw err;
+      const r = placeRefusal(err, stake.kind === 'delegate');
+      if (r.kind !== 'open_bet') return r;
+      const open = await openBetIdOf(deps.chain, bettor);
+      if (isRefusal(open)) return open;
+      if (open !== null) return refusal('open_bet', MESSAGES.openBet, { openBetId: open });
+      if (attempt >= PLACE_ATTEMPTS) return refusal('chain_unavailable', MESSAGES.openBetChanging);
+      continue; // the open bet closed between the refusal and the read: place again
+    }
+    if (isRefusal(placed)) return placed;
+    await deps.opened(placed.bet, placed.signature);
+    return { bet: placed.bet, signature: placed.signature };
   }
-  if (isRefusal(placed)) return placed;
-  await deps.opened(placed.bet, placed.signature);
-  return { bet: placed.bet, signature: placed.signature };
 }
 
 export async function placeBetA(deps: BetDeps, req: BetRequestA): Promise<PlacedA | GatewayRefusal> {

@@ -17,9 +17,11 @@ export interface GatewayRefusal {
   kind: RefusalKind;
   error: string;
   openBetId?: string;
+  /** what made it (a dependency's failure), for the log of a 5xx answer */
+  cause?: unknown;
 }
 
-export const refusal = (kind: RefusalKind, error: string, extra: { openBetId?: string } = {}): GatewayRefusal => ({
+export const refusal = (kind: RefusalKind, error: string, extra: { openBetId?: string; cause?: unknown } = {}): GatewayRefusal => ({
   refused: true,
   kind,
   error,
@@ -45,6 +47,7 @@ export const MESSAGES = {
   openBet: 'the address already has an open bet; it must be closed before placing a new one',
   noPrice: 'no fresh SOL price: no tick has arrived in the last 30 s',
   chainDown: 'the chain node is unreachable',
+  openBetChanging: 'the address\'s open bet kept changing while the bet was placed; try again',
   vaultCannotCover: 'the vault cannot cover this bet: with it, the open bets could win more than the vault holds; try a smaller amount, or later',
   amountUnits: 'amountUnits must be a positive integer in token base units',
 } as const;

@@ -15,7 +15,7 @@ export type ChainDownStatus = 500 | 503;
 
 /** The HttpError of a refusal: its status and `{error}` (plus `openBetId` for 409 open bet). */
 export function refusalError(r: GatewayRefusal, chainDown: ChainDownStatus = 503): HttpError {
-  if (r.kind === 'chain_unavailable') return new HttpError(chainDown, { error: r.error }, { headers: [retryAfter()] });
+  if (r.kind === 'chain_unavailable') return new HttpError(chainDown, { error: r.error }, { cause: r.cause, headers: [retryAfter()] });
   return new HttpError(REFUSAL_STATUS[r.kind], r.openBetId === undefined ? { error: r.error } : { error: r.error, openBetId: r.openBetId });
 }
 

@@ -178,6 +178,8 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
     let err = failure;
     if (err instanceof DependencyUnavailable) err = outageError(err);
     if (err instanceof HttpError) {
+      // a 5xx is ours or a dependency's: the operator sees what caused it
+      if (err.status >= 500) log.warn({ status: err.status, method: request.method, url: request.url, error: err.body.error, cause: causeOf(err.cause) }, `answered ${err.status}`);
       sendJson(r, err.status, err.body, err.headers);
       return err.status;
     }
@@ -222,4 +224,14 @@ function paramNamesOf(path: string): string[] {
     .split('/')
     .filter((s) => s.startsWith(':'))
     .map((s) => s.slice(1));
+}
+
+/** A failure's cause as a log field: its message and the messages of its own causes. */
+function causeOf(cause: unknown): string | undefined {
+  const parts: string[] = [];
+  for (let c = cause, depth = 0; c !== undefined && c !== null && depth < 4; depth++) {
+    parts.push(c instanceof Error ? `${c.name}: ${c.message}` : String(c));
+    c = c instanceof Error ? c.cause : undefined;
+  }
+  return parts.length > 0 ? parts.join(' <- ') : undefined;
 }
