@@ -17,7 +17,7 @@
  * taker (whose clock starts at the renewal) never deletes the stream under a live holder.
  *
  * @example
- *   const outcome = await claimEventStream({ jsm, kv, spec, chain: genesis, claim: randomUUID(), adoptUnowned, resetRelayCursor });
+ *   const outcome = await claimEventStream({ jsm, kv, spec: { ...spec, chain: genesis }, claim: randomUUID(), adoptUnowned, resetRelayCursor });
  *   if (outcome.kind === 'switched') log.warn(...); // the previous chain's events are gone
  */
 import { JetStreamApiCodes, JetStreamApiError, type JetStreamManager, type StreamInfo } from '@nats-io/jetstream';
