@@ -32,7 +32,7 @@ import { betInputOf, Settler, type ReplayPolicy } from '../runtime/gateway/settl
 import { listenForRetryRequests } from '../runtime/gateway/retry-requests.ts';
 import { allRoles, soleLeadership, startLeaseLeadership } from '../runtime/gateway/leadership.ts';
 import { OutboxRelay } from '../runtime/gateway/outbox-relay.ts';
-import { dedupIdOf, openSharedStream } from '../runtime/gateway/shared-stream.ts';
+import { openSharedStream } from '../runtime/gateway/shared-stream.ts';
 import { SettlementRole } from '../runtime/gateway/settlement-role.ts';
 import { openStores, REDIS_PREFIX } from '../runtime/gateway/stores.ts';
 import type { GatewayEvent } from '../runtime/gateway/events.ts';
@@ -85,8 +85,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const chain = chainConn.chain;
 
     // with NATS the broadcast events live in a JetStream stream shared by every gateway; the
-    // store's own log stays the outbox of bet commits, relayed to the stream by the leader
-    const shared = await openSharedStream(config.NATS_URL, log, config.GW_EVENT_STREAM);
+    // store's own log stays the outbox of bet commits, relayed to the stream by the leader; the
+    // stream belongs to the chain connected above (another chain's is recreated, a new epoch)
+    const shared = await openSharedStream(config.NATS_URL, log, config.GW_EVENT_STREAM, { chain, outbox: stores.eventLog });
     if (shared) cleanups.push(() => shared.close());
     const shell = createGatewayShell<GatewayEvent>({ eventLog: shared?.log ?? stores.eventLog, logger: log, answered: metrics.httpAnswered });
     await shell.events.start();
@@ -95,7 +96,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       const following = await shared.log.follow(shell.events.lastPublishedSeq + 1, (event) => shell.events.deliver([event]));
       cleanups.push(() => following.stop());
     }
-    const relay = shared ? new OutboxRelay<GatewayEvent>({ outbox: stores.eventLog, stream: shared.log, dedupIdOf, log }) : null;
+    const relay = shared ? new OutboxRelay<GatewayEvent>({ outbox: stores.eventLog, stream: shared.log, dedupIdOf: shared.dedupIdOf, log }) : null;
 
     let role: SettlementRole | null = null; // the leader's bet actors and settler; told of stored ticks
     const feed = options.feed ?? priceFeedFromEnv({ NATS_URL: config.NATS_URL }, processLog);

@@ -11,6 +11,8 @@
  * kept in a KV bucket (`<stream>_RELAY`), which outlives the stream's age limit (a quiet day must
  * not make the relay start over).
  * Each gateway follows the stream with an ordered consumer (`follow`) and fans out from it.
+ * Opened with an `owner`, the stream is claimed for that chain first (`event-stream-owner.ts`):
+ * another chain's stream is recreated, never shared.
  *
  * @example
  *   const log = await openJetStreamEventLog<GatewayEvent>(nc, { parse });
@@ -21,6 +23,8 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import { Kvm } from '@nats-io/kv';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '../../runtime/log.ts';
+import { ensureStream, streamInfo, type StreamSpec } from './event-stream-config.ts';
+import { claimEventStream, recordedOwner, type Ownership } from './event-stream-owner.ts';
 import { asLoggedEvent, DEFAULT_READ_LIMIT, type AppendOptions, type EventLog, type LoggedEvent, type Sequenced } from './event-log.ts';
 
 /** Stream name and bounds; defaults in brackets. */
@@ -40,6 +44,27 @@ export interface JetStreamEventLogOptions<E extends LoggedEvent> {
   /** validates a record read back (default: any object with a string `type`) */
   parse?: (raw: unknown) => E;
   log?: Logger;
+  /** the chain the stream belongs to (see `event-stream-owner.ts`); without it the stream is opened as found (read-only tools) */
+  owner?: StreamOwner;
+}
+
+/** The chain opening the stream, and how it judges a stream that names no owner. */
+export interface StreamOwner {
+  /** the chain's genesis hash */
+  chain: string;
+  /** the opener's token (one per process start; the same across retries of one open) */
+  claim: string;
+  /** whether a stream without a recorded owner holds this chain's history, given what it relayed last and the kept relay cursor */
+  adoptUnowned(lastRelayed: RelayedEvent | null, keptCursor: number): Promise<boolean>;
+  /** see `ClaimDeps.staleAfterMs` */
+  staleAfterMs?: number;
+}
+
+/** An event relayed from an outbox, as the stream holds it. */
+export interface RelayedEvent {
+  outboxSeq: number;
+  /** the event's fields as published (no seq); null when the message is not JSON */
+  fields: unknown;
 }
 
 /** The live feed of the stream. */
@@ -49,6 +74,8 @@ export interface Following {
 
 /** A JetStream event log: the EventLog port plus the live feed and the outbox relay's side. */
 export interface JetStreamEventLog<E extends LoggedEvent> extends EventLog<E> {
+  /** what opening found and did about the stream's owner; null when opened without one */
+  readonly ownership: Ownership | null;
   /** Calls `onEvent` for every event from `fromSeq` on, in stream order, until stopped (reconnects on its own). */
   follow(fromSeq: number, onEvent: (event: Sequenced<E>) => void): Promise<Following>;
   /** Appends an event committed to an outbox with seq `outboxSeq`; `dedupId` names it across retries. */
@@ -60,26 +87,22 @@ export interface JetStreamEventLog<E extends LoggedEvent> extends EventLog<E> {
 }
 
 const OUTBOX_SEQ_HEADER = 'Gw-Outbox-Seq';
-const ms = (n: number): number => n * 1_000_000; // JetStream durations are nanoseconds
+const CURSOR_KEY = 'cursor';
 
-async function ensureStream(jsm: JetStreamManager, name: string, subjects: string[], o: Required<Pick<JetStreamEventLogOptions<LoggedEvent>, 'maxBytes' | 'maxAgeMs' | 'duplicateWindowMs' | 'maxMsgs'>>): Promise<StreamInfo> {
+/** The stream's last relayed event: its outbox seq and its fields as published. */
+async function lastRelayedIn(jsm: JetStreamManager, stream: string, outboxSubject: string): Promise<RelayedEvent | null> {
+  const m = await jsm.streams.getMessage(stream, { last_by_subj: outboxSubject });
+  if (!m) return null;
+  let fields: unknown = null;
   try {
-    return await jsm.streams.info(name);
+    fields = m.json();
   } catch {
-    // missing: create it (another gateway may win the race; then read its stream)
+    // not JSON: an event nobody can match
   }
-  try {
-    return await jsm.streams.add({ name, subjects, max_bytes: o.maxBytes, max_msgs: o.maxMsgs, max_age: ms(o.maxAgeMs), duplicate_window: ms(o.duplicateWindowMs) });
-  } catch (err) {
-    try {
-      return await jsm.streams.info(name);
-    } catch {
-      throw err;
-    }
-  }
+  return { outboxSeq: Number(m.header.get(OUTBOX_SEQ_HEADER)) || 0, fields };
 }
 
-/** Opens (creating when missing) the stream on `nc`; the caller owns the connection. */
+/** Opens (creating when missing; claiming it for `options.owner.chain` when given) the stream on `nc`; the caller owns the connection. */
 export async function openJetStreamEventLog<E extends LoggedEvent>(nc: NatsConnection, options: JetStreamEventLogOptions<E> = {}): Promise<JetStreamEventLog<E>> {
   const name = options.stream ?? 'GW_EVENTS';
   const prefix = options.subjectPrefix ?? 'gw.events';
@@ -87,12 +110,39 @@ export async function openJetStreamEventLog<E extends LoggedEvent>(nc: NatsConne
   const outboxSubject = `${prefix}.outbox`;
   const parse = options.parse ?? ((raw: unknown) => asLoggedEvent(raw) as E);
   const bounds = { maxBytes: options.maxBytes ?? 256 * 1024 * 1024, maxAgeMs: options.maxAgeMs ?? 24 * 3600_000, duplicateWindowMs: options.duplicateWindowMs ?? 120_000, maxMsgs: options.maxMsgs ?? -1 };
+  const owner = options.owner;
+  const spec: StreamSpec = { name, subjects: [`${prefix}.>`], bounds, ...(owner ? { chain: owner.chain } : {}) };
   const jsm = await jetstreamManager(nc);
   const js: JetStreamClient = jetstream(nc);
-  await ensureStream(jsm, name, [`${prefix}.>`], bounds);
   const relayKv = await new Kvm(js).create(`${name}_RELAY`, { history: 1 });
-  // a stream deleted while we run is recreated by the next read of its state (a new epoch)
-  const info = () => ensureStream(jsm, name, [`${prefix}.>`], bounds);
+  const keptCursor = async () => {
+    const kept = await relayKv.get(CURSOR_KEY);
+    return kept?.operation === 'PUT' ? Number(kept.string()) || 0 : 0;
+  };
+  const ownership = owner
+    ? await claimEventStream({
+        jsm,
+        kv: relayKv,
+        spec: { ...spec, chain: owner.chain },
+        claim: owner.claim,
+        adoptUnowned: async () => owner.adoptUnowned(await lastRelayedIn(jsm, name, outboxSubject), await keptCursor()),
+        resetRelayCursor: async () => {
+          await relayKv.put(CURSOR_KEY, '0');
+        },
+        ...(owner.staleAfterMs === undefined ? {} : { staleAfterMs: owner.staleAfterMs }),
+        ...(options.log ? { log: options.log } : {}),
+      })
+    : null;
+  if (!ownership) await ensureStream(jsm, spec);
+  // a stream deleted while we run is recreated by the next read of its state (a new epoch),
+  // unless another chain has taken it over since: then this gateway must not bring it back
+  const info = async (): Promise<StreamInfo> => {
+    const found = await streamInfo(jsm, name);
+    if (found) return found;
+    const now = owner ? await recordedOwner(relayKv) : null;
+    if (owner && now !== null && now !== owner.chain) throw new Error(`event stream ${name} now belongs to chain ${now}, not to this gateway's chain ${owner.chain}: another deployment on this NATS uses the same stream (give each its own)`);
+    return ensureStream(jsm, spec);
+  };
 
   const strip = (event: E): E => {
     const { seq: _ignored, ...fields } = event as E & { seq?: unknown };
@@ -117,17 +167,17 @@ export async function openJetStreamEventLog<E extends LoggedEvent>(nc: NatsConne
 
   return {
     shared: true,
+    ownership,
     append: (event: E, o?: AppendOptions) => publish(liveSubject, event, o?.dedupId),
     appendFromOutbox: (event, outboxSeq, dedupId) => publish(outboxSubject, event, dedupId, outboxSeq),
 
     async lastOutboxSeq() {
-      const [m, kept] = await Promise.all([jsm.streams.getMessage(name, { last_by_subj: outboxSubject }), relayKv.get('cursor')]);
-      const inStream = m ? Number(m.header.get(OUTBOX_SEQ_HEADER)) || 0 : 0;
-      return Math.max(inStream, kept ? Number(kept.string()) || 0 : 0);
+      const [last, kept] = await Promise.all([lastRelayedIn(jsm, name, outboxSubject), keptCursor()]);
+      return Math.max(last?.outboxSeq ?? 0, kept);
     },
 
     async markRelayed(outboxSeq) {
-      await relayKv.put('cursor', String(outboxSeq));
+      await relayKv.put(CURSOR_KEY, String(outboxSeq));
     },
 
     async readSince(since, limit = DEFAULT_READ_LIMIT) {

@@ -2,8 +2,8 @@
  * The outbox relay (design: "Several gateways"): a bet's snapshot and its events are committed
  * atomically to the gateway's store (Redis or the DATA_DIR journal), which stays the source of
  * truth; the leader relays the committed events from there to the shared JetStream stream, in
- * commit order, each with a dedup id (bet id + kind), so a crash between commit and publish is
- * made good by the next leader without a duplicate: exactly one `bet_closed` per bet.
+ * commit order, each with a dedup id (chain, bet id and kind), so a crash between commit and
+ * publish is made good by the next leader without a duplicate: exactly one `bet_closed` per bet.
  * Where to resume is read back from the stream (the outbox seq of the last relayed event).
  *
  * @example
