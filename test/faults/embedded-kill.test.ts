@@ -3,7 +3,8 @@
  * default survives kill -9 like the Redis setup does"): after a restart on the same DATA_DIR the
  * bet settles within seconds, at the price of the last tick at or before its expiry (the price
  * history and the event log were kept in DATA_DIR), not by the 300 s refund; a client resuming
- * with `?since=` gets its bet_open and bet_closed once.
+ * with `?since=` gets its bet_open and bet_closed once, and the bet history (in the same journal
+ * as the snapshots) shows the bet closed with the event's outcome and the transactions of both ends.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,5 +52,10 @@ it('settles a bet caught by SIGKILL at the right price after the restart', async
   const last = ticks.at(-1);
   expect(last).toBeDefined();
   expect(closed[0].exitPrice).toBe(Number(String(last.price).replace('.', '')));
+  // the history record was committed with the close: it is there at once, never left open
+  const record = await call(gw, 'GET', `/api/bets/${bet.body.id}`);
+  expect(record.status).toBe(200);
+  expect(record.body).toMatchObject({ id: bet.body.id, status: closed[0].status, exitPrice: closed[0].exitPrice });
+  expect(record.body.evidence).toMatchObject({ placeTx: bet.body.tx, closeTx: expect.any(String) });
   client.close();
 }, 240_000);
