@@ -62,13 +62,9 @@ export class RawSvm {
     return new RawSvm(new LiteSvm());
   }
 
-  /** A chain restored from `toBytes()`. */
+  /** A chain restored from LiteSVM's own serialised state (the legacy `snapshot.bin`). */
   static fromBytes(bytes: Uint8Array): RawSvm {
     return new RawSvm(LiteSvm.fromBytes(bytes));
-  }
-
-  toBytes(): Uint8Array {
-    return this.inner.toBytes();
   }
 
   configure(o: { blockhashCheck: boolean; transactionHistory: bigint; sigverify: boolean }): void {
