@@ -95,7 +95,11 @@ export async function compactChainState(o: CompactionOptions): Promise<Compactio
       await nextTurn();
       if (o.stopped()) return abandon(writer);
     }
-    for (let i = 0; i < statuses.length; i += o.slice * 4) writer.statuses(statuses.slice(i, i + o.slice * 4));
+    for (let i = 0; i < statuses.length; i += o.slice * 4) {
+      writer.statuses(statuses.slice(i, i + o.slice * 4));
+      await nextTurn();
+      if (o.stopped()) return abandon(writer);
+    }
     for (let i = 0; i < indexed.length; i += o.slice) {
       writer.signatures(indexed.slice(i, i + o.slice).map((a) => [a, o.state.signatureIndex.of(a)]));
       await nextTurn();

@@ -27,7 +27,7 @@ export interface LocalNodeOptions {
   slotMs?: number;
   /** fold the journal into a snapshot once it holds this many records, and at least as many account images as there are accounts [2000] */
   compactEvery?: number;
-  /** accounts written per slice of a compaction, one slice per event-loop turn [1000] */
+  /** accounts written per slice of a compaction, one slice per event-loop turn [250] */
   compactionSlice?: number;
   /** called at each point of a compaction (tests stop there, or copy the data dir as a crash would leave it) */
   onCompactionStep?: (step: CompactionStep) => void | Promise<void>;
@@ -276,7 +276,7 @@ export class LocalNode implements ChainState {
       dir: this.opts.dir,
       journal: this.journal,
       state: this,
-      slice: this.opts.compactionSlice ?? 1_000,
+      slice: this.opts.compactionSlice ?? 250,
       stopped: () => this.closed,
       onStep: this.opts.onCompactionStep,
     })
