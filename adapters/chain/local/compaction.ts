@@ -14,10 +14,11 @@
  * rather than adds. Take any account. If a transaction after T0 wrote it, segment N holds that
  * write, and its last write wins over whatever the snapshot caught. If none did, its state never
  * changed after T0, so the snapshot caught exactly that state (an account deleted before T0 is in
- * no slice, and stays absent). The same holds with the older segments replayed in between: they
- * only hold states from before T0, which a later write in segment N overwrites, or which equal the
- * state the account kept since. Statuses are keyed by signature and the signature index skips an
- * entry it already holds, so their replay is idempotent too.
+ * no slice, and stays absent). Segments before N are not replayed over it: the snapshot names N
+ * as the first segment it does not cover. Statuses are keyed by signature, so their replay is
+ * idempotent. An address's list in the signature index, caught at some moment, holds its
+ * transactions up to then (they are published in commit order), so the replay skips those the
+ * list holds and appends the rest (`SignatureIndex.add`).
  *
  * Crash safety (SIGKILL at any point): until step 3's rename the old snapshot and every segment
  * from its `journalFrom` on are untouched, and the unfinished `snapshot.<N>.tmp` is ignored (and
