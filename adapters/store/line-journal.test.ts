@@ -46,4 +46,30 @@ describe('LineJournal', () => {
     appendFileSync(path, 'garbage\n{"ok":3}\n');
     expect(() => LineJournal.open(path)).toThrow(/corrupt/);
   });
+
+  it('streams lines of any length to openEach/readEach, across read chunks, cutting only a torn tail', () => {
+    const path = fresh();
+    const long = JSON.stringify({ big: 'x'.repeat(3 * 1024 * 1024 + 7) }); // spans several 1 MiB reads
+    const { journal } = LineJournal.open(path);
+    journal.append('{"n":1}');
+    journal.append(long);
+    journal.append('{"n":3}');
+    journal.close();
+    appendFileSync(path, '{"n":');
+    const read: string[] = [];
+    expect(LineJournal.readEach(path, (l) => read.push(l))).toBe(3);
+    expect(read).toEqual(['{"n":1}', long, '{"n":3}']);
+    const seen: string[] = [];
+    const reopened = LineJournal.openEach(path, (l) => {
+      JSON.parse(l); // refuses the torn tail
+      seen.push(l);
+    });
+    expect(reopened.length).toBe(3);
+    expect(seen).toEqual(read);
+    reopened.append('{"n":4}');
+    reopened.close();
+    expect(readFileSync(path, 'utf8').endsWith('{"n":3}\n{"n":4}\n')).toBe(true);
+    appendFileSync(path, 'garbage\n{"n":5}\n');
+    expect(() => LineJournal.openEach(path, (l) => void JSON.parse(l))).toThrow(/corrupt/);
+  });
 });

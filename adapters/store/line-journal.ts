@@ -11,7 +11,7 @@
  *   for (const l of lines) apply(JSON.parse(l));
  *   await journal.appendDurably(JSON.stringify(change));
  */
-import { closeSync, existsSync, fdatasync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** fsync a directory so a rename inside it survives a crash. */
@@ -24,27 +24,59 @@ export function syncDir(dir: string): void {
   }
 }
 
+/** Bytes read per call while scanning a file: lines are found without holding the whole file at once. */
+const READ_CHUNK = 1 << 20;
+
+/**
+ * Calls `visit` with each complete line of `path` in order (nothing when it does not exist) and
+ * returns how many bytes the accepted lines span. The file is read in chunks, so its size is
+ * bounded by the disk, not by one buffer. A line `visit` throws on is a torn tail when no complete
+ * line follows it; otherwise the file is damaged and the read stops with an error.
+ */
+function scanLines(path: string, visit: (line: string) => void): number {
+  if (!existsSync(path)) return 0;
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(READ_CHUNK);
+    let pending: Buffer[] = []; // pieces of a line that spans chunks
+    let offset = 0; // file offset of the next byte read
+    let lineStart = 0; // file offset where the current line begins
+    let goodBytes = 0;
+    let rejected: { at: number; err: unknown } | null = null;
+    for (;;) {
+      const n = readSync(fd, chunk, 0, READ_CHUNK, offset);
+      if (n === 0) break;
+      offset += n;
+      let from = 0;
+      for (let nl = chunk.indexOf(10, from); nl >= 0 && nl < n; nl = chunk.indexOf(10, from)) {
+        const piece = chunk.subarray(from, nl);
+        const bytes = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
+        pending = [];
+        if (rejected) throw new Error(`${path} is corrupt at byte ${rejected.at}`, { cause: rejected.err });
+        try {
+          visit(bytes.toString('utf8'));
+          goodBytes = lineStart + bytes.length + 1;
+        } catch (err) {
+          rejected = { at: lineStart, err };
+        }
+        lineStart += bytes.length + 1;
+        from = nl + 1;
+      }
+      if (from < n) pending.push(Buffer.from(chunk.subarray(from, n)));
+    }
+    return goodBytes; // a torn tail (no newline, or a last line `visit` refused) lies beyond
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads the complete lines of `path` (none when it does not exist) and how many bytes they span. */
 function readLines(path: string, check: (line: string) => void): { lines: string[]; goodBytes: number } {
   const lines: string[] = [];
-  let goodBytes = 0;
-  if (!existsSync(path)) return { lines, goodBytes };
-  const text = readFileSync(path);
-  let start = 0;
-  while (start < text.length) {
-    const nl = text.indexOf(10, start);
-    if (nl < 0) break; // torn tail: no newline
-    const line = text.subarray(start, nl).toString('utf8');
-    try {
-      check(line);
-    } catch (err) {
-      if (text.indexOf(10, nl + 1) >= 0) throw new Error(`${path} is corrupt at byte ${start}`, { cause: err });
-      break; // torn last line
-    }
+  const goodBytes = scanLines(path, (line) => {
+    check(line);
     lines.push(line);
-    start = nl + 1;
-    goodBytes = start;
-  }
+  });
   return { lines, goodBytes };
 }
 
@@ -76,6 +108,33 @@ export class LineJournal {
     const fd = openSync(path, 'a+');
     ftruncateSync(fd, goodBytes);
     return { journal: new LineJournal(path, fd, lines.length), lines };
+  }
+
+  /**
+   * Opens (creating) the journal like `open`, handing each line to `visit` as it is read instead of
+   * returning them all: replaying a journal of any size holds one line at a time. `visit` throwing
+   * is a torn tail on the last line, damage elsewhere.
+   */
+  static openEach(path: string, visit: (line: string) => void): LineJournal {
+    mkdirSync(dirname(path), { recursive: true });
+    let count = 0;
+    const goodBytes = scanLines(path, (line) => {
+      visit(line);
+      count++;
+    });
+    const fd = openSync(path, 'a+');
+    ftruncateSync(fd, goodBytes);
+    return new LineJournal(path, fd, count);
+  }
+
+  /** Hands each complete line of a journal to `visit` without opening it for writing (see `read`); returns how many there were. */
+  static readEach(path: string, visit: (line: string) => void): number {
+    let count = 0;
+    scanLines(path, (line) => {
+      visit(line);
+      count++;
+    });
+    return count;
   }
 
   /**

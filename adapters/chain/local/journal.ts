@@ -1,29 +1,28 @@
 /**
- * Durable state of the local chain (design: "State is persisted in DATA_DIR after every
- * transaction"): an append-only, fsync'd journal of the accounts each transaction wrote,
- * plus a snapshot of the whole LiteSVM state that the journal is folded into (compaction).
- * A restart loads the snapshot and replays the journal; a torn last line (the process was
- * killed mid-write, before the client could have seen the signature) is cut off.
+ * The local chain's journal (design: "State is persisted in DATA_DIR after every transaction"):
+ * an append-only, fsync'd record of the accounts each transaction wrote, kept as numbered
+ * segments `journal.<n>.log`. Compaction starts a new segment (`rotate`), folds everything before
+ * it into a snapshot (`snapshot-file.ts`) and then drops the older segments, so a restart reads
+ * the snapshot and replays only the segments it does not cover. A torn last line of the newest
+ * segment (the process was killed mid-write, before the client could have seen the signature) is
+ * cut off. `journal.log`, the single file of earlier versions, is segment 0.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import * as v from 'valibot';
 import { LineJournal, syncDir } from '../../store/line-journal.ts';
+import { StoredAccountSchema, accountFromStored, storedAccount, type AccountImage } from './stored-account.ts';
 import type { TxErrorJson } from './tx-errors.ts';
 
-/** One account as written by a transaction; `lamports` null means the account was deleted. */
-export interface AccountImage {
-  address: string;
-  lamports: bigint | null;
-  owner: string;
-  executable: boolean;
-  data: Uint8Array;
-}
+export type { AccountImage };
 
 /** What one transaction (or airdrop, or slot mark) left behind. */
 export interface JournalRecord {
   slot: number;
   signature?: string;
   err?: TxErrorJson | null;
+  /** unix seconds the transaction was committed at (its block time) */
+  time?: number;
   accounts?: AccountImage[];
 }
 
@@ -33,72 +32,115 @@ export interface StatusEntry {
   err: TxErrorJson | null;
 }
 
-/** Everything folded into the snapshot besides LiteSVM's own bytes. */
-export interface SnapshotMeta {
-  slot: number;
-  statuses: [string, StatusEntry][];
-}
-
-/** What a restart finds on disk. */
-export interface LoadedState {
-  snapshot: { meta: SnapshotMeta; svm: Uint8Array } | null;
-  records: JournalRecord[];
-}
-
-type StoredAccount = [string, string | null, string, 0 | 1, string];
+const Stored = v.object({
+  s: v.number(),
+  g: v.optional(v.string()),
+  e: v.optional(v.nullable(v.unknown())),
+  t: v.optional(v.number()),
+  a: v.optional(v.array(StoredAccountSchema)),
+});
 
 function encodeRecord(r: JournalRecord): string {
-  const accounts = r.accounts?.map((a): StoredAccount => [a.address, a.lamports === null ? null : a.lamports.toString(), a.owner, a.executable ? 1 : 0, Buffer.from(a.data).toString('base64')]);
-  return JSON.stringify({ s: r.slot, g: r.signature, e: r.err, a: accounts });
+  return JSON.stringify({ s: r.slot, g: r.signature, e: r.err, t: r.time, a: r.accounts?.map(storedAccount) });
 }
 
 function decodeRecord(line: string): JournalRecord {
-  const o = JSON.parse(line) as { s: number; g?: string; e?: TxErrorJson | null; a?: StoredAccount[] };
-  if (typeof o.s !== 'number') throw new Error('journal record without slot');
+  const o = v.parse(Stored, JSON.parse(line));
   const rec: JournalRecord = { slot: o.s };
   if (o.g !== undefined) rec.signature = o.g;
-  if (o.e !== undefined) rec.err = o.e;
-  if (o.a) {
-    rec.accounts = o.a.map(([address, lamports, owner, executable, data]) => ({
-      address,
-      lamports: lamports === null ? null : BigInt(lamports),
-      owner,
-      executable: executable === 1,
-      data: new Uint8Array(Buffer.from(data, 'base64')),
-    }));
-  }
+  if (o.e !== undefined) rec.err = o.e as TxErrorJson | null; // written by encodeRecord from a TxErrorJson
+  if (o.t !== undefined) rec.time = o.t;
+  if (o.a) rec.accounts = o.a.map(accountFromStored);
   return rec;
 }
 
-/** Journal + snapshot files in one directory. */
+const LEGACY_SEGMENT = 'journal.log';
+const segmentName = (n: number): string => (n === 0 ? LEGACY_SEGMENT : `journal.${n}.log`);
+
+/** The segment numbers present in `dir`, oldest first. */
+function segmentsIn(dir: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync(dir)) {
+    if (name === LEGACY_SEGMENT) found.push(0);
+    const m = /^journal\.(\d+)\.log$/.exec(name);
+    if (m) found.push(Number(m[1]));
+  }
+  return found.sort((a, b) => a - b);
+}
+
+/** The journal segments of one directory; appends go to the newest. */
 export class Journal {
   private log: LineJournal | null = null;
-  private readonly logPath: string;
-  private readonly snapPath: string;
+  /** the segment appends go to */
+  private current = 0;
+  /** records and account images per segment not yet dropped */
+  private readonly counts = new Map<number, { records: number; images: number }>();
 
   constructor(private readonly dir: string) {
     mkdirSync(dir, { recursive: true });
-    this.logPath = join(dir, 'journal.log');
-    this.snapPath = join(dir, 'snapshot.bin');
   }
 
-  /** Records appended since the last compaction. */
+  /** Records in the segments not yet folded into a snapshot (what a restart would replay). */
   get length(): number {
-    return this.log?.length ?? 0;
+    let n = 0;
+    for (const c of this.counts.values()) n += c.records;
+    return n;
   }
 
-  /** Reads snapshot and journal, cutting a torn tail, and opens the journal for appends. */
-  load(): LoadedState {
-    let snapshot: LoadedState['snapshot'] = null;
-    if (existsSync(this.snapPath)) {
-      const buf = readFileSync(this.snapPath);
-      const headerLen = buf.readUInt32LE(0);
-      const meta = JSON.parse(buf.subarray(4, 4 + headerLen).toString('utf8')) as SnapshotMeta;
-      snapshot = { meta, svm: new Uint8Array(buf.subarray(4 + headerLen)) };
+  /** Account images those records hold (what a replay costs). */
+  get images(): number {
+    let n = 0;
+    for (const c of this.counts.values()) n += c.images;
+    return n;
+  }
+
+  /** How many segments a restart would replay (more than one after an interrupted compaction). */
+  get segments(): number {
+    return this.counts.size;
+  }
+
+  /**
+   * Hands every record of the segments from `from` on to `apply`, oldest first, deletes the
+   * segments before `from` (a snapshot covers them), and opens the newest segment for appends
+   * (creating segment `from`, or 1 on a fresh directory, when there is none). Returns the count.
+   */
+  replay(from: number, apply: (record: JournalRecord) => void): number {
+    const present = segmentsIn(this.dir);
+    this.deleteSegments(present.filter((n) => n < from));
+    const kept = present.filter((n) => n >= from);
+    let total = 0;
+    kept.forEach((n, i) => {
+      const count = { records: 0, images: 0 };
+      let failed: { err: unknown } | null = null;
+      const visit = (line: string) => {
+        const record = decodeRecord(line); // a line that does not decode is a torn tail (or damage)
+        if (failed) return;
+        try {
+          apply(record);
+        } catch (err) {
+          failed = { err }; // not a torn line: the open fails below
+        }
+        count.records++;
+        count.images += record.accounts?.length ?? 0;
+      };
+      if (i === kept.length - 1) this.log = LineJournal.openEach(join(this.dir, segmentName(n)), visit);
+      else LineJournal.readEach(join(this.dir, segmentName(n)), visit); // an older segment is never appended to again
+      if (failed) {
+        this.close();
+        throw new Error(`replaying ${segmentName(n)} failed`, { cause: (failed as { err: unknown }).err });
+      }
+      this.counts.set(n, count);
+      total += count.records;
+    });
+    if (!this.log) {
+      this.current = Math.max(from, 1);
+      this.log = LineJournal.openEach(join(this.dir, segmentName(this.current)), () => undefined);
+      this.counts.set(this.current, { records: 0, images: 0 });
+      syncDir(this.dir);
+    } else {
+      this.current = kept[kept.length - 1] as number;
     }
-    const { journal, lines } = LineJournal.open(this.logPath, (line) => void decodeRecord(line));
-    this.log = journal;
-    return { snapshot, records: lines.map(decodeRecord) };
+    return total;
   }
 
   private open(): LineJournal {
@@ -109,6 +151,14 @@ export class Journal {
   /** Appends one record (in the page cache; `sync()` makes it durable). */
   append(record: JournalRecord): void {
     this.open().append(encodeRecord(record));
+    this.count(record);
+  }
+
+  private count(record: JournalRecord): void {
+    const c = this.counts.get(this.current);
+    if (!c) return;
+    c.records++;
+    c.images += record.accounts?.length ?? 0;
   }
 
   /** Waits until every appended record is on disk. */
@@ -118,27 +168,42 @@ export class Journal {
 
   /** Appends a record and resolves once it is on disk (group commit: one fsync per event-loop turn). */
   appendDurably(record: JournalRecord): Promise<void> {
-    return this.open().appendDurably(encodeRecord(record));
+    const done = this.open().appendDurably(encodeRecord(record));
+    this.count(record);
+    return done;
   }
 
-  /** Writes a new snapshot atomically, then empties the journal (replaying it over the snapshot would be harmless). */
-  compact(meta: SnapshotMeta, svm: Uint8Array): void {
-    const header = Buffer.from(JSON.stringify(meta), 'utf8');
-    const len = Buffer.alloc(4);
-    len.writeUInt32LE(header.length);
-    const tmp = `${this.snapPath}.tmp`;
-    const fd = openSync(tmp, 'w');
-    writeSync(fd, len);
-    writeSync(fd, header);
-    writeSync(fd, svm);
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, this.snapPath);
+  /**
+   * Starts a new segment and returns its number: every record appended before this call is in
+   * an older segment, on disk (the old segment is synced and closed before anything is appended
+   * to the new one, so no later record can be durable while an earlier one is not).
+   */
+  rotate(): number {
+    const old = this.open();
+    const next = this.current + 1;
+    const fresh = LineJournal.openEach(join(this.dir, segmentName(next)), () => undefined);
     syncDir(this.dir);
-    this.log?.truncate();
+    this.log = fresh;
+    this.current = next;
+    this.counts.set(next, { records: 0, images: 0 });
+    old.close(); // fsyncs, and releases the appends that were waiting for it
+    return next;
   }
 
-  /** Syncs and closes the journal file. */
+  /** Deletes the segments before `from` once a durable snapshot covers them. */
+  dropBefore(from: number): void {
+    this.deleteSegments(segmentsIn(this.dir).filter((n) => n < from));
+  }
+
+  private deleteSegments(numbers: number[]): void {
+    for (const n of numbers) {
+      this.counts.delete(n);
+      unlinkSync(join(this.dir, segmentName(n)));
+    }
+    if (numbers.length > 0) syncDir(this.dir);
+  }
+
+  /** Syncs and closes the journal. */
   close(): void {
     this.log?.close();
     this.log = null;

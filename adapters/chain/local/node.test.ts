@@ -1,31 +1,50 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Keypair, SystemProgram, Transaction } from '@solana/web3.js';
-import { log } from '../../../runtime/log.ts';
-import { LocalNode } from './node.ts';
+import { Keypair } from '@solana/web3.js';
+import { TempDirs, drain, openNode, transfer } from '../../../test/support/local-node.ts';
 import { RpcFailure } from './rpc-failure.ts';
 
-const quiet = log.child({ level: 'silent' });
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const open = (dir: string, compactEvery = 1_000) => LocalNode.open({ dir, genesisHash: 'G3nesis1111111111111111111111111111111111111', log: quiet, compactEvery });
-
-function transfer(node: LocalNode, from: Keypair, to: Keypair, lamports: number): Uint8Array {
-  const tx = new Transaction({ feePayer: from.publicKey, recentBlockhash: node.latestBlockhash().blockhash }).add(
-    SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports }),
-  );
-  tx.sign(from);
-  return tx.serialize();
-}
+const dirs = new TempDirs();
+afterEach(() => dirs.removeAll());
+const open = (dir: string, compactEvery = 1_000) => openNode(dir, { compactEvery });
 
 describe('LocalNode', () => {
+  it('restarts from its snapshot of account images: accounts, deletions, failed and good statuses, signatures', async () => {
+    const dir = dirs.make();
+    const wallets = Array.from({ length: 7 }, () => Keypair.generate());
+    const [a, b, gone] = wallets as [Keypair, Keypair, Keypair];
+    const node = openNode(dir, { compactEvery: 1_000, compactionSlice: 2 });
+    for (const w of wallets) await node.airdrop(w.publicKey.toBase58(), 3_000_000_000n);
+    const good = await node.submit(transfer(node, a, b, 1_000_000), { skipPreflight: false });
+    const failed = await node.submit(transfer(node, a, b, 9_000_000_000), { skipPreflight: true });
+    await drain(node, gone, b);
+    const seen = (n: typeof node) => ({
+      balances: wallets.map((w) => n.account(w.publicKey.toBase58())?.lamports ?? null),
+      statuses: [n.status(good), n.status(failed)],
+      signatures: wallets.map((w) => n.signaturesFor(w.publicKey.toBase58(), { limit: 10 })),
+    });
+    const before = seen(node);
+    expect(before.balances[2]).toBeNull();
+    expect(before.statuses[1]).toMatchObject({ err: { InstructionError: [0, { Custom: 1 }] } });
+    const report = await node.compact();
+    node.close();
+
+    expect(report).toMatchObject({ accounts: 6, addresses: 7 });
+    expect(readdirSync(dir).sort()).toEqual(['journal.2.log', 'snapshot.jsonl']);
+    expect(readFileSync(join(dir, 'journal.2.log'), 'utf8')).toBe('');
+    const lines = readFileSync(join(dir, 'snapshot.jsonl'), 'utf8').trim().split('\n').map((l) => Object.keys(JSON.parse(l) as object)[0]);
+    expect(lines.filter((k) => k === 'accounts')).toHaveLength(3); // written in slices, one line each
+    expect(lines.at(-1)).toBe('end');
+
+    const again = openNode(dir);
+    expect(seen(again)).toEqual(before);
+    expect(again.liveAddresses().sort()).toEqual(wallets.filter((w) => w !== gone).map((w) => w.publicKey.toBase58()).sort());
+    again.close();
+  });
+
   it('survives reopening with runtime compactions in between: balances, statuses, no reissued slot', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'node-'));
-    dirs.push(dir);
+    const dir = dirs.make();
     const a = Keypair.generate();
     const b = Keypair.generate();
     const node = open(dir, 3); // compacts every third record
@@ -48,8 +67,7 @@ describe('LocalNode', () => {
   });
 
   it('refuses a failing transaction in preflight without charging its fee; with skipPreflight it lands as failed', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'node-'));
-    dirs.push(dir);
+    const dir = dirs.make();
     const a = Keypair.generate();
     const node = open(dir);
     await node.airdrop(a.publicKey.toBase58(), 2_000_000_000n);
@@ -68,8 +86,7 @@ describe('LocalNode', () => {
   });
 
   it('executes concurrent submissions once each, in arrival order, and refuses a duplicate still waiting for its fsync', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'node-'));
-    dirs.push(dir);
+    const dir = dirs.make();
     const a = Keypair.generate();
     const b = Keypair.generate();
     const node = open(dir);

@@ -1,13 +1,17 @@
 /**
  * The local chain's state machine: LiteSVM plus what a validator adds around it — slots
  * that advance on a timer with a Clock that follows wall time, a window of recent
- * blockhashes, signature statuses, preflight, and durability through the `Journal`
- * (design: "The local chain").
+ * blockhashes, signature statuses, preflight, and durability through the journal and the
+ * snapshots it is folded into (`compaction.ts`, `restore.ts`; design: "The local chain").
  */
 import { Clock } from 'litesvm';
 import type { Logger } from '../../../runtime/log.ts';
 import { BlockhashWindow } from './blockhashes.ts';
+import { compactChainState, type ChainState, type CompactionReport, type CompactionStep } from './compaction.ts';
 import { Journal, type AccountImage, type JournalRecord, type StatusEntry } from './journal.ts';
+import { restoreChainState } from './restore.ts';
+import { SignatureIndex, type SignatureEntry, type SignatureIndexLimits, type SignatureQuery } from './signature-index.ts';
+import { SignatureStatuses } from './statuses.ts';
 import { RPC_CODES, RpcFailure, preflightFailure, type Simulation } from './rpc-failure.ts';
 import { RawSvm, base58, keyBytes } from './svm.ts';
 import { txErrorJson } from './tx-errors.ts';
@@ -21,8 +25,14 @@ export interface LocalNodeOptions {
   log: Logger;
   /** slot length; 400 ms like a cluster */
   slotMs?: number;
-  /** fold the journal into a snapshot after this many records */
+  /** fold the journal into a snapshot once it holds this many records, and at least as many account images as there are accounts [2000] */
   compactEvery?: number;
+  /** accounts written per slice of a compaction, one slice per event-loop turn [250] */
+  compactionSlice?: number;
+  /** called at each point of a compaction (tests stop there, or copy the data dir as a crash would leave it) */
+  onCompactionStep?: (step: CompactionStep) => void | Promise<void>;
+  /** bounds of the signature index (getSignaturesForAddress) */
+  signatureIndex?: Partial<SignatureIndexLimits>;
   /** wall time the Clock sysvar follows, unix ms [Date.now]; benchmarks pin it to stage bets that expire together */
   now?: () => number;
 }
@@ -31,20 +41,30 @@ const SLOTS_PER_EPOCH = 432_000;
 /** slots skipped after a restart, so blockhashes handed out before it are never reissued */
 const RESTART_SLOT_GAP = 100;
 const SLOT_MARK_EVERY = 25;
-const MAX_STATUSES = 50_000;
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';
-
+/**
+ * A compaction rewrites every live account, so it waits until the journal holds at least as many
+ * account images as there are live accounts (and `compactEvery` records): a big chain is not
+ * rewritten every `compactEvery` transactions — a compaction writes at most one account per
+ * account the journal wrote — and a restart replays at most about one snapshot's worth of images.
+ */
+const COMPACT_AT_IMAGES_PER_ACCOUNT = 1;
 
 /** A LiteSVM-backed chain with slots, blockhashes, statuses and a durable journal. */
-export class LocalNode {
+export class LocalNode implements ChainState {
   private readonly journal: Journal;
   private svm: RawSvm;
   private slotNow = 0;
   private readonly blockhashes: BlockhashWindow;
-  private readonly statuses = new Map<string, StatusEntry>();
-  /** executed, journaled, waiting for the next fsync before anyone hears of them */
-  private readonly pending = new Map<string, StatusEntry>();
-  private readonly watchers = new Map<string, Set<(status: StatusEntry) => void>>();
+  private readonly statuses = new SignatureStatuses();
+  /** every account that exists beyond a fresh LiteSVM's own (what a snapshot holds) */
+  private readonly live = new Set<string>();
+  /** durable transactions by the accounts they wrote (getSignaturesForAddress) */
+  readonly signatureIndex: SignatureIndex;
+  private compaction: Promise<CompactionReport | null> | null = null;
+  /** after a failed compaction, the journal length the next try waits for (a full disk is not hammered) */
+  private retryCompactionAt = 0;
+  private closed = false;
   private ticker: NodeJS.Timeout | null = null;
   private readonly compactEvery: number;
   private readonly accountListeners = new Set<(slot: number, accounts: AccountImage[]) => void>();
@@ -54,28 +74,46 @@ export class LocalNode {
     this.compactEvery = opts.compactEvery ?? 2_000;
     this.svm = RawSvm.create();
     this.blockhashes = new BlockhashWindow(opts.genesisHash);
+    this.signatureIndex = new SignatureIndex(opts.signatureIndex);
   }
 
-  /** Loads (or creates) the chain in `dir`, replays the journal, and folds it into a fresh snapshot. */
+  /**
+   * Loads (or creates) the chain in `dir` (`restore.ts`). A compaction starts in the background
+   * when the journal is long, when an interrupted compaction left several segments, or to
+   * migrate a legacy snapshot.
+   */
   static open(opts: LocalNodeOptions): LocalNode {
+    const started = performance.now();
     const node = new LocalNode(opts);
-    const { snapshot, records } = node.journal.load();
-    let slot = 1;
-    if (snapshot) {
-      node.svm = RawSvm.fromBytes(snapshot.svm);
-      slot = snapshot.meta.slot;
-      for (const [sig, st] of snapshot.meta.statuses) node.statuses.set(sig, st);
-    }
+    const loaded = restoreChainState(opts.dir, node.journal, {
+      images: (images) => {
+        node.applyImages(images);
+        node.track(images);
+      },
+      status: (sig, st) => node.statuses.restore(sig, st),
+      signatures: (address, entries) => node.signatureIndex.restore(address, entries),
+      legacy: (svm, addresses) => {
+        node.svm = svm;
+        for (const address of addresses) node.live.add(address);
+      },
+      record: (rec) => {
+        node.applyImages(rec.accounts ?? []);
+        node.track(rec.accounts ?? []);
+        if (rec.signature) {
+          node.statuses.restore(rec.signature, { slot: rec.slot, err: rec.err ?? null });
+          node.index(rec, rec.signature);
+        }
+      },
+    });
+    node.signatureIndex.settle();
     node.svm.configure({ blockhashCheck: false, transactionHistory: 0n, sigverify: true });
-    for (const rec of records) {
-      node.applyImages(rec.accounts ?? []);
-      if (rec.signature) node.statuses.set(rec.signature, { slot: rec.slot, err: rec.err ?? null });
-      slot = Math.max(slot, rec.slot);
-    }
-    node.slotNow = snapshot || records.length > 0 ? slot + RESTART_SLOT_GAP : 1;
+    node.slotNow = loaded.source !== 'journal' || loaded.replayed > 0 ? loaded.slot + RESTART_SLOT_GAP : 1;
     node.enterSlot(node.slotNow);
-    if (records.length > 0) node.compact();
-    opts.log.info({ slot: node.slotNow, replayed: records.length, fromSnapshot: snapshot !== null }, 'local chain state loaded');
+    opts.log.info(
+      { slot: node.slotNow, replayed: loaded.replayed, from: loaded.source, accounts: node.live.size, ms: Math.round(performance.now() - started) },
+      'local chain state loaded',
+    );
+    if (loaded.source === 'legacy snapshot' || node.journal.segments > 1 || node.journalIsLong()) node.compactInBackground();
     return node;
   }
 
@@ -86,8 +124,9 @@ export class LocalNode {
     this.ticker.unref();
   }
 
-  /** Stops the slot timer and closes the journal. */
+  /** Stops the slot timer and closes the journal (a compaction under way stops where it is; the next open finishes the job). */
   close(): void {
+    this.closed = true;
     if (this.ticker) clearInterval(this.ticker);
     this.ticker = null;
     this.journal.close();
@@ -125,23 +164,27 @@ export class LocalNode {
   }
 
   status(signature: string): StatusEntry | null {
-    return this.statuses.get(signature) ?? null;
+    return this.statuses.get(signature);
+  }
+
+  /** One page of the durable transactions that wrote `address`, newest first (getSignaturesForAddress). */
+  signaturesFor(address: string, query: SignatureQuery): SignatureEntry[] {
+    return this.signatureIndex.query(address, query, (sig) => this.statuses.get(sig));
+  }
+
+  /** Every account that exists now beyond a fresh LiteSVM's own (what compaction writes). */
+  liveAddresses(): string[] {
+    return [...this.live];
+  }
+
+  /** Every signature status known now, durable or about to be. */
+  statusEntries(): [string, StatusEntry][] {
+    return this.statuses.entries();
   }
 
   /** Calls `cb` once the signature has a (durable) status — at once when it already has one. Returns an unsubscribe. */
   watchSignature(signature: string, cb: (status: StatusEntry) => void): () => void {
-    const known = this.statuses.get(signature);
-    if (known) {
-      queueMicrotask(() => cb(known));
-      return () => undefined;
-    }
-    const set = this.watchers.get(signature) ?? new Set();
-    set.add(cb);
-    this.watchers.set(signature, set);
-    return () => {
-      set.delete(cb);
-      if (set.size === 0) this.watchers.delete(signature);
-    };
+    return this.statuses.watch(signature, cb);
   }
 
   /**
@@ -172,7 +215,7 @@ export class LocalNode {
   async submit(wire: Uint8Array, opts: { skipPreflight: boolean }): Promise<string> {
     const facts = this.decode(wire);
     const signature = base58(facts.signature);
-    if (this.statuses.has(signature) || this.pending.has(signature)) throw preflightFailure({ err: 'AlreadyProcessed', logs: [], unitsConsumed: 0 });
+    if (this.statuses.known(signature)) throw preflightFailure({ err: 'AlreadyProcessed', logs: [], unitsConsumed: 0 });
     if (!this.blockhashes.has(base58(facts.blockhash))) throw preflightFailure({ err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 });
     this.tickClock();
     // Preflight without running the transaction twice: execute, and on failure put back the fee
@@ -184,7 +227,7 @@ export class LocalNode {
       this.applyImages([before]);
       throw preflightFailure(result);
     }
-    await this.commit({ slot: this.slotNow, signature, err: result.err, accounts: facts.writable.map((k) => this.image(k)) });
+    await this.commit({ slot: this.slotNow, signature, err: result.err, time: this.unixNow(), accounts: facts.writable.map((k) => this.image(k)) });
     return signature;
   }
 
@@ -196,7 +239,7 @@ export class LocalNode {
       throw new RpcFailure(RPC_CODES.internal, `airdrop failed: ${res === null ? 'no result' : JSON.stringify(txErrorJson(res.err()))}`);
     }
     const signature = base58(res.signature());
-    await this.commit({ slot: this.slotNow, signature, err: null, accounts: [this.image(keyBytes(to))] });
+    await this.commit({ slot: this.slotNow, signature, err: null, time: this.unixNow(), accounts: [this.image(keyBytes(to))] });
     return signature;
   }
 
@@ -204,7 +247,8 @@ export class LocalNode {
   private async commit(record: JournalRecord): Promise<void> {
     const sig = record.signature;
     const entry = { slot: record.slot, err: record.err ?? null };
-    if (sig) this.pending.set(sig, entry);
+    if (sig) this.statuses.pend(sig, entry);
+    this.track(record.accounts ?? []); // in the same turn as the write, which a compaction may be about to read
     await this.journal.appendDurably(record);
     if (record.accounts && record.accounts.length > 0) {
       for (const listener of this.accountListeners) {
@@ -216,24 +260,63 @@ export class LocalNode {
       }
     }
     if (sig) {
-      this.pending.delete(sig);
-      this.statuses.set(sig, entry);
-      const waiting = this.watchers.get(sig);
-      this.watchers.delete(sig);
-      for (const cb of waiting ?? []) cb(entry);
-      if (this.statuses.size > MAX_STATUSES) {
-        const oldest = this.statuses.keys().next().value;
-        if (oldest !== undefined) this.statuses.delete(oldest);
-      }
+      this.index(record, sig);
+      this.statuses.publish(sig, entry);
     }
-    if (this.journal.length >= this.compactEvery) this.compact();
+    if (!this.compaction && this.journalIsLong()) this.compactInBackground();
   }
 
-  /** Folds the journal into a snapshot of the whole LiteSVM state. */
-  compact(): void {
-    const started = performance.now();
-    this.journal.compact({ slot: this.slotNow, statuses: [...this.statuses, ...this.pending] }, this.svm.toBytes());
-    this.opts.log.debug({ ms: Math.round(performance.now() - started) }, 'journal compacted');
+  /**
+   * Folds the journal into a fresh snapshot while transactions keep landing (`compaction.ts`);
+   * resolves with what it did, or null when the node was closed first. A call while one runs
+   * shares it.
+   */
+  compact(): Promise<CompactionReport | null> {
+    this.compaction ??= compactChainState({
+      dir: this.opts.dir,
+      journal: this.journal,
+      state: this,
+      slice: this.opts.compactionSlice ?? 250,
+      stopped: () => this.closed,
+      onStep: this.opts.onCompactionStep,
+    })
+      .then((report) => {
+        if (report) this.opts.log.info(report, 'journal compacted');
+        return report;
+      })
+      .finally(() => {
+        this.compaction = null;
+      });
+    return this.compaction;
+  }
+
+  private compactInBackground(): void {
+    this.compact().catch((err: unknown) => {
+      this.retryCompactionAt = this.journal.length + this.compactEvery;
+      this.opts.log.error({ err }, 'journal compaction failed; the journal keeps every record, and the next try waits for more of them');
+    });
+  }
+
+  private journalIsLong(): boolean {
+    const records = this.journal.length;
+    return records >= this.compactEvery && records >= this.retryCompactionAt && this.journal.images >= this.live.size * COMPACT_AT_IMAGES_PER_ACCOUNT;
+  }
+
+  /** Keeps the live-account set in step with what a transaction wrote. */
+  private track(accounts: AccountImage[]): void {
+    for (const a of accounts) {
+      if (a.lamports === null) this.live.delete(a.address);
+      else this.live.add(a.address);
+    }
+  }
+
+  private index(record: JournalRecord, signature: string): void {
+    const accounts = record.accounts ?? [];
+    if (accounts.length === 0) return;
+    this.signatureIndex.add(
+      accounts.map((a) => a.address),
+      { signature, slot: record.slot, err: record.err ?? null, blockTime: record.time ?? null },
+    );
   }
 
   private decode(wire: Uint8Array): WireFacts {
@@ -281,10 +364,14 @@ export class LocalNode {
     this.tickClock();
   }
 
+  private unixNow(): number {
+    return Math.floor((this.opts.now ?? Date.now)() / 1000);
+  }
+
   /** The Clock sysvar follows wall time (LiteSVM does not move it by itself). */
   private tickClock(): void {
     const slot = BigInt(this.slotNow);
     const epoch = slot / BigInt(SLOTS_PER_EPOCH);
-    this.svm.setClock(new Clock(slot, 0n, epoch, epoch, BigInt(Math.floor((this.opts.now ?? Date.now)() / 1000))));
+    this.svm.setClock(new Clock(slot, 0n, epoch, epoch, BigInt(this.unixNow())));
   }
 }

@@ -22,7 +22,16 @@ export const RPC_CODES = {
   /** preflight simulation failed (data carries err + logs) */
   sendFailed: -32002,
   signatureVerification: -32003,
+  /** the node's slot is below the request's minContextSlot (data carries contextSlot) */
+  minContextSlotNotReached: -32016,
 } as const;
+
+/** Refuses a read asked for at a slot the node has not reached, as a validator does. */
+export function assertMinContextSlot(nodeSlot: number, minContextSlot: number | undefined): void {
+  if (minContextSlot !== undefined && nodeSlot < minContextSlot) {
+    throw new RpcFailure(RPC_CODES.minContextSlotNotReached, 'Minimum context slot has not been reached', { contextSlot: nodeSlot });
+  }
+}
 
 /** Outcome of running a transaction without committing it. */
 export interface Simulation {

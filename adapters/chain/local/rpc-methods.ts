@@ -1,15 +1,17 @@
 /**
  * The Solana JSON-RPC methods the project uses, answered from a `LocalNode` in the shapes
  * a validator uses (`{context:{slot}, value}` wrappers, `[data, "base64"]` accounts,
- * `-32002` preflight errors carrying `err` and `logs`) so web3.js `Connection` works
- * unmodified (design: "The local chain").
+ * `-32002` preflight errors carrying `err` and `logs`, `-32016` for a `minContextSlot` not yet
+ * reached) so web3.js `Connection` works unmodified (design: "The local chain").
+ * `getSignaturesForAddress` lists the transactions that wrote an account, deleted ones too.
  */
 import * as v from 'valibot';
 import { getBase58Decoder, getBase58Encoder, isAddress } from '@solana/kit';
 import type { AccountImage } from './journal.ts';
 import { parseParams, type RpcMethod } from './json-rpc.ts';
 import type { LocalNode } from './node.ts';
-import { RPC_CODES, RpcFailure } from './rpc-failure.ts';
+import { RPC_CODES, RpcFailure, assertMinContextSlot } from './rpc-failure.ts';
+import { MAX_SIGNATURES_PER_ADDRESS } from './signature-index.ts';
 
 const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const TOKEN_ACCOUNT_SIZE = 165;
@@ -24,7 +26,8 @@ const b58dec = getBase58Decoder();
 const Pubkey = v.pipe(v.string(), v.check((s) => isAddress(s), 'Invalid param: not a base58 public key'));
 const Encoding = v.optional(v.picklist(['base58', 'base64', 'base64+zstd', 'jsonParsed']));
 const DataSlice = v.optional(v.object({ offset: v.pipe(v.number(), v.integer(), v.minValue(0)), length: v.pipe(v.number(), v.integer(), v.minValue(0)) }));
-const AccountConfig = v.optional(v.looseObject({ encoding: Encoding, dataSlice: DataSlice, commitment: v.optional(v.string()) }));
+const MinContextSlot = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
+const AccountConfig = v.optional(v.looseObject({ encoding: Encoding, dataSlice: DataSlice, commitment: v.optional(v.string()), minContextSlot: MinContextSlot }));
 const Memcmp = v.object({
   memcmp: v.object({ offset: v.pipe(v.number(), v.integer(), v.minValue(0)), bytes: v.string(), encoding: v.optional(v.picklist(['base58', 'base64'])) }),
 });
@@ -48,6 +51,25 @@ const TxConfig = v.optional(
 );
 const Commitment = v.optional(v.looseObject({ commitment: v.optional(v.string()) }));
 const U64 = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Signature = v.pipe(v.string(), v.check((s) => isSignature(s), 'Invalid param: not a base58 signature'));
+const SignaturesConfig = v.optional(
+  v.looseObject({
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1, `Invalid limit; max ${MAX_SIGNATURES_PER_ADDRESS}`), v.maxValue(MAX_SIGNATURES_PER_ADDRESS, `Invalid limit; max ${MAX_SIGNATURES_PER_ADDRESS}`))),
+    before: v.optional(Signature),
+    until: v.optional(Signature),
+    commitment: v.optional(v.picklist(['confirmed', 'finalized', 'processed'])),
+    minContextSlot: MinContextSlot,
+  }),
+);
+
+function isSignature(text: string): boolean {
+  if (text.length < 64 || text.length > 88) return false;
+  try {
+    return b58enc.encode(text).length === 64;
+  } catch {
+    return false;
+  }
+}
 
 export type Enc = v.InferOutput<typeof Encoding>;
 export type Slice = v.InferOutput<typeof DataSlice>;
@@ -120,11 +142,13 @@ export function rpcMethods(node: LocalNode, genesisHash: string): Record<string,
     },
     getAccountInfo: (p) => {
       const [key, cfg] = parseParams(v.tuple([Pubkey, AccountConfig]), p);
+      assertMinContextSlot(node.slot, cfg?.minContextSlot);
       const acc = node.account(key);
       return withContext(acc ? accountJson(acc, cfg?.encoding, cfg?.dataSlice) : null);
     },
     getMultipleAccounts: (p) => {
       const [keys, cfg] = parseParams(v.tuple([v.pipe(v.array(Pubkey), v.maxLength(100, 'Invalid param: too many accounts')), AccountConfig]), p);
+      assertMinContextSlot(node.slot, cfg?.minContextSlot);
       return withContext(keys.map((k) => {
         const acc = node.account(k);
         return acc ? accountJson(acc, cfg?.encoding, cfg?.dataSlice) : null;
@@ -157,6 +181,14 @@ export function rpcMethods(node: LocalNode, genesisHash: string): Record<string,
         if (!st) return null;
         return { slot: st.slot, confirmations: null, err: st.err, status: st.err === null ? { Ok: null } : { Err: st.err }, confirmationStatus: 'finalized' };
       }));
+    },
+    getSignaturesForAddress: (p) => {
+      const [key, cfg] = parseParams(v.tuple([Pubkey, SignaturesConfig]), p);
+      if (cfg?.commitment === 'processed') throw new RpcFailure(RPC_CODES.invalidParams, 'Method does not support commitment below `confirmed`');
+      assertMinContextSlot(node.slot, cfg?.minContextSlot);
+      const page = node.signaturesFor(key, { limit: cfg?.limit ?? MAX_SIGNATURES_PER_ADDRESS, before: cfg?.before, until: cfg?.until });
+      // every committed transaction is on disk before anyone hears of it: final at once
+      return page.map((e) => ({ signature: e.signature, slot: e.slot, err: e.err, memo: null, blockTime: e.blockTime, confirmationStatus: 'finalized' }));
     },
     requestAirdrop: (p) => {
       const [key, lamports] = parseParams(v.tuple([Pubkey, v.pipe(U64, v.minValue(1)), Commitment]), p);

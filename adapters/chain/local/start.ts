@@ -83,7 +83,7 @@ async function openLocalChain(o: LocalChainOptions, log: Logger, started: number
   try {
     if (fresh) {
       mint = (await setUpFreshChain({ transport: new InProcessTransport(dispatcher), node, keys, init: o.init, log })).toBase58();
-      node.compact();
+      await node.compact(); // the fresh chain starts from a snapshot, its setup journal folded
       writeChainInfo(o.dataDir, { genesisHash, mint, programId: programKeypair().publicKey.toBase58(), ready: true });
     }
   } catch (err) {

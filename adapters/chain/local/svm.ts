@@ -34,12 +34,45 @@ export function base58(bytes: Uint8Array): string {
   return name;
 }
 
+const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const DIGITS = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) DIGITS[ALPHABET.charCodeAt(i)] = i;
+
+/**
+ * The 32 bytes a base58 key names, by plain byte arithmetic (the codec's BigInt path costs about
+ * ten times more, and a chain past the cache's size meets every key afresh: a restart, a
+ * compaction); null when the text is not exactly 32 bytes of base58.
+ */
+function decodeKey(text: string): Uint8Array | null {
+  let zeros = 0;
+  while (zeros < text.length && text.charCodeAt(zeros) === 49) zeros++; // each leading '1' is a zero byte
+  const acc = new Uint8Array(32); // little-endian
+  let used = 0;
+  for (let i = zeros; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let carry = c < 128 ? (DIGITS[c] as number) : -1;
+    if (carry < 0) return null;
+    for (let j = 0; j < used; j++) {
+      carry += (acc[j] as number) * 58;
+      acc[j] = carry & 0xff;
+      carry >>= 8;
+    }
+    while (carry > 0) {
+      if (used === 32) return null;
+      acc[used++] = carry & 0xff;
+      carry >>= 8;
+    }
+  }
+  if (zeros + used !== 32) return null;
+  return acc.reverse(); // the leading zero bytes are the untouched top of acc
+}
+
 /** The 32 bytes of a base58 key. */
 export function keyBytes(address: string): Uint8Array {
   let bytes = bytesOf.get(address);
   if (bytes === undefined) {
     if (bytesOf.size >= CACHE_LIMIT) bytesOf.clear();
-    bytes = new Uint8Array(b58encoder.encode(address));
+    bytes = decodeKey(address) ?? new Uint8Array(b58encoder.encode(address));
     bytesOf.set(address, bytes);
   }
   return bytes;
@@ -62,13 +95,9 @@ export class RawSvm {
     return new RawSvm(new LiteSvm());
   }
 
-  /** A chain restored from `toBytes()`. */
+  /** A chain restored from LiteSVM's own serialised state (the legacy `snapshot.bin`). */
   static fromBytes(bytes: Uint8Array): RawSvm {
     return new RawSvm(LiteSvm.fromBytes(bytes));
-  }
-
-  toBytes(): Uint8Array {
-    return this.inner.toBytes();
   }
 
   configure(o: { blockhashCheck: boolean; transactionHistory: bigint; sigverify: boolean }): void {

@@ -1,0 +1,52 @@
+/**
+ * Local nodes on temporary data dirs for the local chain's unit tests, and the system transfers
+ * they send (signed web3.js transactions, as a client would).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Keypair, SystemProgram, Transaction } from '@solana/web3.js';
+import { quietLog } from './quiet-log.ts';
+import { LocalNode, type LocalNodeOptions } from '../../adapters/chain/local/node.ts';
+
+export const TEST_GENESIS = 'G3nesis1111111111111111111111111111111111111';
+
+/** Temporary data dirs, removed by `removeAll()` (call it in afterEach). */
+export class TempDirs {
+  private readonly made: string[] = [];
+
+  make(prefix = 'node-'): string {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    this.made.push(dir);
+    return dir;
+  }
+
+  removeAll(): void {
+    for (const d of this.made.splice(0)) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+/** Opens a node on `dir` with a silent log (`extra` overrides the defaults). */
+export function openNode(dir: string, extra: Partial<LocalNodeOptions> = {}): LocalNode {
+  return LocalNode.open({ dir, genesisHash: TEST_GENESIS, log: quietLog, ...extra });
+}
+
+/** A signed transfer of `lamports` from `from` to `to`; the fee is paid by `payer` (default `from`). */
+export function transfer(node: LocalNode, from: Keypair, to: Keypair, lamports: number | bigint, payer: Keypair = from): Uint8Array {
+  const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: node.latestBlockhash().blockhash }).add(
+    SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports }),
+  );
+  tx.sign(...(payer === from ? [from] : [payer, from]));
+  return tx.serialize();
+}
+
+/** Sends a transfer and resolves with its signature once it is durable. */
+export function send(node: LocalNode, wire: Uint8Array): Promise<string> {
+  return node.submit(wire, { skipPreflight: false });
+}
+
+/** Empties `victim` into `to` (the fee paid by `to`), so the account is deleted. */
+export async function drain(node: LocalNode, victim: Keypair, to: Keypair): Promise<string> {
+  const lamports = node.account(victim.publicKey.toBase58())?.lamports ?? 0n;
+  return send(node, transfer(node, victim, to, lamports, to));
+}
