@@ -1,17 +1,19 @@
 /**
  * SIGKILL loops of the gateway with bets in flight (design: "nothing is lost on a crash, in any
  * mode"; "true before new": a bet's history record is part of its commit): 30 wallets bet
- * continuously, the gateway is killed and restarted again and again, and afterwards every bet the
- * chain held is settled exactly once, the event log holds exactly one `bet_open` and one
- * `bet_closed` per bet, every exit price is a tick at most 30 s older than the expiry it priced, a
- * client that resumed with `?since=` after every kill saw each event once, in seq order, and the
- * bet history (`GET /api/bets/:id`) holds every bet with the chain's final status, exit price and
- * close transaction. Run with the stores in Redis and reclaims on (reclaimed bets are known from
- * every write the chain announced), and with the embedded files in DATA_DIR and reclaims off.
+ * continuously, the gateway is killed (0.4 s after a bet was answered, or right after a bet_closed
+ * reached a client) and restarted again and again, and afterwards every bet the chain held is
+ * settled exactly once, the event log holds exactly one `bet_open` and one `bet_closed` per bet,
+ * every exit price is a tick at most 30 s older than the expiry it priced, a client that resumed
+ * with `?since=` after every kill saw each event once, in seq order, and the bet history
+ * (`GET /api/bets/:id`) holds every bet with the chain's final status, exit price and close
+ * transaction. Run with the stores in Redis and reclaims on (reclaimed bets are known from every
+ * write the chain announced), and with the embedded files in DATA_DIR and reclaims off.
  */
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BetAccountWatch } from '../support/chain-bets.ts';
+import { eventually } from '../support/eventually.ts';
 import { FaultWorld, sleep } from '../support/fault-world.ts';
 import { logLines } from '../support/gateway-log.ts';
 import { auditHistory } from '../support/history-audit.ts';
@@ -35,9 +37,19 @@ describe.each([
     const w = world;
     chainWatch = await BetAccountWatch.start(w.chainUrl);
     const client = w.watch();
-    w.startBettors();
+    const bettors = w.startBettors();
     for (let i = 0; i < KILLS; i++) {
       await sleep(800 + Math.random() * 1_700);
+      // every other kill comes 0.4 s after a bet was answered 200, the others right after a
+      // bet_closed reached the client: the moments that lost or left open history records
+      if (i % 2 === 0) {
+        const seen = bettors.answers.length;
+        await eventually('a bet answered 200', async () => (bettors.answers.slice(seen).some((a) => a.status === 200) ? true : null), 20_000, 20);
+        await sleep(400);
+      } else {
+        const seen = client.events.length;
+        await eventually('a bet_closed on the socket', async () => (client.events.slice(seen).some((e) => e.type === 'bet_closed') ? true : null), 20_000, 20);
+      }
       await w.gateway.kill();
       await sleep(Math.random() * 400);
       await w.gateway.start();

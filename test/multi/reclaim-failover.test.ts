@@ -60,6 +60,7 @@ describe.each([['SIGKILL'], ['SIGSTOP then SIGCONT']])('leader changes (%s) whil
     bettors.start();
     await sleep(8_000); // two windows: every bettor has settled bets, reclaims run
 
+    const faults: string[] = [];
     for (let f = 0; f < FAULTS; f++) {
       const leader = await c.leader();
       const watcher = await collect(c.nodes.find((n) => n !== leader)!.ws);
@@ -67,6 +68,7 @@ describe.each([['SIGKILL'], ['SIGSTOP then SIGCONT']])('leader changes (%s) whil
       await watcher.until((m) => m.some((e) => e.type === 'bet_closed'), 20_000);
       watcher.close();
       down.add(leader);
+      faults.push(`${leader.id} at ${new Date().toISOString()}`);
       if (fault === 'SIGKILL') {
         await leader.process.kill();
         await c.leader(15_000);
@@ -96,7 +98,7 @@ describe.each([['SIGKILL'], ['SIGSTOP then SIGCONT']])('leader changes (%s) whil
     const failures = c.nodes.flatMap((n) => logLines(n.process.output()).filter((l) => RECLAIM_FAILED.test(l.msg)).map((l) => `${n.id} ${new Date(l.time).toISOString()}: ${String(l.err)}`));
     const bets = bettors.answers.filter((a) => a.status === 200).length;
     expect(bets, 'bets placed').toBeGreaterThan(addresses.length * 4);
-    expect.soft(failures.filter((f) => ALREADY_CLOSED.test(f)), `reclaims that failed on a closed account (all reclaim failures: ${failures.length})`).toEqual([]);
+    expect.soft(failures.filter((f) => ALREADY_CLOSED.test(f)), `reclaims that failed on a closed account (all reclaim failures: ${failures.length}; leaders faulted: ${faults.join(', ')})`).toEqual([]);
     expect.soft(left, `bet accounts left on chain besides each bettor's latest (${bets} bets placed)`).toEqual([]);
   }, 300_000);
 });
