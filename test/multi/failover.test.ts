@@ -1,15 +1,21 @@
 /**
- * Three gateways on one NATS, one Redis and one chain (design: "Several gateways"): exactly one
- * leads (`/health`), every node takes bets (the one-open-bet rule holds across nodes), and when
- * the leader is SIGKILLed with bets open another node takes over within the lease TTL and every
- * bet settles exactly once: settled on chain, one `bet_closed` each in the event log.
+ * Three gateways on one NATS, one Redis and one chain (design: "Several gateways"), reclaims on
+ * (the default): exactly one leads (`/health`), every node takes bets (the one-open-bet rule holds
+ * across nodes), and when the leader is SIGKILLed with bets open another node takes over within
+ * the lease TTL and every bet settles exactly once: settled on chain, one `bet_closed` each in the
+ * event log. Then bets taken by a follower that is paused (SIGSTOP) while they are in flight are
+ * settled by the leader, and once the follower resumed the bet history (`GET /api/bets/:id`)
+ * holds every bet the chain held with the chain's outcome and close transaction (design: "true
+ * before new").
  */
 import { PublicKey } from '@solana/web3.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadRoleKey } from '../../adapters/chain/local/data-dir.ts';
 import { RpcChain } from '../../adapters/chain/rpc-chain.ts';
-import { request, sleep } from '../support/fault-world.ts';
+import { BetAccountWatch, untilNoOpenBet } from '../support/chain-bets.ts';
+import { request, sleep } from '../support/client-request.ts';
 import { GatewayCluster, type ClusterNode } from '../support/gateway-cluster.ts';
+import { auditHistory } from '../support/history-audit.ts';
 import { collect } from '../support/ws-collector.ts';
 
 const TTL_MS = 1_500;
@@ -17,7 +23,11 @@ const TTL_MS = 1_500;
 describe('three gateways, one leader, failover', () => {
   let cluster: GatewayCluster | undefined;
   let view: RpcChain | undefined;
+  let chainWatch: BetAccountWatch | undefined;
+  /** funded wallets, each with the node it bets on */
+  const wallets: Array<{ address: string; node: ClusterNode }> = [];
   afterAll(async () => {
+    chainWatch?.close();
     view?.close();
     await cluster?.stop();
   });
@@ -27,7 +37,8 @@ describe('three gateways, one leader, failover', () => {
     const c = cluster;
     const relayer = loadRoleKey(c.dataDir, 'relayer');
     if (!relayer) throw new Error('no relayer key');
-    view = new RpcChain({ url: `http://127.0.0.1:${c.chain.port}`, keys: { relayer }, pollMs: 25, timeoutMs: 5_000 });
+    view = new RpcChain({ url: c.chainUrl, keys: { relayer }, pollMs: 25, timeoutMs: 5_000 });
+    chainWatch = await BetAccountWatch.start(c.chainUrl);
 
     const leader = await c.leader();
     const healths = await c.healths();
@@ -36,7 +47,6 @@ describe('three gateways, one leader, failover', () => {
     const followers = c.nodes.filter((n) => n !== leader);
 
     // two wallets per node; each bets on a node other than the one that created it
-    const wallets: Array<{ address: string; node: ClusterNode }> = [];
     for (const [i, node] of c.nodes.entries()) for (let k = 0; k < 2; k++) wallets.push({ address: await c.wallet(node), node: c.nodes[(i + 1) % 3]! });
     await sleep(600); // a price tick reached every node
 
@@ -82,5 +92,40 @@ describe('three gateways, one leader, failover', () => {
     expect(new Set(seqs).size).toBe(seqs.length);
     // the new leader logged its closes with its fencing token
     expect(next.process.output()).toMatch(/"fence":\d+.*settled|settled.*"fence":\d+/);
+
+    // the history of the bets the killed leader left open: each with the chain's outcome
+    const held = await chainWatch!.everHeld();
+    expect(held.unseen).toEqual([]);
+    expect(await auditHistory(next.base, held.bets)).toEqual([]);
   }, 90_000);
+
+  it('bets taken by a follower paused (SIGSTOP) while they are in flight: the leader settles them, and after the follower resumed the history holds each with the chain outcome', async () => {
+    const c = cluster!;
+    const leader = await c.leader();
+    const follower = c.nodes.find((n) => n !== leader && n.process.running)!;
+    const addresses = wallets.map((w) => w.address);
+    const answered: Array<{ status: number; body: unknown }> = [];
+    for (let round = 0; round < 3; round++) {
+      await untilNoOpenBet(c.chainUrl, addresses, 20_000);
+      // every wallet bets through the follower at once; the follower is stopped as soon as the first
+      // answer comes, so the others are caught anywhere between the chain and the history write
+      const answers = addresses.map((address, i) => request(follower.base, 'POST', '/api/bet', { address, side: i % 2 ? 'UP' : 'DOWN', amountUnits: '100000000' }, 60_000));
+      await Promise.race(answers);
+      follower.process.pause();
+      // the leader settles whatever reached the chain (adopted from the chain or from Redis)
+      await untilNoOpenBet(c.chainUrl, addresses, 20_000);
+      await sleep(1_000);
+      follower.process.resume();
+      for (const a of await Promise.all(answers)) answered.push({ status: a.status, body: a.body });
+    }
+    expect(answered.filter((a) => a.status === 200).length, JSON.stringify(answered)).toBeGreaterThan(0);
+    await untilNoOpenBet(c.chainUrl, addresses, 30_000);
+
+    expect(chainWatch!.dropped).toBe(false);
+    const held = await chainWatch!.everHeld();
+    expect(held.unseen).toEqual([]);
+    // asked through the follower that was paused, and through the leader: the history is one, in Redis
+    expect.soft(await auditHistory(follower.base, held.bets), 'history through the follower that was paused').toEqual([]);
+    expect.soft(await auditHistory(leader.base, held.bets, 0), 'history through the leader').toEqual([]);
+  }, 120_000);
 });

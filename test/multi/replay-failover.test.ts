@@ -1,16 +1,22 @@
 /**
  * Profile B on three gateways: a tie replay chain goes on across a SIGKILL of the leader (design:
  * "Several gateways"): the new leader rehydrates the chain from Redis and continues it with its
- * replayCount; every replay and the final bet_closed are in the stream once.
+ * replayCount; every replay and the final bet_closed are in the stream once, and the bet history
+ * holds every bet of the chain with the chain's outcome (each tie refunded, with the transaction
+ * that closed it).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { request, sleep } from '../support/fault-world.ts';
+import { BetAccountWatch } from '../support/chain-bets.ts';
+import { request, sleep } from '../support/client-request.ts';
 import { GatewayCluster } from '../support/gateway-cluster.ts';
+import { auditHistory } from '../support/history-audit.ts';
 import { collect } from '../support/ws-collector.ts';
 
 describe('Profile B replay chain across a leader failover', () => {
   let cluster: GatewayCluster | undefined;
+  let chainWatch: BetAccountWatch | undefined;
   afterAll(async () => {
+    chainWatch?.close();
     await cluster?.stop();
   });
 
@@ -18,6 +24,7 @@ describe('Profile B replay chain across a leader failover', () => {
     cluster = await GatewayCluster.start(3, { GW_PROFILE: 'B', GW_MAX_REPLAYS: '3' });
     const c = cluster;
     c.fixedPrice = '150.00000000'; // every window ties
+    chainWatch = await BetAccountWatch.start(c.chainUrl);
     const leader = await c.leader();
     const follower = c.nodes.find((n) => n !== leader)!;
     const state = await request(follower.base, 'GET', '/api/state');
@@ -44,5 +51,9 @@ describe('Profile B replay chain across a leader failover', () => {
     expect(closed).toHaveLength(1);
     expect(closed[0]).toMatchObject({ id: replays[2]!.id, status: 3, statusName: 'refunded' });
     expect(watcher.messages.filter((e) => e.type === 'bet_open')).toHaveLength(1);
+
+    const held = await chainWatch.everHeld();
+    expect(held.bets.map((b) => b.id.toString())).toEqual([first, ...replays.map((e) => e.id)]);
+    expect(await auditHistory(next.base, held.bets)).toEqual([]);
   }, 90_000);
 });

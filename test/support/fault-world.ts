@@ -13,38 +13,18 @@ import WebSocket from 'ws';
 import { loadRoleKey } from '../../adapters/chain/local/data-dir.ts';
 import { ChainUnavailable, type BetAccount } from '../../adapters/chain/port.ts';
 import { RpcChain } from '../../adapters/chain/rpc-chain.ts';
+import { BettingLoop } from './betting-loop.ts';
+import { request, sleep } from './client-request.ts';
 import { managedNats, managedRedis, managedService, type Managed } from './managed.ts';
 import { freePort } from './servers.ts';
+
+// the fault suites import the client's request from the world they run in
+export { request, sleep };
 
 export interface Tick {
   ts: number;
   price: string;
 }
-
-/** fetch with a deadline; never throws (a dead gateway is status 0). */
-export async function request(base: string, method: string, path: string, body?: unknown, timeoutMs = 8_000): Promise<{ status: number; headers: Headers | null; body: any; ms: number }> {
-  const started = Date.now();
-  try {
-    const res = await fetch(base + path, {
-      method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* keep the text */
-    }
-    return { status: res.status, headers: res.headers, body: parsed, ms: Date.now() - started };
-  } catch {
-    return { status: 0, headers: null, body: undefined, ms: Date.now() - started };
-  }
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A WebSocket client that resumes with `since` after every drop, and records every event once received. */
 export class ResumingClient {
@@ -103,8 +83,8 @@ export class FaultWorld {
   readonly placed = new Set<string>();
   wallets: string[] = [];
   client: ResumingClient | null = null;
-  private bettorsRunning = false;
-  private bettorLoops: Promise<void>[] = [];
+  /** the bettors of `startBettors`, with every answer they got */
+  bettors: BettingLoop | null = null;
   private ticker: NodeJS.Timeout | null = null;
   private price = 150;
 
@@ -137,7 +117,8 @@ export class FaultWorld {
         SOLANA_RPC_URL: chainUrl,
         SMART_SETTLE_INTERVAL_MS: '200',
         GW_EXPIRY_SECONDS: '3',
-        // these tests audit every bet account on chain after the faults: keep them all
+        // most of these tests audit every bet account on chain after the faults: keep them all (a
+        // test that turns reclaims on reads the reclaimed bets from a BetAccountWatch instead)
         GW_RECLAIM_BETS: 'off',
         // a restarted gateway keeps its node id, so it takes its own leader lease back at once
         GW_NODE_ID: 'gw-fault',
@@ -178,21 +159,14 @@ export class FaultWorld {
   }
 
   /** Every wallet bets in a loop (a bet whenever it has none open) until `stopBettors`. */
-  startBettors(): void {
-    this.bettorsRunning = true;
-    this.bettorLoops = this.wallets.map(async (address, i) => {
-      await sleep(i * 37);
-      while (this.bettorsRunning) {
-        const r = await request(this.base, 'POST', '/api/bet', { address, side: Math.random() < 0.5 ? 'UP' : 'DOWN', amountUnits: '100000000' });
-        if (r.status === 200) this.placed.add(r.body.id);
-        await sleep(r.status === 200 ? 3_100 : 300);
-      }
-    });
+  startBettors(): BettingLoop {
+    this.bettors = new BettingLoop({ wallets: this.wallets, gateway: () => this.base, placed: this.placed });
+    this.bettors.start();
+    return this.bettors;
   }
 
   async stopBettors(): Promise<void> {
-    this.bettorsRunning = false;
-    await Promise.all(this.bettorLoops);
+    await this.bettors?.stop();
   }
 
   watch(): ResumingClient {
@@ -240,7 +214,7 @@ export class FaultWorld {
   }
 
   async stop(): Promise<void> {
-    this.bettorsRunning = false;
+    await this.bettors?.stop();
     if (this.ticker) clearInterval(this.ticker);
     this.client?.close();
     this.view?.close();

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { request, sleep } from './fault-world.ts';
+import { request, sleep } from './client-request.ts';
 import { managedNats, managedRedis, managedService, type Managed } from './managed.ts';
 import { freePort } from './servers.ts';
 
@@ -79,6 +79,11 @@ export class GatewayCluster {
       if (!nc.isClosed()) nc.publish('market.price.solusdt', JSON.stringify({ symbol: 'solusdt', price, ts: Date.now() }));
     }, 200);
     return cluster;
+  }
+
+  /** JSON-RPC URL of the chain process. */
+  get chainUrl(): string {
+    return `http://127.0.0.1:${this.chain.port}`;
   }
 
   /** `/health` of every running node. */

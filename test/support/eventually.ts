@@ -1,0 +1,18 @@
+/**
+ * Waiting for a condition the system reaches by itself (a bet settled, a leader elected), bounded:
+ * the bound is a hang guard, never a speed check.
+ *
+ * @example
+ *   const leader = await eventually('a leader', async () => (await healths()).find((h) => h.leader) ?? null, 15_000);
+ */
+
+/** Polls `check` every `everyMs` until it answers non-null (a throw counts as not yet); throws naming `what` after `timeoutMs`. */
+export async function eventually<T>(what: string, check: () => Promise<T | null>, timeoutMs: number, everyMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await check().catch(() => null);
+    if (found !== null) return found;
+    if (Date.now() > deadline) throw new Error(`${what}: still not so after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
