@@ -99,6 +99,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const relay = shared ? new OutboxRelay<GatewayEvent>({ outbox: stores.eventLog, stream: shared.log, dedupIdOf: shared.dedupIdOf, log }) : null;
 
     let role: SettlementRole | null = null; // the leader's bet actors and settler; told of stored ticks
+    let leads: () => boolean = () => true; // whether the leader lease surely holds (set once leadership runs)
     const feed = options.feed ?? priceFeedFromEnv({ NATS_URL: config.NATS_URL }, processLog);
     const prices = await startPriceIngestion({
       feed,
@@ -161,7 +162,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         }
         return bets;
       },
-      settler: (bets) => new Settler({ chain, bets, snapshots: stores.snapshots, policy, log, adoptFromStore: stores.kind === 'redis' }),
+      settler: (bets) => new Settler({ chain, bets, snapshots: stores.snapshots, policy, log, adoptFromStore: stores.kind === 'redis', mayAct: () => leads() }),
       intervalMs: config.SMART_SETTLE_INTERVAL_MS,
     });
     // the relay starts first and stops last: the leader's final commits are still relayed
@@ -170,8 +171,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ? startLeaseLeadership({ lease: new RedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }), role: leaderRole, log })
       : await soleLeadership(leaderRole);
     cleanups.push(() => leadership.stop());
-    // a paused leader resumed past its lease sends no close, before any renewal tells it so
-    chain.guardSettlement(() => leadership.holds());
+    // a paused leader resumed past its lease sends no close and starts no settlement run, before any renewal tells it so
+    leads = () => leadership.holds();
+    chain.guardSettlement(leads);
     const betsHere = (): BetActors => role?.actors() ?? intake;
 
     const liveActors = { chainIds: () => betsHere().chainIds(), snapshotOf: (id: string) => betsHere().snapshotOf(id), stats: () => betsHere().stats() };

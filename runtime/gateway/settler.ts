@@ -49,6 +49,8 @@ export interface SettlerDeps {
   now?: () => number;
   /** the store is shared with other gateways: take over the live chains they committed (bets placed on followers) */
   adoptFromStore?: boolean;
+  /** whether this node may settle now (its leader lease surely holds); a run starts only then [always] */
+  mayAct?: () => boolean;
 }
 
 /** The scheduler; `start(intervalMs)` runs `settleExpiredBets` on every clock tick. */
@@ -102,6 +104,8 @@ export class Settler {
 
   private run(nowMs: number): void {
     if (this.running) return; // the previous run is still going: skip this clock tick
+    // a leader paused past its lease and resumed does nothing until its next renewal says whether it still leads
+    if (this.deps.mayAct && !this.deps.mayAct()) return;
     this.running = this.settleExpiredBets(nowMs).finally(() => {
       this.running = null;
       if (this.runAgain && this.actors.length > 0) {
