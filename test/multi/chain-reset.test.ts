@@ -13,7 +13,8 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLocalChainInfo } from '../../adapters/chain/local/data-dir.ts';
 import { request, sleep } from '../support/fault-world.ts';
-import { managedNats, managedRedis, managedService, type Managed } from '../support/managed.ts';
+import { clusterGateway, startClusterChain } from '../support/gateway-cluster.ts';
+import { managedNats, managedRedis, type Managed } from '../support/managed.ts';
 import { freePort } from '../support/servers.ts';
 import { collect, type Collector } from '../support/ws-collector.ts';
 
@@ -41,26 +42,9 @@ describe('a chain reset under a running NATS', () => {
   async function startRun(): Promise<Run> {
     const dataDir = mkdtempSync(join(tmpdir(), 'chain-reset-'));
     const redis = await managedRedis();
-    const chainPort = await freePort();
-    const chain = managedService('chain', { DATA_DIR: dataDir, CHAIN_PORT: String(chainPort), GW_EXPIRY_SECONDS: '3' }, chainPort);
-    await chain.start();
+    const { chain, chainPort } = await startClusterChain(dataDir);
     const port = await freePort();
-    const gateway = managedService(
-      'gateway',
-      {
-        DATA_DIR: dataDir,
-        GATEWAY_PORT: String(port),
-        NATS_URL: nats.url,
-        REDIS_URL: redis.url,
-        SOLANA_RPC_URL: `http://127.0.0.1:${chainPort}`,
-        SMART_SETTLE_INTERVAL_MS: '200',
-        GW_EXPIRY_SECONDS: '3',
-        GW_LEASE_TTL_MS: '1500',
-        GW_NODE_ID: 'gw-1',
-        GW_EVENT_STREAM: 'gw.events',
-      },
-      port,
-    );
+    const gateway = clusterGateway({ id: 'gw-1', port, dataDir, natsUrl: nats.url, redisUrl: redis.url, chainPort, env: { GW_EVENT_STREAM: 'gw.events' } });
     await gateway.start();
     const genesis = loadLocalChainInfo(dataDir)?.genesisHash;
     if (!genesis) throw new Error('the chain wrote no genesis hash');

@@ -21,7 +21,7 @@
  *   the pause, so it has closes to send.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { BettingLoop } from '../support/betting-loop.ts';
+import type { BettingLoop } from '../support/betting-loop.ts';
 import { request, sleep } from '../support/client-request.ts';
 import { eventually } from '../support/eventually.ts';
 import { GatewayCluster, type ClusterNode } from '../support/gateway-cluster.ts';
@@ -80,17 +80,9 @@ describe('a paused leader resumed past its lease', () => {
     cluster = await GatewayCluster.start(3, { GW_LEASE_TTL_MS: String(TTL_MS) });
     const c = cluster;
     await c.leader();
-    const addresses: string[] = [];
-    for (const node of c.nodes) for (let k = 0; k < 2; k++) addresses.push(await c.wallet(node));
-    await sleep(600); // a price tick reached every node
+    const addresses = await c.walletsOnEveryNode(2);
     const paused = new Set<ClusterNode>();
-    bettors = new BettingLoop({
-      wallets: addresses,
-      gateway: (i, attempt) => {
-        const up = c.nodes.filter((n) => !paused.has(n));
-        return up[(i + attempt) % up.length]!.base;
-      },
-    });
+    bettors = c.bettingLoop(addresses, paused);
     bettors.start();
     await sleep(4_000); // bets open on the leader's actors
 

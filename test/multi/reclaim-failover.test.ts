@@ -10,7 +10,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BetAccount, BettorState } from '../../adapters/chain/port.ts';
-import { BettingLoop } from '../support/betting-loop.ts';
+import type { BettingLoop } from '../support/betting-loop.ts';
 import { programAccountsNow, untilNoOpenBet } from '../support/chain-bets.ts';
 import { sleep } from '../support/client-request.ts';
 import { GatewayCluster, type ClusterNode } from '../support/gateway-cluster.ts';
@@ -44,19 +44,10 @@ describe.each([['SIGKILL'], ['SIGSTOP then SIGCONT']])('leader changes (%s) whil
     cluster = await GatewayCluster.start(3);
     const c = cluster;
     await c.leader();
-    const addresses: string[] = [];
-    for (const node of c.nodes) for (let k = 0; k < 3; k++) addresses.push(await c.wallet(node));
-    await sleep(600); // a price tick reached every node
-
+    const addresses = await c.walletsOnEveryNode(3);
     // bets go round the nodes that are up; a faulted node gets none until it is back
     const down = new Set<ClusterNode>();
-    bettors = new BettingLoop({
-      wallets: addresses,
-      gateway: (i, attempt) => {
-        const up = c.nodes.filter((n) => !down.has(n));
-        return up[(i + attempt) % up.length]!.base;
-      },
-    });
+    bettors = c.bettingLoop(addresses, down);
     bettors.start();
     await sleep(8_000); // two windows: every bettor has settled bets, reclaims run
 

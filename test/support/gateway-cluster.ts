@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { BettingLoop } from './betting-loop.ts';
 import { request, sleep } from './client-request.ts';
 import { managedNats, managedRedis, managedService, type Managed } from './managed.ts';
 import { freePort } from './servers.ts';
@@ -22,6 +23,46 @@ export interface ClusterNode {
   base: string;
   ws: string;
   process: Managed;
+}
+
+/** A local chain process on `dataDir` with the cluster's 3 s windows, started. */
+export async function startClusterChain(dataDir: string): Promise<{ chain: Managed; chainPort: number }> {
+  const chainPort = await freePort();
+  const chain = managedService('chain', { DATA_DIR: dataDir, CHAIN_PORT: String(chainPort), GW_EXPIRY_SECONDS: '3' }, chainPort);
+  await chain.start();
+  return { chain, chainPort };
+}
+
+/** Where a cluster gateway runs and what it talks to. */
+export interface ClusterGatewaySpec {
+  id: string;
+  port: number;
+  dataDir: string;
+  natsUrl: string;
+  redisUrl: string;
+  chainPort: number;
+  /** on top of the cluster's env */
+  env?: Record<string, string>;
+}
+
+/** A gateway process (not started) with the cluster's short windows, fast settlement and a 1.5 s lease. */
+export function clusterGateway(g: ClusterGatewaySpec): Managed {
+  return managedService(
+    'gateway',
+    {
+      DATA_DIR: g.dataDir,
+      GATEWAY_PORT: String(g.port),
+      NATS_URL: g.natsUrl,
+      REDIS_URL: g.redisUrl,
+      SOLANA_RPC_URL: `http://127.0.0.1:${g.chainPort}`,
+      SMART_SETTLE_INTERVAL_MS: '200',
+      GW_EXPIRY_SECONDS: '3',
+      GW_LEASE_TTL_MS: '1500',
+      GW_NODE_ID: g.id,
+      ...g.env,
+    },
+    g.port,
+  );
 }
 
 export class GatewayCluster {
@@ -44,28 +85,11 @@ export class GatewayCluster {
     const dataDir = mkdtempSync(join(tmpdir(), 'gw-cluster-'));
     const nats = await managedNats();
     const redis = await managedRedis();
-    const chainPort = await freePort();
-    const chain = managedService('chain', { DATA_DIR: dataDir, CHAIN_PORT: String(chainPort), GW_EXPIRY_SECONDS: '3' }, chainPort);
-    await chain.start();
+    const { chain, chainPort } = await startClusterChain(dataDir);
     const nodes: ClusterNode[] = [];
     for (let i = 1; i <= n; i++) {
       const port = await freePort();
-      const process = managedService(
-        'gateway',
-        {
-          DATA_DIR: dataDir,
-          GATEWAY_PORT: String(port),
-          NATS_URL: nats.url,
-          REDIS_URL: redis.url,
-          SOLANA_RPC_URL: `http://127.0.0.1:${chainPort}`,
-          SMART_SETTLE_INTERVAL_MS: '200',
-          GW_EXPIRY_SECONDS: '3',
-          GW_LEASE_TTL_MS: '1500',
-          GW_NODE_ID: `gw-${i}`,
-          ...env,
-        },
-        port,
-      );
+      const process = clusterGateway({ id: `gw-${i}`, port, dataDir, natsUrl: nats.url, redisUrl: redis.url, chainPort, env });
       nodes.push({ id: `gw-${i}`, base: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}/api/ws`, process });
     }
     // one at a time: the first boot initialises the contract and the key store secret
@@ -114,6 +138,25 @@ export class GatewayCluster {
     const f = await request(node.base, 'GET', `/api/faucet/${w.body?.address}`);
     if (w.status !== 200 || f.status !== 200) throw new Error(`wallet setup on ${node.id} failed: ${w.status} ${f.status}`);
     return w.body.address as string;
+  }
+
+  /** `perNode` funded wallets made on each node, then a moment for a price tick to reach every node. */
+  async walletsOnEveryNode(perNode: number): Promise<string[]> {
+    const addresses: string[] = [];
+    for (const node of this.nodes) for (let k = 0; k < perNode; k++) addresses.push(await this.wallet(node));
+    await sleep(600);
+    return addresses;
+  }
+
+  /** Bettors whose attempts go round the nodes not in `away` (a faulted node gets no bets until it is back). */
+  bettingLoop(wallets: readonly string[], away: ReadonlySet<ClusterNode>): BettingLoop {
+    return new BettingLoop({
+      wallets,
+      gateway: (i, attempt) => {
+        const up = this.nodes.filter((n) => !away.has(n));
+        return up[(i + attempt) % up.length]!.base;
+      },
+    });
   }
 
   async stop(): Promise<void> {

@@ -3,8 +3,9 @@
  * evidence"): for every bet the chain held (its last state, from `BetAccountWatch.everHeld()`),
  * `GET /api/bets/:id` has a record; its status and exitPrice are the chain's; a closed bet has its
  * `closeTx` and is not open in the history; and the bet is on its bettor's pages of
- * `GET /api/bets?address=`. The history is written after each commit, so the audit is repeated
- * until it holds or `settleMs` passed, and the last findings are returned, one line per defect.
+ * `GET /api/bets?address=`. The last closes may still be committing when it starts, so the audit
+ * is repeated until it holds or `settleMs` passed, and the last findings are returned, one line
+ * per defect.
  *
  * @example
  *   const { bets } = await watch.everHeld();
@@ -66,7 +67,7 @@ export async function historyProblems(base: string, bets: readonly BetAccount[])
   return problems;
 }
 
-/** Audits until the history holds, or `settleMs` passed (its writes follow the commits); returns the last findings. */
+/** Audits until the history holds, or `settleMs` passed (the last closes may still be committing); returns the last findings. */
 export async function auditHistory(base: string, bets: readonly BetAccount[], settleMs = 10_000): Promise<string[]> {
   const deadline = Date.now() + settleMs;
   for (;;) {
