@@ -62,7 +62,10 @@ try {
   for (let i = 0; i < bettors.length; i += 5) {
     const ixs: TransactionInstruction[] = bettors.slice(i, i + 5).flatMap((b) => {
       const ata = getAssociatedTokenAddressSync(mint, b.publicKey);
-      return [createAssociatedTokenAccountIdempotentInstruction(minter.publicKey, ata, b.publicKey, mint), createMintToInstruction(mint, ata, minter.publicKey, STAKE)];
+      return [
+        createAssociatedTokenAccountIdempotentInstruction(minter.publicKey, ata, b.publicKey, mint),
+        createMintToInstruction(mint, ata, minter.publicKey, STAKE),
+      ];
     });
     const tx = new Transaction({ feePayer: minter.publicKey, recentBlockhash: (await conn.getLatestBlockhash()).blockhash }).add(...ixs);
     tx.sign(minter);
@@ -90,7 +93,9 @@ try {
     const started = performance.now();
     for (let i = 0; i < wires.length; i += 50) {
       const batch = wires.slice(i, i + 50).map((w, k) => ({ jsonrpc: '2.0', id: i + k, method: 'sendTransaction', params: [w, { encoding: 'base64' }] }));
-      const res = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) })).json()) as { error?: unknown }[];
+      const res = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) })).json()) as {
+        error?: unknown;
+      }[];
       const failed = res.filter((r) => r.error);
       if (failed.length > 0) throw new Error(`raw batch refused: ${JSON.stringify(failed[0])}`);
     }
@@ -98,12 +103,44 @@ try {
   };
   const placeWires = await Promise.all(
     rawBettors.map((b, i) =>
-      sign([placeBetIx({ seq: 0n, bettor: b.publicKey, bettorToken: getAssociatedTokenAddressSync(mint, b.publicKey), vault: vaultKey, relayer: operator.publicKey, delegated: false }, 'DOWN', STAKE, PRICE)], [b]),
+      sign(
+        [
+          placeBetIx(
+            {
+              seq: 0n,
+              bettor: b.publicKey,
+              bettorToken: getAssociatedTokenAddressSync(mint, b.publicKey),
+              vault: vaultKey,
+              relayer: operator.publicKey,
+              delegated: false,
+            },
+            'DOWN',
+            STAKE,
+            PRICE,
+          ),
+        ],
+        [b],
+      ),
     ),
   );
   const rawPlaceSeconds = await raw(placeWires);
   const closeWires = await Promise.all(
-    rawBettors.map((b) => sign([closeBetIx({ ref: { bettor: b.publicKey.toBase58(), seq: 0n }, bettorToken: getAssociatedTokenAddressSync(mint, b.publicKey), vault: vaultKey, relayer: operator.publicKey }, PRICE + 1n)], [])),
+    rawBettors.map((b) =>
+      sign(
+        [
+          closeBetIx(
+            {
+              ref: { bettor: b.publicKey.toBase58(), seq: 0n },
+              bettorToken: getAssociatedTokenAddressSync(mint, b.publicKey),
+              vault: vaultKey,
+              relayer: operator.publicKey,
+            },
+            PRICE + 1n,
+          ),
+        ],
+        [],
+      ),
+    ),
   );
   // the adapter's view may lag the raw sends (its subscriptions can drop and re-sync while the chain is this busy)
   const lastRaw = { bettor: rawBettors.at(-1)!.publicKey.toBase58(), seq: 0n };

@@ -46,7 +46,14 @@ async function loadOrders(base: string, paths: string[], seconds: number) {
     url: base,
     connections: CONNECTIONS,
     duration: seconds,
-    requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: ORDER, setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] as string }) }],
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: ORDER,
+        setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] as string }),
+      },
+    ],
   });
 }
 
@@ -74,7 +81,11 @@ async function commitAlone(url: string, payload: CommitText, seconds: number): P
         // a fresh order id (and idempotency key, when the order had one) per commit, as each order has its own
         const n = `${i}-${version}`;
         const t0 = performance.now();
-        const out = await COMMIT.run(redis, keys, commitArgs(version, { ...payload, ...(idem ? { idem: { ...idem, key: `key:${n}` } } : {}), state: { ...state, id: n } }));
+        const out = await COMMIT.run(
+          redis,
+          keys,
+          commitArgs(version, { ...payload, ...(idem ? { idem: { ...idem, key: `key:${n}` } } : {}), state: { ...state, id: n } }),
+        );
         latencies.push(performance.now() - t0);
         if (out === 'committed') {
           done++;
@@ -158,7 +169,10 @@ try {
   const filled = orders['2xx'];
   const roundTrips = ((calls.get('exec') ?? 0) + (calls.get('evalsha') ?? 0) + (calls.get('eval') ?? 0)) / Math.max(1, filled);
   const usPerOrder = (ms: number) => `${Math.round((ms * 1000) / Math.max(1, filled))} µs`;
-  const perOrder = [...calls].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / Math.max(1, filled)).toFixed(2)}`).join(', ');
+  const perOrder = [...calls]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${(v / Math.max(1, filled)).toFixed(2)}`)
+    .join(', ');
 
   // reads: the prices route against the bare route padded to the same body length
   const pricesBody = JSON.stringify((await client.call('GET', `${api}/prices`)).body);

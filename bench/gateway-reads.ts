@@ -23,7 +23,9 @@ const bare = await startBareServer();
 try {
   const api = `${gateway.base}/api`;
   while ((await fetch(`${api}/price`)).status !== 200) await new Promise((r) => setTimeout(r, 100));
-  const { address } = (await (await fetch(`${api}/wallet`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).json()) as { address: string };
+  const { address } = (await (await fetch(`${api}/wallet`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).json()) as {
+    address: string;
+  };
   if ((await fetch(`${api}/faucet/${address}`)).status !== 200) throw new Error('faucet failed');
   await fetch(`${api}/balance/${address}`);
 

@@ -65,7 +65,9 @@ try {
   await sleep(lead - 2_000);
   chain.rpcProxy.reset();
   const cpu0 = cpuMs(gateway.pid);
-  await until(`all ${N} bets settled`, () => closedAt.size >= N, 180_000, 100).catch((err: unknown) => console.error(`${(err as Error).message}: ${closedAt.size} settled`));
+  await until(`all ${N} bets settled`, () => closedAt.size >= N, 180_000, 100).catch((err: unknown) =>
+    console.error(`${(err as Error).message}: ${closedAt.size} settled`),
+  );
   const rpc = chain.rpcProxy.calls();
   const cpu = cpuMs(gateway.pid) - cpu0;
   ws.close();
@@ -73,11 +75,33 @@ try {
   const adopted = [...openedAt.values()].map((t) => (t - expireAt * 1000) / 1000);
   report(`${N} bets expiring in the same second (gateway process on the chain process and Redis, scan every ${SCAN_MS} ms)`, [
     { measure: 'settled', value: closedAt.size, unit: 'bets', goal: `all ${N}` },
-    { measure: 'adopted (bet_open) after expiry', value: Math.min(...adopted), unit: 's', detail: `last ${Math.max(...adopted).toFixed(2)} s, ${adopted.length} bets` },
+    {
+      measure: 'adopted (bet_open) after expiry',
+      value: Math.min(...adopted),
+      unit: 's',
+      detail: `last ${Math.max(...adopted).toFixed(2)} s, ${adopted.length} bets`,
+    },
     { measure: 'first close after expiry', value: Math.min(...after), unit: 's', goal: `<= ${SCAN_MS / 1000} s (one scan period)` },
-    { measure: 'last close after expiry', value: Math.max(...after), unit: 's', goal: '<= 15 s', detail: `p50 ${percentile(after, 50).toFixed(2)} s, p99 ${percentile(after, 99).toFixed(2)} s` },
-    { measure: 'RPC calls per settled bet', value: rpc / Math.max(1, closedAt.size), unit: 'calls', goal: '<= 0.5', detail: `gateway CPU ${(cpu / Math.max(1, closedAt.size)).toFixed(2)} ms per settled bet` },
-    { measure: 'closes per second', value: closedAt.size / Math.max(...after), unit: 'bets/s', baseline: { name: 'chain pre-signed place_bet (staging)', value: staged.placeRate } },
+    {
+      measure: 'last close after expiry',
+      value: Math.max(...after),
+      unit: 's',
+      goal: '<= 15 s',
+      detail: `p50 ${percentile(after, 50).toFixed(2)} s, p99 ${percentile(after, 99).toFixed(2)} s`,
+    },
+    {
+      measure: 'RPC calls per settled bet',
+      value: rpc / Math.max(1, closedAt.size),
+      unit: 'calls',
+      goal: '<= 0.5',
+      detail: `gateway CPU ${(cpu / Math.max(1, closedAt.size)).toFixed(2)} ms per settled bet`,
+    },
+    {
+      measure: 'closes per second',
+      value: closedAt.size / Math.max(...after),
+      unit: 'bets/s',
+      baseline: { name: 'chain pre-signed place_bet (staging)', value: staged.placeRate },
+    },
   ]);
 } finally {
   if (process.env.BENCH_GATEWAY_LOG) writeFileSync(process.env.BENCH_GATEWAY_LOG, gateway.process.output());

@@ -17,7 +17,12 @@ const chainEnv = {
 };
 
 await runService(
-  { name: 'local-chain', command: 'npm run chain', purpose: 'The local chain: LiteSVM behind Solana JSON-RPC, state persisted in DATA_DIR, the contract deployed and initialised on a fresh data dir.', env: chainEnv },
+  {
+    name: 'local-chain',
+    command: 'npm run chain',
+    purpose: 'The local chain: LiteSVM behind Solana JSON-RPC, state persisted in DATA_DIR, the contract deployed and initialised on a fresh data dir.',
+    env: chainEnv,
+  },
   async () => {
     const env = readEnv(chainEnv);
     return startLocalChain({
@@ -26,7 +31,13 @@ await runService(
       port: env.CHAIN_PORT,
       init:
         env.GW_INIT === 'on'
-          ? { minAmount: env.GW_MIN_AMOUNT, maxAmount: env.GW_MAX_AMOUNT, multiplierBps: env.GW_MULTIPLIER_BPS, expirySeconds: env.GW_EXPIRY_SECONDS, refundAfterSeconds: env.GW_REFUND_AFTER_SECONDS }
+          ? {
+              minAmount: env.GW_MIN_AMOUNT,
+              maxAmount: env.GW_MAX_AMOUNT,
+              multiplierBps: env.GW_MULTIPLIER_BPS,
+              expirySeconds: env.GW_EXPIRY_SECONDS,
+              refundAfterSeconds: env.GW_REFUND_AFTER_SECONDS,
+            }
           : null,
     });
   },

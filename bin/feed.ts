@@ -22,7 +22,12 @@ const feedEnv = {
 };
 
 await runService(
-  { name: 'feed', command: 'npm run feed', purpose: 'Synthetic market data on NATS: SOL/USDT ticks on market.price.solusdt and BTC/ETH/SOL books on market.book.<SYMBOL>.', env: feedEnv },
+  {
+    name: 'feed',
+    command: 'npm run feed',
+    purpose: 'Synthetic market data on NATS: SOL/USDT ticks on market.price.solusdt and BTC/ETH/SOL books on market.book.<SYMBOL>.',
+    env: feedEnv,
+  },
   async () => {
     const cfg = readEnv(feedEnv);
     const nc = await connectNats(cfg.NATS_URL, 'synthetic-feed', rootLog);

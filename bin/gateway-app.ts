@@ -140,8 +140,16 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       publish: (events) => {
         const fence = role?.fence() ?? null;
         for (const event of events) {
-          if (event.type === 'bet_closed') log.info({ betId: event.id, bettor: event.bettor, exitPrice: event.exitPrice, status: event.statusName, seq: event.seq, fence }, `bet ${event.id} settled: ${event.statusName}`);
-          if (event.type === 'bet_replay') log.info({ betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq, fence }, `tie of bet ${event.prevId} replayed as bet ${event.id}`);
+          if (event.type === 'bet_closed')
+            log.info(
+              { betId: event.id, bettor: event.bettor, exitPrice: event.exitPrice, status: event.statusName, seq: event.seq, fence },
+              `bet ${event.id} settled: ${event.statusName}`,
+            );
+          if (event.type === 'bet_replay')
+            log.info(
+              { betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq, fence },
+              `tie of bet ${event.prevId} replayed as bet ${event.id}`,
+            );
         }
         metrics.betEvents(events);
         for (const event of events) if (event.type === 'bet_closed') reclaimer?.closed(event);
@@ -168,7 +176,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     // the relay starts first and stops last: the leader's final commits are still relayed
     const leaderRole = allRoles(relay, role);
     const leadership = stores.redis
-      ? startLeaseLeadership({ lease: new RedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }), role: leaderRole, log })
+      ? startLeaseLeadership({
+          lease: new RedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }),
+          role: leaderRole,
+          log,
+        })
       : await soleLeadership(leaderRole);
     cleanups.push(() => leadership.stop());
     // a paused leader resumed past its lease sends no close and starts no settlement run, before any renewal tells it so
@@ -177,7 +189,13 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const betsHere = (): BetActors => role?.actors() ?? intake;
 
     const liveActors = { chainIds: () => betsHere().chainIds(), snapshotOf: (id: string) => betsHere().snapshotOf(id), stats: () => betsHere().stats() };
-    const retries = await listenForRetryRequests({ redis: stores.redis, prefix: REDIS_PREFIX, dataDir: config.DATA_DIR, retry: (id) => betsHere().retryNow(id), log });
+    const retries = await listenForRetryRequests({
+      redis: stores.redis,
+      prefix: REDIS_PREFIX,
+      dataDir: config.DATA_DIR,
+      retry: (id) => betsHere().retryNow(id),
+      log,
+    });
     cleanups.push(() => retries.stop());
     metrics.observeLive({ actors: liveActors, sockets: () => shell.events.connections, lastTickMs: () => prices.current()?.ts });
     if (config.GW_RECLAIM_BETS === 'on') reclaimer = new BetReclaimer({ chain, isLive: (id) => betsHere().has(id), log });
@@ -196,7 +214,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         const bets = betsHere();
         if (!bets.has(id)) bets.open({ ...betInputOf(bet, policy), placeTx: signature });
         metrics.betPlaced();
-        if (!(await bets.committed(id, OPEN_COMMIT_WAIT_MS))) log.warn({ betId: id }, 'bet placed on chain; its snapshot is not committed yet (store down?): it is retried, and the bet settles all the same');
+        if (!(await bets.committed(id, OPEN_COMMIT_WAIT_MS)))
+          log.warn({ betId: id }, 'bet placed on chain; its snapshot is not committed yet (store down?): it is retried, and the bet settles all the same');
         log.info({ betId: id, bettor: bet.bettor, side: bet.side, amount: bet.amount.toString(), entryPrice: bet.entryPrice.toString() }, 'bet placed');
       },
     };
@@ -207,7 +226,13 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       fixed = { ...betDeps, bettor, betPercent: config.GW_BET_PERCENT, walletKnown: () => stores.keys.has(bettor.toBase58()), now: Date.now };
     }
 
-    const health = startHealthChecks({ node: config.GW_NODE_ID, chain: () => chain.ping(), redis: stores.redis, lastTickMs: () => prices.current()?.ts, leader: () => leadership.isLeader() });
+    const health = startHealthChecks({
+      node: config.GW_NODE_ID,
+      chain: () => chain.ping(),
+      redis: stores.redis,
+      lastTickMs: () => prices.current()?.ts,
+      leader: () => leadership.isLeader(),
+    });
     cleanups.push(async () => health.stop());
 
     const history = { store: stores.betHistory, retentionDays: config.GW_HISTORY_DAYS, now: Date.now };

@@ -42,7 +42,7 @@ function program(io: OpsIo, done: (code: number) => void): Command {
     .addOption(new Option('--data-dir <dir>', 'data dir of the embedded stores').env('DATA_DIR').default('.data'))
     .addOption(new Option('--rpc-url <url>', 'chain JSON-RPC').env('SOLANA_RPC_URL').default(DEFAULT_RPC_URL))
     .addOption(new Option('--nats-url <url>', 'NATS of the gateways (set: events come from their shared JetStream stream)').env('NATS_URL'))
-    .addOption(new Option('--event-stream <prefix>', 'subject prefix of the gateways\' event stream').env('GW_EVENT_STREAM').default('gw.events'))
+    .addOption(new Option('--event-stream <prefix>', "subject prefix of the gateways' event stream").env('GW_EVENT_STREAM').default('gw.events'))
     .option('--gateway-prefix <prefix>', 'key prefix of the gateway in Redis', 'gw:')
     .option('--exchange-prefix <prefix>', 'key prefix of the exchange in Redis', 'exchange')
     .option('--json', 'print JSON (for scripts)')
@@ -63,21 +63,30 @@ function program(io: OpsIo, done: (code: number) => void): Command {
     .option('--stuck-after <seconds>', 'an open chain this long past its expiry is stuck', '30')
     .action(async (opts: { stuck?: boolean; state?: string; stuckAfter: string }, c: Command) => {
       const o = options(c);
-      const filter = { stuckAfterSeconds: parseInput(Seconds, opts.stuckAfter, '--stuck-after'), ...(opts.stuck ? { stuck: true } : {}), ...(opts.state ? { state: opts.state } : {}) };
+      const filter = {
+        stuckAfterSeconds: parseInput(Seconds, opts.stuckAfter, '--stuck-after'),
+        ...(opts.stuck ? { stuck: true } : {}),
+        ...(opts.state ? { state: opts.state } : {}),
+      };
       print(o, await betsCommand(o, filter));
     });
 
-  json_(cmd.command('bet').argument('<id>', 'bet chain id (or the id of the bet in play)').description('one bet chain: persisted snapshot, the bet account on chain, settlement evidence'))
-    .action(async (id: string, _opts: unknown, c: Command) => {
-      const o = options(c);
-      print(o, await betCommand(o, parseInput(BetId, id, 'bet id')));
-    });
+  json_(
+    cmd
+      .command('bet')
+      .argument('<id>', 'bet chain id (or the id of the bet in play)')
+      .description('one bet chain: persisted snapshot, the bet account on chain, settlement evidence'),
+  ).action(async (id: string, _opts: unknown, c: Command) => {
+    const o = options(c);
+    print(o, await betCommand(o, parseInput(BetId, id, 'bet id')));
+  });
 
-  json_(cmd.command('retry').argument('<id>', 'bet chain id').description('makes the running gateway retry a chain waiting in a backoff now'))
-    .action(async (id: string, _opts: unknown, c: Command) => {
+  json_(cmd.command('retry').argument('<id>', 'bet chain id').description('makes the running gateway retry a chain waiting in a backoff now')).action(
+    async (id: string, _opts: unknown, c: Command) => {
       const o = options(c);
       print(o, await retryCommand(o, parseInput(BetId, id, 'bet id')));
-    });
+    },
+  );
 
   json_(cmd.command('events').description('the gateway event log (seq, type, fields); --follow keeps printing new ones (JSON: one per line)'))
     .option('--since <seq>', 'events after this seq', '0')
@@ -97,11 +106,10 @@ function program(io: OpsIo, done: (code: number) => void): Command {
       done(0);
     });
 
-  json_(cmd.command('accounts').description('exchange accounts with their stored balances'))
-    .action(async (_opts: unknown, c: Command) => {
-      const o = options(c);
-      print(o, await accountsCommand(o));
-    });
+  json_(cmd.command('accounts').description('exchange accounts with their stored balances')).action(async (_opts: unknown, c: Command) => {
+    const o = options(c);
+    print(o, await accountsCommand(o));
+  });
 
   json_(cmd.command('orders').argument('<accountId>').description('orders of an account, newest first (orderId, state, ...)'))
     .option('--limit <n>', 'at most this many', '100')
@@ -110,13 +118,19 @@ function program(io: OpsIo, done: (code: number) => void): Command {
       print(o, await ordersCommand(o, parseInput(RecordId, accountId, 'account id'), parseInput(Seconds, opts.limit, '--limit')));
     });
 
-  json_(cmd.command('order').argument('<accountId>').argument('<orderId>').description('one order with its fills and its actor state'))
-    .action(async (accountId: string, orderId: string, _opts: unknown, c: Command) => {
+  json_(cmd.command('order').argument('<accountId>').argument('<orderId>').description('one order with its fills and its actor state')).action(
+    async (accountId: string, orderId: string, _opts: unknown, c: Command) => {
       const o = options(c);
       print(o, await orderCommand(o, parseInput(RecordId, accountId, 'account id'), parseInput(RecordId, orderId, 'order id')));
-    });
+    },
+  );
 
-  json_(cmd.command('journal').argument('<accountId>').description("an account's journal; --replay-check replays it and compares with the stored balances (exit 1 when they differ)"))
+  json_(
+    cmd
+      .command('journal')
+      .argument('<accountId>')
+      .description("an account's journal; --replay-check replays it and compares with the stored balances (exit 1 when they differ)"),
+  )
     .option('--replay-check', 'replay the journal and compare with the stored balances')
     .action(async (accountId: string, opts: { replayCheck?: boolean }, c: Command) => {
       const o = options(c);
@@ -127,7 +141,10 @@ function program(io: OpsIo, done: (code: number) => void): Command {
 }
 
 /** Runs the CLI on `argv` (without node and script); resolves with the exit code. */
-export async function runOps(argv: readonly string[], io: OpsIo = { out: (s) => console.log(s), err: (s) => console.error(s), env: process.env }): Promise<number> {
+export async function runOps(
+  argv: readonly string[],
+  io: OpsIo = { out: (s) => console.log(s), err: (s) => console.error(s), env: process.env },
+): Promise<number> {
   let code = 0;
   try {
     await program(io, (c) => (code = c)).parseAsync([...argv], { from: 'user' });

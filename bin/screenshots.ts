@@ -36,7 +36,10 @@ const portOpen = (port: number) =>
 
 /** Starts `bin/<script>.ts` with `env` and waits until `port` answers. */
 async function service(script: string, env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `bin/${script}.ts`], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', `bin/${script}.ts`], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const deadline = Date.now() + 120_000;
   while (!(await portOpen(port))) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
@@ -110,8 +113,28 @@ try {
   mkdirSync(OUT_DIR, { recursive: true });
   const [gwPort, exPort, mgmtPort] = [await freePort(), await freePort(), await freePort()];
   const common = { REDIS_URL: '', NATS_URL: '' };
-  children.push(await service('gateway', { ...common, DATA_DIR: join(dataDir, 'gateway'), SOLANA_RPC_URL: '', GATEWAY_PORT: String(gwPort), GW_EXPIRY_SECONDS: '5', SMART_SETTLE_INTERVAL_MS: '500', SMART_MODE: 'test' }, gwPort));
-  children.push(await service('exchange', { ...common, DATA_DIR: join(dataDir, 'exchange'), EXCHANGE_FEED: 'synthetic', EXCHANGE_PORT: String(exPort), EXCHANGE_MGMT_PORT: String(mgmtPort) }, mgmtPort));
+  children.push(
+    await service(
+      'gateway',
+      {
+        ...common,
+        DATA_DIR: join(dataDir, 'gateway'),
+        SOLANA_RPC_URL: '',
+        GATEWAY_PORT: String(gwPort),
+        GW_EXPIRY_SECONDS: '5',
+        SMART_SETTLE_INTERVAL_MS: '500',
+        SMART_MODE: 'test',
+      },
+      gwPort,
+    ),
+  );
+  children.push(
+    await service(
+      'exchange',
+      { ...common, DATA_DIR: join(dataDir, 'exchange'), EXCHANGE_FEED: 'synthetic', EXCHANGE_PORT: String(exPort), EXCHANGE_MGMT_PORT: String(mgmtPort) },
+      mgmtPort,
+    ),
+  );
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1 });
   await gatewayShot(page, `http://127.0.0.1:${gwPort}`);
   await exchangeShot(page, `http://127.0.0.1:${exPort}`);

@@ -97,8 +97,7 @@ export interface CloseInput {
  * reported, and the signature of the transaction that made it when the chain could say).
  */
 export type CloseOutput =
-  | { kind: 'closed'; status: SettledStatus; signature: string }
-  | { kind: 'already_closed'; status: SettledStatus; exitPrice: string; signature: string | null };
+  { kind: 'closed'; status: SettledStatus; signature: string } | { kind: 'already_closed'; status: SettledStatus; exitPrice: string; signature: string | null };
 
 /** Input of the `closeAndReplace` effect (close_bet + place_bet in one transaction, Profile B tie). */
 export interface ReplaceInput {

@@ -60,12 +60,7 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
 
 /** A Profile B tie that may still be replayed: the machine has both prices, so it knows the contract will say 3. */
 function replaysTie(context: BetContext, output: PriceExitOutput): boolean {
-  return (
-    output.kind === 'price' &&
-    context.replayTies &&
-    context.replayCount < context.maxReplays &&
-    BigInt(output.value) === BigInt(context.entryPrice)
-  );
+  return output.kind === 'price' && context.replayTies && context.replayCount < context.maxReplays && BigInt(output.value) === BigInt(context.entryPrice);
 }
 
 /** Price used by close_bet: the priced exit, or the entry price for a 300 s refund (design: "Rules the specs leave open"). */
@@ -208,7 +203,13 @@ export const betMachine = setup({
           invoke: {
             id: 'closeOnChain',
             src: 'closeOnChain',
-            input: ({ context }) => ({ betId: context.id, bettor: context.bettor, seq: context.seq, exitPrice: context.exitPrice ?? context.entryPrice, refund: context.refundAtEntry }),
+            input: ({ context }) => ({
+              betId: context.id,
+              bettor: context.bettor,
+              seq: context.seq,
+              exitPrice: context.exitPrice ?? context.entryPrice,
+              refund: context.refundAtEntry,
+            }),
             onDone: [
               {
                 guard: ({ event }) => settledStatus(event.output) === 1,

@@ -26,7 +26,8 @@ const eventsFor = (value: unknown): OrderEvent[] => {
   return [];
 };
 
-const describeEvent = (e: OrderEvent): string => (e.type === 'EXECUTED' ? `EXECUTED(${e.execution.kind}${e.execution.kind === 'executed' ? ` ${e.execution.status}` : ''})` : e.type);
+const describeEvent = (e: OrderEvent): string =>
+  e.type === 'EXECUTED' ? `EXECUTED(${e.execution.kind}${e.execution.kind === 'executed' ? ` ${e.execution.status}` : ''})` : e.type;
 
 const paths = getSimplePaths(orderMachine, { input: request, events: (snapshot) => eventsFor(snapshot.value) });
 const ended = paths.filter((p) => p.state.status === 'done');

@@ -83,8 +83,16 @@ export const orderMachine = setup({
     priced: {
       on: {
         EXECUTED: [
-          { guard: ({ event }) => event.execution.kind === 'executed' && event.execution.status === 'FILLED', target: 'filled', actions: assign({ execution: ({ event }) => event.execution }) },
-          { guard: ({ event }) => event.execution.kind === 'executed', target: 'partiallyFilled', actions: assign({ execution: ({ event }) => event.execution }) },
+          {
+            guard: ({ event }) => event.execution.kind === 'executed' && event.execution.status === 'FILLED',
+            target: 'filled',
+            actions: assign({ execution: ({ event }) => event.execution }),
+          },
+          {
+            guard: ({ event }) => event.execution.kind === 'executed',
+            target: 'partiallyFilled',
+            actions: assign({ execution: ({ event }) => event.execution }),
+          },
           { guard: ({ event }) => event.execution.kind === 'replayed', target: 'replayed', actions: assign({ execution: ({ event }) => event.execution }) },
           { target: 'rejected', actions: assign({ refusal: ({ event }) => (event.execution.kind === 'refused' ? event.execution.refusal : null) }) },
         ],

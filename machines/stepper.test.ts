@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { assign, createActor, fromPromise, setup } from 'xstate';
 import { stepper } from './stepper.ts';
 
-const counter = setup({ types: { context: {} as { n: number }, events: {} as { type: 'ADD'; by: number } | { type: 'STOP' }, input: {} as { from: number } } }).createMachine({
+const counter = setup({
+  types: { context: {} as { n: number }, events: {} as { type: 'ADD'; by: number } | { type: 'STOP' }, input: {} as { from: number } },
+}).createMachine({
   initial: 'counting',
   context: ({ input }) => ({ n: input.from }),
   states: {

@@ -40,7 +40,11 @@ export const integer = (fallback: number, min = 0): Field<number> =>
 
 /** An unsigned integer that may exceed 2^53 (token amounts), defaulting to `fallback`. */
 export const bigUint = (fallback: bigint): Field<bigint> =>
-  v.pipe(v.optional(v.string(), String(fallback)), v.regex(/^\d+$/, 'must be a non-negative integer'), v.transform((s: string) => BigInt(s)));
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.regex(/^\d+$/, 'must be a non-negative integer'),
+    v.transform((s: string) => BigInt(s)),
+  );
 
 /** One of a fixed set of words, defaulting to the first. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number] = values[0]): Field<T[number]> =>
@@ -127,7 +131,17 @@ export function envHelp(command: string, purpose: string, fields: EnvFields): st
   const nameWidth = Math.max(...rows.map(([n]) => n.length), 8);
   const defaultWidth = Math.max(...rows.map(([, d]) => d.length), 7);
   const lines = rows.map(([n, d, h]) => `  ${n.padEnd(nameWidth)}  ${d.padEnd(defaultWidth)}  ${h}`.trimEnd());
-  return [`usage: ${command}`, '', purpose, '', 'Configured by environment variables (unset or empty: the default):', '', `  ${'variable'.padEnd(nameWidth)}  ${'default'.padEnd(defaultWidth)}  meaning`, ...lines, ''].join('\n');
+  return [
+    `usage: ${command}`,
+    '',
+    purpose,
+    '',
+    'Configured by environment variables (unset or empty: the default):',
+    '',
+    `  ${'variable'.padEnd(nameWidth)}  ${'default'.padEnd(defaultWidth)}  meaning`,
+    ...lines,
+    '',
+  ].join('\n');
 }
 
 /** Prints the help text and exits 0 when `argv` asks for it (`--help`, `-h`); exits 2 on an unknown argument. */

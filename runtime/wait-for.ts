@@ -22,7 +22,10 @@ export async function waitFor<T>(what: string, probe: () => Promise<T>, log: Log
       const delay = Math.min(250 * 2 ** Math.min(attempt - 1, 5), 5_000);
       if (attempt === 1 || Date.now() - lastLog >= 30_000) {
         lastLog = Date.now();
-        log.warn({ err: err instanceof Error ? err.message : String(err), retryInMs: delay, waitedMs: Date.now() - started }, `waiting for ${what}${hint ? ` (${hint})` : ''}`);
+        log.warn(
+          { err: err instanceof Error ? err.message : String(err), retryInMs: delay, waitedMs: Date.now() - started },
+          `waiting for ${what}${hint ? ` (${hint})` : ''}`,
+        );
       }
       await new Promise((r) => setTimeout(r, delay));
     }

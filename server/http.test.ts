@@ -6,7 +6,7 @@ describe('http helpers', () => {
     expect(() => assertNativeUws()).not.toThrow();
   });
 
-  it('parses JSON, treats an empty body as undefined, and maps malformed JSON to the caller\'s error', () => {
+  it("parses JSON, treats an empty body as undefined, and maps malformed JSON to the caller's error", () => {
     const invalid = () => new HttpError(400, { error: 'invalid JSON body' });
     expect(parseJson(Buffer.from('{"a":1}'), invalid)).toEqual({ a: 1 });
     expect(parseJson(Buffer.alloc(0), invalid)).toBeUndefined();

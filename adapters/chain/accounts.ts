@@ -44,7 +44,11 @@ export async function fetchAccounts(rpc: RpcClient, addresses: PublicKey[]): Pro
 }
 
 /** Accounts of `program` matching every filter. */
-export async function fetchProgramAccounts(rpc: RpcClient, program: PublicKey, filters: AccountFilter[]): Promise<{ address: PublicKey; account: RawAccount }[]> {
+export async function fetchProgramAccounts(
+  rpc: RpcClient,
+  program: PublicKey,
+  filters: AccountFilter[],
+): Promise<{ address: PublicKey; account: RawAccount }[]> {
   const res = await rpc.call('getProgramAccounts', [program.toBase58(), { encoding: 'base64', commitment: 'confirmed', filters }], ProgramAccounts);
   return res.map((r) => ({ address: new PublicKey(r.pubkey), account: raw(r.account) }));
 }

@@ -88,14 +88,23 @@ export function configAddress(): PublicKey {
  * mirror primes it with the address of every bet account it reads, so settling thousands of bets
  * it adopted derives none.
  */
-export const betAddress: Memo<BetRef, PublicKey> = memo((r: BetRef) => betPda(new PublicKey(r.bettor), r.seq)[0], (r) => `${r.bettor}:${r.seq}`);
+export const betAddress: Memo<BetRef, PublicKey> = memo(
+  (r: BetRef) => betPda(new PublicKey(r.bettor), r.seq)[0],
+  (r) => `${r.bettor}:${r.seq}`,
+);
 
 /** Bettor-state PDA ["bettor", pubkey]; primed by the mirror like `betAddress`. */
-export const bettorAddress: Memo<PublicKey, PublicKey> = memo((b: PublicKey) => bettorPda(b)[0], (b) => nameOf(b));
+export const bettorAddress: Memo<PublicKey, PublicKey> = memo(
+  (b: PublicKey) => bettorPda(b)[0],
+  (b) => nameOf(b),
+);
 
 /** The associated token account of `owner` for `mint` (owner may be a PDA). */
 export const tokenAccountOf: (mint: PublicKey, owner: PublicKey) => PublicKey = (() => {
-  const derive = memo(([mint, owner]: [PublicKey, PublicKey]) => getAssociatedTokenAddressSync(mint, owner, true), ([m, o]) => `${nameOf(m)}:${nameOf(o)}`);
+  const derive = memo(
+    ([mint, owner]: [PublicKey, PublicKey]) => getAssociatedTokenAddressSync(mint, owner, true),
+    ([m, o]) => `${nameOf(m)}:${nameOf(o)}`,
+  );
   return (mint: PublicKey, owner: PublicKey) => derive([mint, owner]);
 })();
 
@@ -199,7 +208,17 @@ function metasOf(name: string, given: Record<string, PublicKey>): AccountMeta[] 
   const def = INSTRUCTIONS.get(name);
   if (!def) throw new Error(`IDL has no instruction ${name}`);
   return def.accounts.map((a) => {
-    const pubkey = given[a.name] ?? (a.address ? new PublicKey(a.address) : a.name === 'config' ? CONFIG : a.name === 'program_data' ? PROGRAM_DATA : a.name === 'program' ? PROGRAM_ID : undefined);
+    const pubkey =
+      given[a.name] ??
+      (a.address
+        ? new PublicKey(a.address)
+        : a.name === 'config'
+          ? CONFIG
+          : a.name === 'program_data'
+            ? PROGRAM_DATA
+            : a.name === 'program'
+              ? PROGRAM_ID
+              : undefined);
     if (!pubkey) throw new Error(`instruction ${name} needs account ${a.name}`);
     return { pubkey, isWritable: a.writable === true, isSigner: a.signer === true };
   });
@@ -209,14 +228,21 @@ const instruction = (name: string, accounts: Record<string, PublicKey>, args: ob
   new TransactionInstruction({ programId: PROGRAM_ID, keys: metasOf(name, accounts), data: coder.instruction.encode(name, args) });
 
 /** initialize: the upgrade authority signs and pays; admin and relayer are distinct keys. */
-export function initializeIx(a: { authority: PublicKey; admin: PublicKey; relayer: PublicKey; mint: PublicKey; vault: PublicKey }, p: InitParams): TransactionInstruction {
-  return instruction('initialize', { ...a }, {
-    min_amount: bn(p.minAmount),
-    max_amount: bn(p.maxAmount),
-    multiplier_bps: bn(p.multiplierBps),
-    expiry_seconds: bn(p.expirySeconds),
-    refund_after_seconds: bn(p.refundAfterSeconds),
-  });
+export function initializeIx(
+  a: { authority: PublicKey; admin: PublicKey; relayer: PublicKey; mint: PublicKey; vault: PublicKey },
+  p: InitParams,
+): TransactionInstruction {
+  return instruction(
+    'initialize',
+    { ...a },
+    {
+      min_amount: bn(p.minAmount),
+      max_amount: bn(p.maxAmount),
+      multiplier_bps: bn(p.multiplierBps),
+      expiry_seconds: bn(p.expirySeconds),
+      refund_after_seconds: bn(p.refundAfterSeconds),
+    },
+  );
 }
 
 /** Accounts of a place_bet / place_bet_delegated instruction. */
@@ -235,7 +261,14 @@ export interface PlaceBetAccounts {
 export function placeBetIx(a: PlaceBetAccounts, side: Side, amount: bigint, entryPrice: bigint): TransactionInstruction {
   return instruction(
     a.delegated ? 'place_bet_delegated' : 'place_bet',
-    { bet: betAddress({ bettor: a.bettor.toBase58(), seq: a.seq }), bettor_state: bettorAddress(a.bettor), bettor: a.bettor, bettor_token: a.bettorToken, vault: a.vault, relayer: a.relayer },
+    {
+      bet: betAddress({ bettor: a.bettor.toBase58(), seq: a.seq }),
+      bettor_state: bettorAddress(a.bettor),
+      bettor: a.bettor,
+      bettor_token: a.bettorToken,
+      vault: a.vault,
+      relayer: a.relayer,
+    },
     { side: side === 'UP' ? 0 : 1, amount: bn(amount), entry_price: bn(entryPrice) },
   );
 }
@@ -250,7 +283,11 @@ export interface BetAccounts {
 /** close_bet(exit_price): the relayer settles an expired bet. */
 export function closeBetIx(a: BetAccounts & { relayer: PublicKey }, exitPrice: bigint): TransactionInstruction {
   const bettor = new PublicKey(a.ref.bettor);
-  return instruction('close_bet', { bet: betAddress(a.ref), bettor_state: bettorAddress(bettor), bettor_token: a.bettorToken, vault: a.vault, relayer: a.relayer }, { exit_price: bn(exitPrice) });
+  return instruction(
+    'close_bet',
+    { bet: betAddress(a.ref), bettor_state: bettorAddress(bettor), bettor_token: a.bettorToken, vault: a.vault, relayer: a.relayer },
+    { exit_price: bn(exitPrice) },
+  );
 }
 
 /** refund_expired: anyone returns the stake once expire_time + refund_after_seconds has passed. */

@@ -38,7 +38,10 @@ export async function fundFromFaucet(rpc: RpcClient, sender: TxSender, mintAutho
   const operator = mintAuthority;
   const { value: balance } = await rpc.call('getBalance', [operator.publicKey.toBase58(), { commitment: 'confirmed' }], v.object({ value: v.number() }));
   if (BigInt(balance) < OPERATOR_LOW_WATER) {
-    await sender.confirm('faucet top-up', await rpc.call('requestAirdrop', [operator.publicKey.toBase58(), OPERATOR_TOP_UP, { commitment: 'confirmed' }], v.string()));
+    await sender.confirm(
+      'faucet top-up',
+      await rpc.call('requestAirdrop', [operator.publicKey.toBase58(), OPERATOR_TOP_UP, { commitment: 'confirmed' }], v.string()),
+    );
   }
   const ata = tokenAccountOf(mint, address);
   return sender.sendAndConfirm(

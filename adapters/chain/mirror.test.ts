@@ -27,27 +27,64 @@ const VAULT = Keypair.generate().publicKey;
 async function configData(paused: boolean): Promise<string> {
   const k = Keypair.generate().publicKey;
   const buf = await coder.accounts.encode('Config', {
-    admin: k, pending_admin: PublicKey.default, relayer: k, mint: MINT, vault: VAULT, counter: bn(1), next_bet_id: bn(2), min_amount: bn(1), max_amount: bn(10),
-    multiplier_bps: bn(13_000), expiry_seconds: bn(15), refund_after_seconds: bn(300), open_liability: bn(0), paused: paused ? 1 : 0, bump: 255,
+    admin: k,
+    pending_admin: PublicKey.default,
+    relayer: k,
+    mint: MINT,
+    vault: VAULT,
+    counter: bn(1),
+    next_bet_id: bn(2),
+    min_amount: bn(1),
+    max_amount: bn(10),
+    multiplier_bps: bn(13_000),
+    expiry_seconds: bn(15),
+    refund_after_seconds: bn(300),
+    open_liability: bn(0),
+    paused: paused ? 1 : 0,
+    bump: 255,
   });
   return buf.toString('base64');
 }
 
 async function betData(bettor: PublicKey, seq: bigint, status: number): Promise<string> {
   const buf = await coder.accounts.encode('Bet', {
-    id: bn(seq + 1n), bettor, payer: bettor, seq: bn(seq), side: 0, amount: bn(100), entry_price: bn(5), exit_price: bn(status === 0 ? 0 : 6), bet_time: bn(1), expire_time: bn(16), status, bump: 255,
+    id: bn(seq + 1n),
+    bettor,
+    payer: bettor,
+    seq: bn(seq),
+    side: 0,
+    amount: bn(100),
+    entry_price: bn(5),
+    exit_price: bn(status === 0 ? 0 : 6),
+    bet_time: bn(1),
+    expire_time: bn(16),
+    status,
+    bump: 255,
   });
   return buf.toString('base64');
 }
 
 async function bettorData(bettor: PublicKey, betCount: bigint, reclaimed: bigint, openBetId: bigint | null): Promise<string> {
   const buf = await coder.accounts.encode('BettorState', {
-    bettor, payer: bettor, open_bet_id: bn(openBetId ?? 0n), has_open_bet: openBetId === null ? 0 : 1, bet_count: bn(betCount), reclaimed: bn(reclaimed), bump: 255,
+    bettor,
+    payer: bettor,
+    open_bet_id: bn(openBetId ?? 0n),
+    has_open_bet: openBetId === null ? 0 : 1,
+    bet_count: bn(betCount),
+    reclaimed: bn(reclaimed),
+    bump: 255,
   });
   return buf.toString('base64');
 }
 
-const account = (data: string, owner = PROGRAM_ID.toBase58(), lamports = 1_000_000) => ({ data: [data, 'base64'], lamports, owner, executable: false, rentEpoch: 0, space: 0 });
+const account = (data: string, owner = PROGRAM_ID.toBase58(), lamports = 1_000_000) => ({
+  data: [data, 'base64'],
+  lamports,
+  owner,
+  executable: false,
+  rentEpoch: 0,
+  space: 0,
+});
 
 /** A node whose program accounts, token accounts and wallets the test sets; counts calls. */
 class ScriptedNode implements JsonRpcTransport {
@@ -69,8 +106,14 @@ class ScriptedNode implements JsonRpcTransport {
       result = { context: ctx, value: [...map].map(([pubkey, a]) => ({ pubkey, account: a })) };
     } else if (method === 'getMultipleAccounts') {
       const min = (params[1] as { minContextSlot?: number } | undefined)?.minContextSlot;
-      if (min !== undefined && min > this.slot) return { jsonrpc: '2.0', id, error: { code: -32016, message: 'Minimum context slot has not been reached', data: { contextSlot: this.slot } } };
-      result = { context: ctx, value: (params[0] as string[]).map((k) => this.program.get(k) ?? (this.wallets.has(k) ? account('', '11111111111111111111111111111111', this.wallets.get(k)) : null)) };
+      if (min !== undefined && min > this.slot)
+        return { jsonrpc: '2.0', id, error: { code: -32016, message: 'Minimum context slot has not been reached', data: { contextSlot: this.slot } } };
+      result = {
+        context: ctx,
+        value: (params[0] as string[]).map(
+          (k) => this.program.get(k) ?? (this.wallets.has(k) ? account('', '11111111111111111111111111111111', this.wallets.get(k)) : null),
+        ),
+      };
     } else throw new Error(`unexpected ${method}`);
     return { jsonrpc: '2.0', id, result };
   }
@@ -118,7 +161,10 @@ function world() {
   const pubsub = new FakePubSub();
   const mirror = new ChainMirror({ rpc: new RpcClient(node), pubsub, programId: PROGRAM_ID, log: quietLog, staleGraceMs: 50 });
   const programNote = (pubkey: PublicKey, data: string, slot: number) =>
-    pubsub.notify('programSubscribe', (p) => p[0] === PROGRAM_ID.toBase58(), { context: { slot }, value: { pubkey: pubkey.toBase58(), account: account(data) } });
+    pubsub.notify('programSubscribe', (p) => p[0] === PROGRAM_ID.toBase58(), {
+      context: { slot },
+      value: { pubkey: pubkey.toBase58(), account: account(data) },
+    });
   return { node, pubsub, mirror, programNote };
 }
 
@@ -179,7 +225,10 @@ describe('ChainMirror', () => {
     const before = node.calls.getMultipleAccounts ?? 0;
     expect(await Promise.all([mirror.lamports(wallet), mirror.lamports(wallet), mirror.lamports(wallet)])).toEqual([5_000n, 5_000n, 5_000n]);
     expect((node.calls.getMultipleAccounts ?? 0) - before).toBe(1);
-    pubsub.notify('accountSubscribe', (p) => p[0] === wallet.toBase58(), { context: { slot: 30 }, value: account('', '11111111111111111111111111111111', 7_000) });
+    pubsub.notify('accountSubscribe', (p) => p[0] === wallet.toBase58(), {
+      context: { slot: 30 },
+      value: account('', '11111111111111111111111111111111', 7_000),
+    });
     expect(await mirror.lamports(wallet)).toBe(7_000n);
     expect((node.calls.getMultipleAccounts ?? 0) - before).toBe(1);
   });
@@ -196,12 +245,15 @@ describe('ChainMirror', () => {
     node.tokens.set(VAULT.toBase58(), amount(1_000n));
     await mirror.start();
     expect(await mirror.tokenAmount(VAULT)).toBe(1_000n);
-    pubsub.notify('programSubscribe', (p) => p[0] === TOKEN_PROGRAM_ID.toBase58(), { context: { slot: 40 }, value: { pubkey: VAULT.toBase58(), account: amount(900n) } });
+    pubsub.notify('programSubscribe', (p) => p[0] === TOKEN_PROGRAM_ID.toBase58(), {
+      context: { slot: 40 },
+      value: { pubkey: VAULT.toBase58(), account: amount(900n) },
+    });
     expect(await mirror.tokenAmount(VAULT)).toBe(900n);
     expect(pubsub.subs.filter((s) => s.method === 'programSubscribe')).toHaveLength(2);
   });
 
-  it('waits for a written account\'s own notification: another account written in the same slot does not count; a late one is read at that slot', async () => {
+  it("waits for a written account's own notification: another account written in the same slot does not count; a late one is read at that slot", async () => {
     const { node, mirror, programNote } = world();
     node.program.set(configAddress().toBase58(), account(await configData(false)));
     await mirror.start();
@@ -224,7 +276,7 @@ describe('ChainMirror', () => {
     expect(node.calls.getMultipleAccounts ?? 0).toBe(before);
   });
 
-  it('drops settled bets below the bettor state\'s `reclaimed` count when it rises (a reclaim sends no notification of its own)', async () => {
+  it("drops settled bets below the bettor state's `reclaimed` count when it rises (a reclaim sends no notification of its own)", async () => {
     const { node, mirror, programNote } = world();
     const bettor = Keypair.generate().publicKey;
     const ref = (seq: bigint) => ({ bettor: bettor.toBase58(), seq });

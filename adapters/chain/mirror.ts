@@ -94,7 +94,9 @@ export class ChainMirror {
   start(): Promise<void> {
     this.starting ??= (async () => {
       // one subscription for every start attempt: it stays pending (and is renewed) while the chain is away
-      this.programSub ??= this.o.pubsub.subscribe('programSubscribe', [this.o.programId.toBase58(), { encoding: 'base64', commitment: 'confirmed' }], (r) => this.onProgram(r));
+      this.programSub ??= this.o.pubsub.subscribe('programSubscribe', [this.o.programId.toBase58(), { encoding: 'base64', commitment: 'confirmed' }], (r) =>
+        this.onProgram(r),
+      );
       const subscribed = this.programSub;
       const limit = this.o.startTimeoutMs ?? 10_000;
       let timer: NodeJS.Timeout | undefined;
@@ -123,7 +125,11 @@ export class ChainMirror {
   }
 
   private async readAll(): Promise<void> {
-    const programs = await this.o.rpc.call('getProgramAccounts', [this.o.programId.toBase58(), { encoding: 'base64', commitment: 'confirmed', withContext: true }], ProgramAccounts);
+    const programs = await this.o.rpc.call(
+      'getProgramAccounts',
+      [this.o.programId.toBase58(), { encoding: 'base64', commitment: 'confirmed', withContext: true }],
+      ProgramAccounts,
+    );
     const seen = new Set<string>();
     let config: Known<ContractConfig | null> = { slot: programs.context.slot, value: null };
     for (const { pubkey, account } of programs.value) {
@@ -143,7 +149,11 @@ export class ChainMirror {
   /** Reads every token account of the mint (once the mint is known). */
   private async readTokens(): Promise<void> {
     if (!this.mint) return;
-    const tokens = await this.o.rpc.call('getProgramAccounts', [TOKEN_PROGRAM_ID.toBase58(), { encoding: 'base64', commitment: 'confirmed', withContext: true, filters: this.mintFilters(this.mint) }], ProgramAccounts);
+    const tokens = await this.o.rpc.call(
+      'getProgramAccounts',
+      [TOKEN_PROGRAM_ID.toBase58(), { encoding: 'base64', commitment: 'confirmed', withContext: true, filters: this.mintFilters(this.mint) }],
+      ProgramAccounts,
+    );
     for (const { pubkey, account } of tokens.value) this.setToken(pubkey, tokens.context.slot, tokenAmountOf(bytesOf(account)));
   }
 
@@ -157,11 +167,15 @@ export class ChainMirror {
     if (!config || this.tokenSub) return this.tokenSub ?? Promise.resolve();
     this.mint = new PublicKey(config.mint);
     this.tokenSub = this.o.pubsub
-      .subscribe('programSubscribe', [TOKEN_PROGRAM_ID.toBase58(), { encoding: 'base64', commitment: 'confirmed', filters: this.mintFilters(this.mint) }], (r) => {
-        const n = v.parse(ProgramNotification, r);
-        this.setToken(n.value.pubkey, n.context.slot, tokenAmountOf(bytesOf(n.value.account)));
-        this.saw(n.context.slot);
-      })
+      .subscribe(
+        'programSubscribe',
+        [TOKEN_PROGRAM_ID.toBase58(), { encoding: 'base64', commitment: 'confirmed', filters: this.mintFilters(this.mint) }],
+        (r) => {
+          const n = v.parse(ProgramNotification, r);
+          this.setToken(n.value.pubkey, n.context.slot, tokenAmountOf(bytesOf(n.value.account)));
+          this.saw(n.context.slot);
+        },
+      )
       .then(() => undefined)
       .catch((err: unknown) => {
         this.tokenSub = null;
@@ -174,7 +188,10 @@ export class ChainMirror {
     const n = v.parse(ProgramNotification, result);
     const kind = this.apply(n.value.pubkey, n.context.slot, n.value.account);
     // the contract was initialised after the mirror started: start following its mint's token accounts
-    if (kind === 'config' && !this.tokenSub) void this.watchMint().then(() => this.readTokens()).catch(() => undefined);
+    if (kind === 'config' && !this.tokenSub)
+      void this.watchMint()
+        .then(() => this.readTokens())
+        .catch(() => undefined);
     this.saw(n.context.slot);
   }
 
@@ -287,7 +304,8 @@ export class ChainMirror {
   /** Throws ChainUnavailable when the subscriptions have been down longer than the grace. */
   private fresh(): void {
     if (this.o.pubsub.status() === 'open') return;
-    if (Date.now() - this.o.pubsub.statusSince() > (this.o.staleGraceMs ?? 1_000)) throw new ChainUnavailable('the chain is unreachable (its subscriptions are down); values held may be stale');
+    if (Date.now() - this.o.pubsub.statusSince() > (this.o.staleGraceMs ?? 1_000))
+      throw new ChainUnavailable('the chain is unreachable (its subscriptions are down); values held may be stale');
   }
 
   private async ready(): Promise<void> {
@@ -328,7 +346,10 @@ export class ChainMirror {
   async betsOf(bettor: PublicKey): Promise<BetAccount[]> {
     await this.ready();
     const key = bettor.toBase58();
-    return [...this.bets.values()].map((b) => b.value).filter((b) => b.bettor === key).sort((a, b) => (a.seq < b.seq ? -1 : 1));
+    return [...this.bets.values()]
+      .map((b) => b.value)
+      .filter((b) => b.bettor === key)
+      .sort((a, b) => (a.seq < b.seq ? -1 : 1));
   }
 
   /** Token units held by the token account at `address` (0 when it does not exist). */
@@ -409,7 +430,7 @@ export class ChainMirror {
   async refresh(addresses: PublicKey[], minSlot?: number): Promise<void> {
     const config = { encoding: 'base64', commitment: 'confirmed', ...(minSlot === undefined ? {} : { minContextSlot: minSlot }) };
     let res: v.InferOutput<typeof Multiple> | null = null;
-    for (const deadline = Date.now() + REFRESH_BEHIND_MS; res === null; ) {
+    for (const deadline = Date.now() + REFRESH_BEHIND_MS; res === null;) {
       try {
         res = await this.o.rpc.call('getMultipleAccounts', [addresses.map((a) => a.toBase58()), config], Multiple);
       } catch (err) {
@@ -431,7 +452,15 @@ export class ChainMirror {
   stats(): { bets: number; openBets: number; bettors: number; tokenAccounts: number; wallets: number; slot: number; subscriptions: string } {
     let open = 0;
     for (const b of this.bets.values()) if (b.value.status === 0) open++;
-    return { bets: this.bets.size, openBets: open, bettors: this.bettors.size, tokenAccounts: this.tokens.size, wallets: this.wallets.size, slot: this.slotSeen, subscriptions: this.o.pubsub.status() };
+    return {
+      bets: this.bets.size,
+      openBets: open,
+      bettors: this.bettors.size,
+      tokenAccounts: this.tokens.size,
+      wallets: this.wallets.size,
+      slot: this.slotSeen,
+      subscriptions: this.o.pubsub.status(),
+    };
   }
 
   close(): void {

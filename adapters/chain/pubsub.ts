@@ -174,7 +174,8 @@ export class WsPubSub implements PubSub {
       }
       if (error !== undefined || typeof result !== 'number') {
         // refused (bad params): the caller hears of it; a lost connection renews it on the next one
-        if (error !== 'connection closed') for (const ack of entry.acknowledged.splice(0)) ack(new Error(`${entry.method} refused: ${error ?? 'no subscription id'}`));
+        if (error !== 'connection closed')
+          for (const ack of entry.acknowledged.splice(0)) ack(new Error(`${entry.method} refused: ${error ?? 'no subscription id'}`));
         return;
       }
       entry.serverId = result;

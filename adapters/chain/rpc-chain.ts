@@ -15,7 +15,20 @@ import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruct
 import { ChainMirror } from './mirror.ts';
 import { CloseBatcher } from './close-batcher.ts';
 import { classifyGenesis } from './cluster.ts';
-import { PROGRAM_ID, betAddress, bettorAddress, closeBetIx, configAddress, initializeIx, placeBetIx, reclaimBetIx, refundExpiredIx, setPausedIx, tokenAccountOf, withdrawIx } from './codec.ts';
+import {
+  PROGRAM_ID,
+  betAddress,
+  bettorAddress,
+  closeBetIx,
+  configAddress,
+  initializeIx,
+  placeBetIx,
+  reclaimBetIx,
+  refundExpiredIx,
+  setPausedIx,
+  tokenAccountOf,
+  withdrawIx,
+} from './codec.ts';
 import { fundFromFaucet, uniqueMemo } from './faucet.ts';
 import {
   ChainUnavailable,
@@ -207,9 +220,9 @@ export class RpcChain implements ChainPort {
   /** Creates the vault (ATA of the config PDA), funds it, and initialises the contract — one transaction, signed by the upgrade authority. */
   async initialize(params: InitParams): Promise<string> {
     const authority = this.keys.upgradeAuthority;
-    if (!authority) throw new Error('initialize needs the program\'s upgrade authority key');
+    if (!authority) throw new Error("initialize needs the program's upgrade authority key");
     const admin = this.keys.admin?.publicKey ?? this.opts.adminAddress;
-    if (!admin) throw new Error('initialize needs the admin\'s address');
+    if (!admin) throw new Error("initialize needs the admin's address");
     const mint = this.opts.mint ?? (await this.requireStatics()).mint;
     const config = configAddress();
     const vault = tokenAccountOf(mint, config);
@@ -229,7 +242,12 @@ export class RpcChain implements ChainPort {
     const signers = bet.stake.kind === 'signer' ? [bet.stake.bettor] : [];
     const bettorToken = tokenAccountOf(mint, bettor);
     return this.withFreshSeq(bettor, async (seq) => {
-      const ix = placeBetIx({ bettor, seq, bettorToken, vault, relayer: this.relayer, delegated: bet.stake.kind === 'delegate' }, bet.side, bet.amount, bet.entryPrice);
+      const ix = placeBetIx(
+        { bettor, seq, bettorToken, vault, relayer: this.relayer, delegated: bet.stake.kind === 'delegate' },
+        bet.side,
+        bet.amount,
+        bet.entryPrice,
+      );
       const { signature, slot } = await this.sender.land('place_bet', [ix, uniqueMemo('bet')], this.keys.relayer, signers);
       return { signature, bet: await this.landedBet({ bettor: bettor.toBase58(), seq }, slot) };
     });
@@ -322,7 +340,7 @@ export class RpcChain implements ChainPort {
 
   private async grant(address: PublicKey): Promise<string> {
     const minter = this.keys.mintAuthority;
-    if (!minter) throw new Error('the faucet needs the test mint\'s authority key');
+    if (!minter) throw new Error("the faucet needs the test mint's authority key");
     const mint = this.statics?.mint ?? (await this.readConfig().then((c) => (c ? new PublicKey(c.mint) : this.opts.mint)));
     if (!mint) throw new Error('faucet: no mint known (contract not initialised and no mint configured)');
     const signature = await fundFromFaucet(this.rpc, this.sender, minter, mint, address);

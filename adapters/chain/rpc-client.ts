@@ -143,7 +143,9 @@ export class RpcClient {
     }
     const result = v.safeParse(schema, env.output.result);
     if (!result.success) {
-      throw new ChainUnavailable(`chain at ${this.transport.description} answered ${method} with an unexpected result (${result.issues[0]?.message ?? 'invalid'})`);
+      throw new ChainUnavailable(
+        `chain at ${this.transport.description} answered ${method} with an unexpected result (${result.issues[0]?.message ?? 'invalid'})`,
+      );
     }
     return result.output;
   }

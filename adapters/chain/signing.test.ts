@@ -38,8 +38,22 @@ describe('signTransaction', () => {
     const reader = Keypair.generate();
     const shared = Keypair.generate().publicKey;
     const ixs = [
-      new TransactionInstruction({ programId: MEMO, keys: [{ pubkey: shared, isSigner: false, isWritable: false }, { pubkey: reader.publicKey, isSigner: true, isWritable: false }], data: Buffer.from('a') }),
-      new TransactionInstruction({ programId: MEMO, keys: [{ pubkey: shared, isSigner: false, isWritable: true }, { pubkey: payer.publicKey, isSigner: false, isWritable: false }], data: Buffer.from('b') }),
+      new TransactionInstruction({
+        programId: MEMO,
+        keys: [
+          { pubkey: shared, isSigner: false, isWritable: false },
+          { pubkey: reader.publicKey, isSigner: true, isWritable: false },
+        ],
+        data: Buffer.from('a'),
+      }),
+      new TransactionInstruction({
+        programId: MEMO,
+        keys: [
+          { pubkey: shared, isSigner: false, isWritable: true },
+          { pubkey: payer.publicKey, isSigner: false, isWritable: false },
+        ],
+        data: Buffer.from('b'),
+      }),
     ];
     const decoded = Transaction.from(signTransaction(ixs, payer, [reader], blockhash).wire);
     expect(decoded.verifySignatures()).toBe(true);
@@ -52,7 +66,11 @@ describe('signTransaction', () => {
   it('refuses to build a transaction when a needed signer is missing', () => {
     const payer = Keypair.generate();
     const other = Keypair.generate();
-    const ix = new TransactionInstruction({ programId: SystemProgram.programId, keys: [{ pubkey: other.publicKey, isSigner: true, isWritable: true }], data: Buffer.alloc(0) });
+    const ix = new TransactionInstruction({
+      programId: SystemProgram.programId,
+      keys: [{ pubkey: other.publicKey, isSigner: true, isWritable: true }],
+      data: Buffer.alloc(0),
+    });
     expect(() => signTransaction([ix], payer, [], blockhash)).toThrow(/needs a signature of/);
   });
 });

@@ -99,7 +99,13 @@ function compileMessage(instructions: TransactionInstruction[], payer: Buffer, b
   const header = Buffer.from([signers.length, signers.filter((a) => !a.writable).length, accounts.filter((a) => !a.signer && !a.writable).length]);
   const parts: Buffer[] = [header, shortVec(accounts.length), ...accounts.map((a) => a.key), Buffer.from(blockhash), shortVec(instructions.length)];
   for (const ix of instructions) {
-    parts.push(Buffer.from([indexOf(ix.programId.toBuffer())]), shortVec(ix.keys.length), Buffer.from(ix.keys.map((k) => indexOf(k.pubkey.toBuffer()))), shortVec(ix.data.length), ix.data);
+    parts.push(
+      Buffer.from([indexOf(ix.programId.toBuffer())]),
+      shortVec(ix.keys.length),
+      Buffer.from(ix.keys.map((k) => indexOf(k.pubkey.toBuffer()))),
+      shortVec(ix.data.length),
+      ix.data,
+    );
   }
   return { message: Buffer.concat(parts), signers: signers.map((a) => a.key) };
 }

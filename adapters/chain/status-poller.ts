@@ -111,8 +111,7 @@ export class StatusPoller {
         if (left.length === 0) {
           this.waiting.delete(signature);
           this.unasked.delete(signature);
-        }
-        else this.waiting.set(signature, left);
+        } else this.waiting.set(signature, left);
       });
     }
   }

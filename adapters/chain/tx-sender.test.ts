@@ -30,7 +30,10 @@ class ScriptedChain implements JsonRpcTransport {
           return sig;
         }
         case 'getSignatureStatuses':
-          return { context: { slot: 2 }, value: (params[0] as string[]).map(() => (this.confirmAll ? { slot: 2, err: null, confirmationStatus: 'confirmed' } : null)) };
+          return {
+            context: { slot: 2 },
+            value: (params[0] as string[]).map(() => (this.confirmAll ? { slot: 2, err: null, confirmationStatus: 'confirmed' } : null)),
+          };
         default:
           throw new Error(`unexpected ${method}`);
       }

@@ -62,7 +62,12 @@ export class TxSender {
     let avoid: string | null = null;
     for (let attempt = 0; ; attempt++) {
       const blockhash = await this.recentBlockhash(avoid);
-      const { wire, signature } = signTransaction(instructions, payer, signers.filter((s) => !s.publicKey.equals(payer.publicKey)), blockhash);
+      const { wire, signature } = signTransaction(
+        instructions,
+        payer,
+        signers.filter((s) => !s.publicKey.equals(payer.publicKey)),
+        blockhash,
+      );
       try {
         return await this.rpc.call('sendTransaction', [wire.toString('base64'), { encoding: 'base64', preflightCommitment: 'confirmed' }], v.string());
       } catch (e) {

@@ -66,7 +66,9 @@ export class BinanceBookFeed implements BookFeed {
   private readonly symbols: readonly BookSymbol[];
   private readonly now: () => number;
   private readonly random: Random;
-  private readonly opts: Required<Pick<BinanceBookFeedOptions, 'backoffInitialMs' | 'backoffMaxMs' | 'maxConnectionAgeMs' | 'silenceTimeoutMs' | 'connectTimeoutMs'>>;
+  private readonly opts: Required<
+    Pick<BinanceBookFeedOptions, 'backoffInitialMs' | 'backoffMaxMs' | 'maxConnectionAgeMs' | 'silenceTimeoutMs' | 'connectTimeoutMs'>
+  >;
   private readonly listeners: Listeners<BookSnapshot>;
   private readonly log: Logger;
   private readonly lastUpdateId = new Map<BookSymbol, number>();

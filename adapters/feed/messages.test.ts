@@ -1,7 +1,18 @@
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BOOK_SUBJECTS, bookSubject, checkBook, compareDecimal, decodeBook, decodePriceTick, encodeBook, encodePriceTick, PRICE_SUBJECT, symbolOfBookSubject } from './messages.ts';
+import {
+  BOOK_SUBJECTS,
+  bookSubject,
+  checkBook,
+  compareDecimal,
+  decodeBook,
+  decodePriceTick,
+  encodeBook,
+  encodePriceTick,
+  PRICE_SUBJECT,
+  symbolOfBookSubject,
+} from './messages.ts';
 import type { BookSnapshot } from './port.ts';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -88,13 +99,45 @@ describe('market.book.<SYMBOL>', () => {
     ['lower-case symbol', book({ symbol: 'btcusdt' })],
     ['numbers instead of strings', book({ bids: [[97000.1, 0.5]] })],
     ['a level with three entries', book({ bids: [['97000.10', '0.5', '1']] })],
-    ['words instead of decimals', book({ bids: [['abc', '1'], ['xyz', '1']] })],
+    [
+      'words instead of decimals',
+      book({
+        bids: [
+          ['abc', '1'],
+          ['xyz', '1'],
+        ],
+      }),
+    ],
     ['zero quantity', book({ bids: [['97000.10', '0']] })],
     ['negative price', book({ asks: [['-1', '1']] })],
     ['exponent', book({ asks: [['9.7e4', '1']] })],
-    ['bids ascending', book({ bids: [['97000.00', '1'], ['97000.10', '1']] })],
-    ['duplicate bid price', book({ bids: [['97000.10', '1'], ['97000.1', '1']] })],
-    ['asks descending', book({ asks: [['97001', '1'], ['97000.20', '1']] })],
+    [
+      'bids ascending',
+      book({
+        bids: [
+          ['97000.00', '1'],
+          ['97000.10', '1'],
+        ],
+      }),
+    ],
+    [
+      'duplicate bid price',
+      book({
+        bids: [
+          ['97000.10', '1'],
+          ['97000.1', '1'],
+        ],
+      }),
+    ],
+    [
+      'asks descending',
+      book({
+        asks: [
+          ['97001', '1'],
+          ['97000.20', '1'],
+        ],
+      }),
+    ],
     ['crossed book', book({ bids: [['97000.30', '1']] })],
     ['locked book', book({ bids: [['97000.20', '1']] })],
     ['no bids', book({ bids: [] })],
@@ -108,7 +151,18 @@ describe('market.book.<SYMBOL>', () => {
 
   it('compares prices as decimals, not as text', () => {
     // "9.5" > "10" as text, but 10 > 9.5 as numbers: this ask side is correctly ascending
-    expect(checkBook(book({ symbol: 'SOLUSDT', bids: [['9', '1']], asks: [['9.5', '1'], ['10', '1']] })).ok).toBe(true);
+    expect(
+      checkBook(
+        book({
+          symbol: 'SOLUSDT',
+          bids: [['9', '1']],
+          asks: [
+            ['9.5', '1'],
+            ['10', '1'],
+          ],
+        }),
+      ).ok,
+    ).toBe(true);
   });
 
   it("refuses a book whose symbol is not its subject's", () => {

@@ -117,4 +117,3 @@ export class NatsBookFeed implements BookFeed {
   onBook = (listener: (book: BookSnapshot) => void): Unsubscribe => this.feed.listeners.add(listener);
   stop = (): Promise<void> => this.feed.stop();
 }
-

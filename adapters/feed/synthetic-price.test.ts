@@ -62,7 +62,7 @@ describe('SyntheticPriceFeed', () => {
     expect(new Set(ticks.map((t) => t.price)).size).toBeGreaterThan(ticks.length * 0.99);
   });
 
-  it.each([11, 12, 13, 14])('moves like SOL: 15 s windows almost never tie, and their log returns have SOL\'s volatility (seed %i)', async (seed) => {
+  it.each([11, 12, 13, 14])("moves like SOL: 15 s windows almost never tie, and their log returns have SOL's volatility (seed %i)", async (seed) => {
     const { ticks, start, clock } = await simulate(seed, 6 * HOUR);
     // entry: latest tick at bet time; exit: last tick with ts <= expiry (design: "Rules the specs leave open")
     let i = 0;

@@ -18,7 +18,7 @@ describe('redis bet history layout', () => {
     const r = shared.redis();
     expect(JSON.parse((await r.get(`${prefix}hist:bet:41`)) ?? 'null')).toEqual(record('41'));
     expect(await r.zrange(`${prefix}hist:bettor:${record('41').bettor}`, '0', '-1')).toEqual(['41']);
-    expect(Number(await r.zscore(`${prefix}hist:opened`, "41"))).toBe(record("41").openedAt);
+    expect(Number(await r.zscore(`${prefix}hist:opened`, '41'))).toBe(record('41').openedAt);
     await r.set(`${prefix}hist:bet:41`, '{damaged');
     expect(await h.get('41')).toBeNull();
   });
@@ -27,13 +27,23 @@ describe('redis bet history layout', () => {
 describe('bet history written by snapshot commits', () => {
   it('writes the records a commit carries with the snapshot, and the store reads them with their indexes', async () => {
     const prefix = shared.prefix();
-    const snapshots = new RedisSnapshotStore<{ type: 'bet_closed'; id: string }, BetRecord>(shared.redis(), { kind: 'bet', prefix, records: redisHistoryLayout(prefix) });
+    const snapshots = new RedisSnapshotStore<{ type: 'bet_closed'; id: string }, BetRecord>(shared.redis(), {
+      kind: 'bet',
+      prefix,
+      records: redisHistoryLayout(prefix),
+    });
     const h = createRedisBetHistory(shared.redis(), { prefix });
     const open = record('7');
     await snapshots.commit('7', { snapshot: { status: 'active' }, final: false, events: [], rev: 1, records: [open] });
     expect(await h.get('7')).toEqual(open);
     const closed = record('7', { status: 2, exitPrice: 14_999_000_000, closedAt: 1_763_700_030_000, netUnits: '-100000000', closeTx: 'sig-close' });
-    const out = await snapshots.commit('7', { snapshot: { status: 'done' }, final: true, events: [{ type: 'bet_closed', id: '7' }], rev: 2, records: [closed, record('8', { prevId: '7' })] });
+    const out = await snapshots.commit('7', {
+      snapshot: { status: 'done' },
+      final: true,
+      events: [{ type: 'bet_closed', id: '7' }],
+      rev: 2,
+      records: [closed, record('8', { prevId: '7' })],
+    });
     expect(out.applied).toBe(true);
     expect(await h.get('7')).toEqual(closed);
     expect((await h.closedSince(0)).map((r) => r.id)).toEqual(['7']);

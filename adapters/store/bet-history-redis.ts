@@ -81,7 +81,11 @@ export function createRedisBetHistory(redis: Redis, options: RedisBetHistoryOpti
       for (let i = 0; i < ids.length; i += CHUNK) {
         const chunk = ids.slice(i, i + CHUNK);
         const texts = await redis.mget(...chunk.map(recordKey));
-        const tx = redis.multi().del(...chunk.map(recordKey)).zrem(opened, ...chunk).zrem(closed, ...chunk);
+        const tx = redis
+          .multi()
+          .del(...chunk.map(recordKey))
+          .zrem(opened, ...chunk)
+          .zrem(closed, ...chunk);
         chunk.forEach((id, k) => {
           const r = parseRecord(texts[k]);
           if (r) tx.zrem(bettorKey(r.bettor), id);

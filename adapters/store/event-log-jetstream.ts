@@ -103,13 +103,21 @@ async function lastRelayedIn(jsm: JetStreamManager, stream: string, outboxSubjec
 }
 
 /** Opens (creating when missing; claiming it for `options.owner.chain` when given) the stream on `nc`; the caller owns the connection. */
-export async function openJetStreamEventLog<E extends LoggedEvent>(nc: NatsConnection, options: JetStreamEventLogOptions<E> = {}): Promise<JetStreamEventLog<E>> {
+export async function openJetStreamEventLog<E extends LoggedEvent>(
+  nc: NatsConnection,
+  options: JetStreamEventLogOptions<E> = {},
+): Promise<JetStreamEventLog<E>> {
   const name = options.stream ?? 'GW_EVENTS';
   const prefix = options.subjectPrefix ?? 'gw.events';
   const liveSubject = `${prefix}.live`;
   const outboxSubject = `${prefix}.outbox`;
   const parse = options.parse ?? ((raw: unknown) => asLoggedEvent(raw) as E);
-  const bounds = { maxBytes: options.maxBytes ?? 256 * 1024 * 1024, maxAgeMs: options.maxAgeMs ?? 24 * 3600_000, duplicateWindowMs: options.duplicateWindowMs ?? 120_000, maxMsgs: options.maxMsgs ?? -1 };
+  const bounds = {
+    maxBytes: options.maxBytes ?? 256 * 1024 * 1024,
+    maxAgeMs: options.maxAgeMs ?? 24 * 3600_000,
+    duplicateWindowMs: options.duplicateWindowMs ?? 120_000,
+    maxMsgs: options.maxMsgs ?? -1,
+  };
   const owner = options.owner;
   const spec: StreamSpec = { name, subjects: [`${prefix}.>`], bounds, ...(owner ? { chain: owner.chain } : {}) };
   const jsm = await jetstreamManager(nc);
@@ -140,7 +148,10 @@ export async function openJetStreamEventLog<E extends LoggedEvent>(nc: NatsConne
     const found = await streamInfo(jsm, name);
     if (found) return found;
     const now = owner ? await recordedOwner(relayKv) : null;
-    if (owner && now !== null && now !== owner.chain) throw new Error(`event stream ${name} now belongs to chain ${now}, not to this gateway's chain ${owner.chain}: another deployment on this NATS uses the same stream (give each its own)`);
+    if (owner && now !== null && now !== owner.chain)
+      throw new Error(
+        `event stream ${name} now belongs to chain ${now}, not to this gateway's chain ${owner.chain}: another deployment on this NATS uses the same stream (give each its own)`,
+      );
     return ensureStream(jsm, spec);
   };
 

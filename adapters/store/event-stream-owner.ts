@@ -94,7 +94,11 @@ async function compareAndSet(kv: KV, revision: number, record: OwnerRecord): Pro
   try {
     return revision === 0 ? await kv.create(OWNER_KEY, JSON.stringify(record)) : await kv.update(OWNER_KEY, JSON.stringify(record), revision);
   } catch (err) {
-    if (err instanceof JetStreamApiError && (err.code === JetStreamApiCodes.StreamWrongLastSequence || err.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)) return null;
+    if (
+      err instanceof JetStreamApiError &&
+      (err.code === JetStreamApiCodes.StreamWrongLastSequence || err.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
+    )
+      return null;
     throw err;
   }
 }
@@ -118,7 +122,8 @@ async function makeOurs(d: ClaimDeps, keep: boolean, deadline: number): Promise<
       await d.jsm.streams.update(d.spec.name, { description: descriptionOf(d.spec.chain) });
       return true;
     }
-    if (attempt > MAX_RECREATES) throw new Error(`event stream ${d.spec.name} is recreated by someone else as fast as this gateway recreates it (owner now: ${owner ?? 'none'})`);
+    if (attempt > MAX_RECREATES)
+      throw new Error(`event stream ${d.spec.name} is recreated by someone else as fast as this gateway recreates it (owner now: ${owner ?? 'none'})`);
     if (performance.now() > deadline) return false;
     if (info) await d.jsm.streams.delete(d.spec.name);
     await ensureStream(d.jsm, d.spec); // someone may recreate it in between: checked on the next round
@@ -189,7 +194,8 @@ export async function claimEventStream(d: ClaimDeps): Promise<Ownership> {
       const seen: { revision: number; since: number } = watched !== null && watched.revision === revision ? watched : { revision, since: performance.now() };
       watched = seen;
       if (performance.now() - seen.since < staleAfterMs) {
-        if (!waitingLogged) d.log?.info({ stream: d.spec.name, chain: d.spec.chain }, 'another gateway of this chain is taking the event stream over; waiting for it');
+        if (!waitingLogged)
+          d.log?.info({ stream: d.spec.name, chain: d.spec.chain }, 'another gateway of this chain is taking the event stream over; waiting for it');
         waitingLogged = true;
         await sleep(pollMs);
         continue;

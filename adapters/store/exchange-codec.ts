@@ -36,7 +36,11 @@ export const AccountJson = v.object({
 });
 export type AccountJson = v.InferOutput<typeof AccountJson>;
 
-export const positionToJson = (p: PositionState): PositionJson => ({ qty: p.qty.toFixed(), costBasis: p.costBasis.toFixed(), realizedPnl: p.realizedPnl.toFixed() });
+export const positionToJson = (p: PositionState): PositionJson => ({
+  qty: p.qty.toFixed(),
+  costBasis: p.costBasis.toFixed(),
+  realizedPnl: p.realizedPnl.toFixed(),
+});
 
 export function balancesToJson(b: Balances): BalancesJson {
   const positions: BalancesJson['positions'] = {};

@@ -16,7 +16,14 @@ const freshPath = () => join(dir, `ledger-${n++}.log`);
 
 storeContract('journal file', () => openFileExchangeStore(freshPath()));
 
-const account = (name: string): AccountRecord => ({ id: `id-${name}`, name, baseCurrency: 'USDT', initialCash: dec('1000'), feeRate: dec('0.001'), createdAt: new Date(0).toISOString() });
+const account = (name: string): AccountRecord => ({
+  id: `id-${name}`,
+  name,
+  baseCurrency: 'USDT',
+  initialCash: dec('1000'),
+  feeRate: dec('0.001'),
+  createdAt: new Date(0).toISOString(),
+});
 const point = { ts: new Date(0).toISOString(), cash: '1000', positionsValue: '0', equity: '1000', realizedPnl: '0', unrealizedPnl: '0' };
 
 /** Opens an account and makes `trades` buys of 1 SOL at 100 with a 0.1 fee. */
@@ -27,7 +34,13 @@ async function trade(store: ExchangeStore, name: string, trades: number): Promis
     const { bundle } = (await store.load(a.id))!;
     const t = { symbol: 'SOLUSDT' as const, side: 'BUY' as const, qty: dec('1'), gross: dec('100'), fee: dec('0.1') };
     const entry = { type: 'TRADE' as const, ts: a.createdAt, orderId: `o${i}`, symbol: t.symbol, side: t.side, qty: '1', gross: '100', fee: '0.1' };
-    expect(await store.commit(a.id, bundle.version, { balances: applyTrade(bundle.balances, t), journal: [entry], idempotency: { key: `k${i}`, record: { fingerprint: 'f', status: 201, body: { orderId: `o${i}` } } } })).toBe('committed');
+    expect(
+      await store.commit(a.id, bundle.version, {
+        balances: applyTrade(bundle.balances, t),
+        journal: [entry],
+        idempotency: { key: `k${i}`, record: { fingerprint: 'f', status: 201, body: { orderId: `o${i}` } } },
+      }),
+    ).toBe('committed');
   }
   return a.id;
 }
@@ -38,7 +51,11 @@ describe('journal file store', () => {
     const first = openFileExchangeStore(path);
     const id = await trade(first, 'reopen', 3);
     const { bundle } = (await first.load(id))!;
-    await first.commit(id, bundle.version, { balances: bundle.balances, journal: [], orderState: { orderId: 'o9', state: { status: 'done', value: 'filled' } } });
+    await first.commit(id, bundle.version, {
+      balances: bundle.balances,
+      journal: [],
+      orderState: { orderId: 'o9', state: { status: 'done', value: 'filled' } },
+    });
     const before = await first.load(id, 'k1');
     await first.close();
 

@@ -15,7 +15,17 @@
  */
 import * as v from 'valibot';
 import { JournalEntrySchema } from '../../machines/exchange/journal.ts';
-import { AccountJson, accountFromJson, accountToJson, BalancesJson, balancesFromJson, balancesToJson, commitFromJson, commitToJson, type LedgerCommitJson } from './exchange-codec.ts';
+import {
+  AccountJson,
+  accountFromJson,
+  accountToJson,
+  BalancesJson,
+  balancesFromJson,
+  balancesToJson,
+  commitFromJson,
+  commitToJson,
+  type LedgerCommitJson,
+} from './exchange-codec.ts';
 import { ledgerReads, MemoryLedger, type HeldAccountJson } from './exchange-memory.ts';
 import type { EquityPoint, ExchangeStore } from './exchange-port.ts';
 import { LineJournal } from './line-journal.ts';
@@ -95,7 +105,8 @@ function apply(ledger: MemoryLedger, line: Line, path: string): void {
   };
   switch (line.k) {
     case 'create':
-      if (ledger.createNow(accountFromJson(line.account), balancesFromJson(line.balances), line.opening, line.point as unknown as EquityPoint) !== 'created') fail(`account ${line.account.id}`);
+      if (ledger.createNow(accountFromJson(line.account), balancesFromJson(line.balances), line.opening, line.point as unknown as EquityPoint) !== 'created')
+        fail(`account ${line.account.id}`);
       return;
     case 'commit':
       if (ledger.commitNow(line.id, line.v, commitFromJson(line.c as unknown as LedgerCommitJson)) !== 'committed') fail(`commit ${line.v} of ${line.id}`);

@@ -13,16 +13,7 @@
 import type { Balances } from '../../machines/exchange/ledger.ts';
 import type { JournalEntry } from '../../machines/exchange/journal.ts';
 import { accountFromJson, accountToJson, balancesFromJson, balancesToJson, type AccountJson, type BalancesJson } from './exchange-codec.ts';
-import type {
-  AccountRecord,
-  CommitOutcome,
-  EquityPoint,
-  ExchangeStore,
-  IdempotencyRecord,
-  LedgerCommit,
-  LoadedAccount,
-  OrderRecord,
-} from './exchange-port.ts';
+import type { AccountRecord, CommitOutcome, EquityPoint, ExchangeStore, IdempotencyRecord, LedgerCommit, LoadedAccount, OrderRecord } from './exchange-port.ts';
 
 interface Held {
   account: AccountRecord;

@@ -6,14 +6,17 @@
 import { redisScript } from './redis-script.ts';
 
 /** KEYS: names, accounts, account, journal, equity. ARGV: name, id, createdMs, hash fields, journal fields, point score, point. */
-export const CREATE_ACCOUNT = redisScript(`
+export const CREATE_ACCOUNT = redisScript(
+  `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 'name_taken' end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
 redis.call('HSET', KEYS[3], unpack(cjson.decode(ARGV[4])))
 redis.call('XADD', KEYS[4], '*', unpack(cjson.decode(ARGV[5])))
 redis.call('ZADD', KEYS[5], ARGV[6], ARGV[7])
 return 'created'
-`, { deadline: true });
+`,
+  { deadline: true },
+);
 
 /**
  * KEYS: account, positions, idempotency. ARGV: idempotency key (optional). One consistent read of
@@ -33,7 +36,8 @@ return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), idem}
  * order state JSON ('' = none). The JSON documents the commit stores whole travel as arguments of
  * their own, so neither side encodes or decodes them twice.
  */
-export const COMMIT = redisScript(`
+export const COMMIT = redisScript(
+  `
 local v = redis.call('HGET', KEYS[1], 'version')
 if not v then return 'missing' end
 if v ~= ARGV[1] then return 'conflict' end
@@ -48,10 +52,13 @@ if ARGV[6] ~= '' then redis.call('HSET', KEYS[6], ARGV[6], ARGV[7]) end
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[7], ARGV[8], ARGV[9]) end
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 return 'committed'
-`, { deadline: true });
+`,
+  { deadline: true },
+);
 
 /** KEYS: account, names, accounts, then every key the account owns. ARGV: id. */
-export const DELETE_ACCOUNT = redisScript(`
+export const DELETE_ACCOUNT = redisScript(
+  `
 local name = redis.call('HGET', KEYS[1], 'name')
 if not name then return 0 end
 if redis.call('HGET', KEYS[2], name) == ARGV[1] then redis.call('HDEL', KEYS[2], name) end
@@ -59,4 +66,6 @@ redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('DEL', KEYS[1])
 for i = 4, #KEYS do redis.call('DEL', KEYS[i]) end
 return 1
-`, { deadline: true });
+`,
+  { deadline: true },
+);

@@ -61,8 +61,15 @@ export function commitArgs(expectedVersion: number, c: CommitText): string[] {
   // cjson turns an empty object into an empty array: harmless for `pairs`.
   const balances = JSON.stringify({ cash: c.cash, netDeposits: c.netDeposits, feesPaid: c.feesPaid, positions: c.positions, journal: c.journal });
   return [
-    String(expectedVersion), balances, c.order ?? '', c.equity?.score ?? '', c.equity?.member ?? '',
-    c.idem?.key ?? '', c.idem?.value ?? '', c.state?.id ?? '', c.state?.json ?? '',
+    String(expectedVersion),
+    balances,
+    c.order ?? '',
+    c.equity?.score ?? '',
+    c.equity?.member ?? '',
+    c.idem?.key ?? '',
+    c.idem?.value ?? '',
+    c.state?.id ?? '',
+    c.state?.json ?? '',
   ];
 }
 
@@ -94,16 +101,39 @@ export function redisExchangeStore(url: string, prefix = 'exchange', log: Logger
     async createAccount(account, balances, opening, point) {
       const keys = k(account.id);
       const hash = [
-        'id', account.id, 'name', account.name, 'baseCurrency', account.baseCurrency,
-        'initialCash', account.initialCash.toFixed(), 'feeRate', account.feeRate.toFixed(), 'createdAt', account.createdAt,
-        'cash', balances.cash.toFixed(), 'netDeposits', balances.netDeposits.toFixed(), 'feesPaid', balances.feesPaid.toFixed(),
-        'version', '1',
+        'id',
+        account.id,
+        'name',
+        account.name,
+        'baseCurrency',
+        account.baseCurrency,
+        'initialCash',
+        account.initialCash.toFixed(),
+        'feeRate',
+        account.feeRate.toFixed(),
+        'createdAt',
+        account.createdAt,
+        'cash',
+        balances.cash.toFixed(),
+        'netDeposits',
+        balances.netDeposits.toFixed(),
+        'feesPaid',
+        balances.feesPaid.toFixed(),
+        'version',
+        '1',
       ];
       const out = await CREATE_ACCOUNT.run(
         redis,
         [names, accounts, keys.account, keys.journal, keys.equity],
-        [account.name, account.id, String(Date.parse(account.createdAt)), JSON.stringify(hash),
-          JSON.stringify(Object.entries(journalFields(opening)).flat()), pointScore(point), JSON.stringify(point)],
+        [
+          account.name,
+          account.id,
+          String(Date.parse(account.createdAt)),
+          JSON.stringify(hash),
+          JSON.stringify(Object.entries(journalFields(opening)).flat()),
+          pointScore(point),
+          JSON.stringify(point),
+        ],
       );
       return out === 'created' ? 'created' : 'name_taken';
     },
@@ -111,19 +141,26 @@ export function redisExchangeStore(url: string, prefix = 'exchange', log: Logger
     async load(id, idempotencyKey): Promise<LoadedAccount | null> {
       const keys = k(id);
       // one script, not MULTI/EXEC: a single command that rides the client's auto-pipeline with the other orders' commands
-      const [fields, positionFields, idem] = (await LOAD.run(redis, [keys.account, keys.positions, keys.idempotency], idempotencyKey === undefined ? [] : [idempotencyKey])) as [
-        string[],
-        string[],
-        string | null,
-      ];
+      const [fields, positionFields, idem] = (await LOAD.run(
+        redis,
+        [keys.account, keys.positions, keys.idempotency],
+        idempotencyKey === undefined ? [] : [idempotencyKey],
+      )) as [string[], string[], string | null];
       if (fields.length === 0) return null;
       const h = v.parse(AccountHash, pairsOf(fields));
       const positions = pairsOf(positionFields);
       const account: AccountRecord = {
-        id: h.id, name: h.name, baseCurrency: h.baseCurrency, initialCash: dec(h.initialCash), feeRate: dec(h.feeRate), createdAt: h.createdAt,
+        id: h.id,
+        name: h.name,
+        baseCurrency: h.baseCurrency,
+        initialCash: dec(h.initialCash),
+        feeRate: dec(h.feeRate),
+        createdAt: h.createdAt,
       };
       const balances: Balances = {
-        cash: dec(h.cash), netDeposits: dec(h.netDeposits), feesPaid: dec(h.feesPaid),
+        cash: dec(h.cash),
+        netDeposits: dec(h.netDeposits),
+        feesPaid: dec(h.feesPaid),
         positions: readPositions(positions),
       };
       const idempotency: IdempotencyRecord | null = typeof idem === 'string' ? v.parse(IdempotencyJson, JSON.parse(idem)) : null;

@@ -22,7 +22,7 @@ snapshotStoreContract('journal file', () => {
 betHistoryContract('journal file', () => openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(freshPath()).betHistory);
 
 describe('journal store', () => {
-  it('writes the history records a commit carries in the commit\'s line, and reads them back after a reopen', async () => {
+  it("writes the history records a commit carries in the commit's line, and reads them back after a reopen", async () => {
     const path = freshPath();
     const a = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path);
     await a.snapshots.commit('1', { snapshot: { status: 'active' }, final: false, events: [{ type: 'bet_open', id: '1' }], rev: 1, records: [record('1')] });
@@ -30,7 +30,10 @@ describe('journal store', () => {
     const closed = record('1', { status: 1, exitPrice: 15_000_000_001, closedAt: 1_763_700_020_000, netUnits: '30000000', closeTx: 'sig-close' });
     await a.snapshots.commit('1', { snapshot: { status: 'done' }, final: true, events: [{ type: 'bet_closed', id: '1' }], rev: 2, records: [closed] });
     // the record is in the same line as the snapshot and its event: one append, so one kill cannot split them
-    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(lines.at(-1)).toMatchObject({ k: 's', id: '1', f: 1, ev: [{ e: { type: 'bet_closed' } }], h: [{ id: '1', status: 1, closeTx: 'sig-close' }] });
     // a commit whose rev was already stored writes no record either
     await a.snapshots.commit('1', { snapshot: { status: 'done' }, final: true, events: [], rev: 2, records: [record('1')] });
@@ -46,7 +49,13 @@ describe('journal store', () => {
     const path = freshPath();
     const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path, { compactSlack: 10 });
     for (let i = 1; i <= 30; i++) {
-      await a.snapshots.commit(String(i), { snapshot: { status: 'active' }, final: false, events: [{ type: 'bet_open', id: String(i) }], rev: 1, records: [record(String(i), { openedAt: i })] });
+      await a.snapshots.commit(String(i), {
+        snapshot: { status: 'active' },
+        final: false,
+        events: [{ type: 'bet_open', id: String(i) }],
+        rev: 1,
+        records: [record(String(i), { openedAt: i })],
+      });
     }
     expect(await a.betHistory.pruneOpenedBefore(11)).toBe(10);
     await a.close();
@@ -60,7 +69,10 @@ describe('journal store', () => {
     const path = freshPath();
     const legacy = join(dirname(path), 'history.log');
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(legacy, `${JSON.stringify(record('5'))}\n${JSON.stringify(record('5', { status: 2, closedAt: 1, netUnits: '-100000000' }))}\n${JSON.stringify(record('6'))}\n`);
+    writeFileSync(
+      legacy,
+      `${JSON.stringify(record('5'))}\n${JSON.stringify(record('5', { status: 2, closedAt: 1, netUnits: '-100000000' }))}\n${JSON.stringify(record('6'))}\n`,
+    );
     const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
     expect((await a.betHistory.get('5'))?.status).toBe(2);
     expect(existsSync(legacy)).toBe(false);
@@ -110,7 +122,8 @@ describe('journal store', () => {
     const a = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path, { compactSlack: 50, eventCapacity: 20, finalKeep: 5 });
     for (let i = 1; i <= 100; i++) {
       await a.snapshots.commit(String(i), { snapshot: { status: 'active', i }, final: false, events: [{ type: 'bet_open', id: String(i) }], rev: 1 });
-      if (i % 2 === 0) await a.snapshots.commit(String(i), { snapshot: { status: 'done', i }, final: true, events: [{ type: 'bet_closed', id: String(i) }], rev: 2 });
+      if (i % 2 === 0)
+        await a.snapshots.commit(String(i), { snapshot: { status: 'done', i }, final: true, events: [{ type: 'bet_closed', id: String(i) }], rev: 2 });
     }
     expect(a.lines()).toBeLessThan(150); // 150 commits written
     await a.close();

@@ -105,7 +105,11 @@ export interface JournalSnapshotRecord {
  * writing (the operator CLI, while a gateway runs): every snapshot id's latest record, the events
  * in seq order, and the history records.
  */
-export function readJournalRecords(path: string): { snapshots: Map<string, JournalSnapshotRecord>; events: Array<Sequenced<LoggedEvent>>; betHistory: MemoryBetHistory } {
+export function readJournalRecords(path: string): {
+  snapshots: Map<string, JournalSnapshotRecord>;
+  events: Array<Sequenced<LoggedEvent>>;
+  betHistory: MemoryBetHistory;
+} {
   const snapshots = new Map<string, JournalSnapshotRecord>();
   const events = new Map<number, Sequenced<LoggedEvent>>();
   const betHistory = createMemoryBetHistory();

@@ -19,7 +19,7 @@ describeKeyStore('redis', async () => {
 });
 
 describe('redis key store specifics', () => {
-  it('two stores on the same hash see each other\'s keys (two gateway processes)', async () => {
+  it("two stores on the same hash see each other's keys (two gateway processes)", async () => {
     const prefix = shared.prefix();
     const key = deriveKeystoreKey('shared secret');
     const one = await openRedisKeyStore(shared.redis(), key, { prefix });

@@ -28,7 +28,10 @@ export function describePriceHistory(name: string, make: (retention?: PriceHisto
       expect(await h.atOrBefore(T + 10_000)).toEqual({ price: '150.00000003', ts: T + 500 });
       expect(await h.hasTickAtOrAfter(T + 500)).toBe(true);
       expect(await h.hasTickAtOrAfter(T + 501)).toBe(false);
-      expect(await h.between(T - 500, T)).toEqual([{ price: '150.00000001', ts: T - 500 }, { price: '150.00000002', ts: T }]);
+      expect(await h.between(T - 500, T)).toEqual([
+        { price: '150.00000001', ts: T - 500 },
+        { price: '150.00000002', ts: T },
+      ]);
       expect(await h.between(T + 1, T + 499)).toEqual([]);
       expect(await h.between(T - 10_000, T + 10_000)).toHaveLength(3);
     });

@@ -114,7 +114,15 @@ export class RedisSnapshotStore<E extends LoggedEvent = LoggedEvent, R = never> 
       return rest as E;
     });
     const keys = [this.keyOf(id), `${this.keyOf(id)}:rev`, this.liveKey, this.events.counter, this.events.stream];
-    const args: Array<string | number> = [id, JSON.stringify(change.snapshot), change.final ? '1' : '0', this.finalTtl, change.rev, this.capacity, JSON.stringify(fields.map((f) => JSON.stringify(f)))];
+    const args: Array<string | number> = [
+      id,
+      JSON.stringify(change.snapshot),
+      change.final ? '1' : '0',
+      this.finalTtl,
+      change.rev,
+      this.capacity,
+      JSON.stringify(fields.map((f) => JSON.stringify(f))),
+    ];
     const records = change.records ?? [];
     if (records.length > 0 && !this.layout) throw new Error('this snapshot store was made without a record layout; it cannot write records');
     args.push(records.length);

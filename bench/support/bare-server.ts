@@ -17,7 +17,9 @@ uWS
   .get('/bare', (res) => {
     n++;
     const body = JSON.stringify(
-      pad ? { symbol: 'solusdt', price: '150.12345678', ts: 1763700000000 + n, counter: String(n), paused: 0, pad } : { symbol: 'solusdt', price: '150.12345678', ts: 1763700000000 + n, counter: String(n), paused: 0 },
+      pad
+        ? { symbol: 'solusdt', price: '150.12345678', ts: 1763700000000 + n, counter: String(n), paused: 0, pad }
+        : { symbol: 'solusdt', price: '150.12345678', ts: 1763700000000 + n, counter: String(n), paused: 0 },
     );
     res.cork(() => {
       res.writeHeader('Content-Type', 'application/json').writeHeader('Access-Control-Allow-Origin', '*').end(body);

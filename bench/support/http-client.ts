@@ -27,7 +27,11 @@ export class JsonClient {
     return new Promise((resolve, reject) => {
       const req = request(
         `${this.base}${path}`,
-        { method, agent: this.agent, headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+        {
+          method,
+          agent: this.agent,
+          headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));

@@ -57,7 +57,10 @@ export async function fundBettors(rpc: RpcExchange, dataDir: string, bettors: Ke
   for (let i = 0; i < bettors.length; i += 5) {
     const ixs: TransactionInstruction[] = bettors.slice(i, i + 5).flatMap((b) => {
       const ata = tokenAccountOf(mint, b.publicKey);
-      return [createAssociatedTokenAccountIdempotentInstruction(minter.publicKey, ata, b.publicKey, mint), createMintToInstruction(mint, ata, minter.publicKey, units)];
+      return [
+        createAssociatedTokenAccountIdempotentInstruction(minter.publicKey, ata, b.publicKey, mint),
+        createMintToInstruction(mint, ata, minter.publicKey, units),
+      ];
     });
     wires.push(signTransaction(ixs, minter, [], hash).wire.toString('base64'));
   }
@@ -69,7 +72,19 @@ export function firstBetWires(dataDir: string, bettors: Keypair[], stake: bigint
   const { mint, relayer } = chainOf(dataDir);
   const vault = tokenAccountOf(mint, configAddress());
   return bettors.map((b, i) =>
-    signTransaction([placeBetIx({ seq: 0n, bettor: b.publicKey, bettorToken: tokenAccountOf(mint, b.publicKey), vault, relayer: relayer.publicKey, delegated: false }, side(i), stake, 150_00000000n)], relayer, [b], hash).wire.toString('base64'),
+    signTransaction(
+      [
+        placeBetIx(
+          { seq: 0n, bettor: b.publicKey, bettorToken: tokenAccountOf(mint, b.publicKey), vault, relayer: relayer.publicKey, delegated: false },
+          side(i),
+          stake,
+          150_00000000n,
+        ),
+      ],
+      relayer,
+      [b],
+      hash,
+    ).wire.toString('base64'),
   );
 }
 

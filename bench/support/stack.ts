@@ -78,7 +78,12 @@ export interface GatewayUnderTest {
 }
 
 /** Starts `npm run gateway` on `chain` (through its proxies) and `redis`, Profile A, test mode. */
-export async function startGatewayProcess(chain: ChainUnderTest, redis: RunningServer | null, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<GatewayUnderTest> {
+export async function startGatewayProcess(
+  chain: ChainUnderTest,
+  redis: RunningServer | null,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<GatewayUnderTest> {
   const port = await freePort();
   const vars = {
     DATA_DIR: chain.dataDir,

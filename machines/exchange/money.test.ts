@@ -21,8 +21,13 @@ describe('fmt', () => {
   });
 
   it('agrees with the rule spelled out for any decimal and any digits', () => {
-    const decimal = fc.tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 25 })).map(([units, scale]) => dec(units.toString()).div(dec('10').pow(scale)));
-    fc.assert(fc.property(decimal, fc.integer({ min: 0, max: 12 }), (d, dp) => fmt(d, dp) === reference(d, dp)), { numRuns: 2000 });
+    const decimal = fc
+      .tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 25 }))
+      .map(([units, scale]) => dec(units.toString()).div(dec('10').pow(scale)));
+    fc.assert(
+      fc.property(decimal, fc.integer({ min: 0, max: 12 }), (d, dp) => fmt(d, dp) === reference(d, dp)),
+      { numRuns: 2000 },
+    );
   });
 
   it('toMoney keeps 10 digits', () => {

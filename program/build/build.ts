@@ -20,10 +20,19 @@ const clang = 'clang-19';
 
 /** Flags from notes: SBPF v0 needs -mcpu=v2 (no alu32), big frames, no builtins, no jump tables. */
 const CFLAGS = [
-  '-target', 'bpf', '-mcpu=v2', '-O2', '-std=c11',
-  '-ffreestanding', '-fno-builtin', '-fno-jump-tables',
-  '-mllvm', '-bpf-stack-size=4096',
-  '-Wall', '-Wextra', '-Werror',
+  '-target',
+  'bpf',
+  '-mcpu=v2',
+  '-O2',
+  '-std=c11',
+  '-ffreestanding',
+  '-fno-builtin',
+  '-fno-jump-tables',
+  '-mllvm',
+  '-bpf-stack-size=4096',
+  '-Wall',
+  '-Wextra',
+  '-Werror',
 ];
 
 /** Compiles C sources (in the given order) and links them into an SBPF v0 shared object. */
@@ -43,7 +52,9 @@ export function buildSharedObject(sources: string[]): Uint8Array {
 
 /** Builds the program from program/src/*.c (sorted by name, so the output is deterministic). */
 export function buildProgram(): Uint8Array {
-  const sources = readdirSync(sourceDir).filter((f) => f.endsWith('.c')).sort();
+  const sources = readdirSync(sourceDir)
+    .filter((f) => f.endsWith('.c'))
+    .sort();
   return buildSharedObject(sources.map((source) => join(sourceDir, source)));
 }
 

@@ -63,8 +63,7 @@ export function readRelocatable(file: string, bytes: Uint8Array): RelocatableObj
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const magic = bytes[0] === 0x7f && bytes[1] === 0x45 && bytes[2] === 0x4c && bytes[3] === 0x46;
   if (!magic || bytes[4] !== 2 || bytes[5] !== 1) throw new Error(`${file}: not an ELF64 little-endian file`);
-  if (view.getUint16(16, true) !== ET_REL || view.getUint16(18, true) !== EM_BPF)
-    throw new Error(`${file}: not a relocatable BPF object`);
+  if (view.getUint16(16, true) !== ET_REL || view.getUint16(18, true) !== EM_BPF) throw new Error(`${file}: not a relocatable BPF object`);
   const shoff = Number(view.getBigUint64(40, true));
   const shentsize = view.getUint16(58, true);
   const shnum = view.getUint16(60, true);

@@ -72,15 +72,21 @@ export function writeSharedObject(image: LinkedImage): Uint8Array {
     relView.setBigUint64(16 * i + 8, (BigInt(symbolIndex.get(site.name)!) << 32n) | R_BPF_64_32, true);
   });
 
-  const sections: OutSection[] = [
-    { name: '.text', type: SHT_PROGBITS, flags: SHF_ALLOC | SHF_EXECINSTR, bytes: image.text, align: 8, entsize: 0, offset: 0 },
-  ];
+  const sections: OutSection[] = [{ name: '.text', type: SHT_PROGBITS, flags: SHF_ALLOC | SHF_EXECINSTR, bytes: image.text, align: 8, entsize: 0, offset: 0 }];
   // An empty section at a shared address would confuse the loader's DT_SYMTAB lookup (notes: trap).
-  if (image.rodata.length > 0)
-    sections.push({ name: '.rodata', type: SHT_PROGBITS, flags: SHF_ALLOC, bytes: image.rodata, align: 8, entsize: 0, offset: 0 });
+  if (image.rodata.length > 0) sections.push({ name: '.rodata', type: SHT_PROGBITS, flags: SHF_ALLOC, bytes: image.rodata, align: 8, entsize: 0, offset: 0 });
   const dynamicSize = 16 * 8;
   sections.push(
-    { name: '.dynamic', type: SHT_DYNAMIC, flags: SHF_ALLOC | SHF_WRITE, bytes: new Uint8Array(dynamicSize), align: 8, entsize: 16, link: '.dynstr', offset: 0 },
+    {
+      name: '.dynamic',
+      type: SHT_DYNAMIC,
+      flags: SHF_ALLOC | SHF_WRITE,
+      bytes: new Uint8Array(dynamicSize),
+      align: 8,
+      entsize: 16,
+      link: '.dynstr',
+      offset: 0,
+    },
     { name: '.dynsym', type: SHT_DYNSYM, flags: SHF_ALLOC, bytes: dynsym, align: 8, entsize: 24, link: '.dynstr', info: 1, offset: 0 },
     { name: '.dynstr', type: SHT_STRTAB, flags: SHF_ALLOC, bytes: dynstrBytes, align: 1, entsize: 0, offset: 0 },
     { name: '.rel.dyn', type: SHT_REL, flags: SHF_ALLOC, bytes: reldyn, align: 8, entsize: 16, link: '.dynsym', offset: 0 },
@@ -142,7 +148,21 @@ export function writeSharedObject(image: LinkedImage): Uint8Array {
   file.set(shstrtabBytes, shstrtabOffset);
 
   const indexOf = (name: string): number => sections.findIndex((s) => s.name === name) + 1;
-  const header = (index: number, fields: { name: number; type: number; flags: bigint; addr: number; offset: number; size: number; link: number; info: number; align: number; entsize: number }): void => {
+  const header = (
+    index: number,
+    fields: {
+      name: number;
+      type: number;
+      flags: bigint;
+      addr: number;
+      offset: number;
+      size: number;
+      link: number;
+      info: number;
+      align: number;
+      entsize: number;
+    },
+  ): void => {
     const h = shoff + 64 * index;
     view.setUint32(h, fields.name, true);
     view.setUint32(h + 4, fields.type, true);
@@ -169,6 +189,17 @@ export function writeSharedObject(image: LinkedImage): Uint8Array {
       entsize: section.entsize,
     }),
   );
-  header(shnum - 1, { name: shstrtabName, type: SHT_STRTAB, flags: 0n, addr: 0, offset: shstrtabOffset, size: shstrtabBytes.length, link: 0, info: 0, align: 1, entsize: 0 });
+  header(shnum - 1, {
+    name: shstrtabName,
+    type: SHT_STRTAB,
+    flags: 0n,
+    addr: 0,
+    offset: shstrtabOffset,
+    size: shstrtabBytes.length,
+    link: 0,
+    info: 0,
+    align: 1,
+    entsize: 0,
+  });
   return file;
 }

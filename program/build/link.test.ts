@@ -47,7 +47,10 @@ describe('link step', () => {
     const sent = chain.mustSend([new TransactionInstruction({ programId, keys: [], data: Buffer.alloc(0) })], [payer]);
     expect(sent.logs).toContain('Program log: alpha');
     expect(sent.logs).toContain('Program log: linked-ok');
-    const withAccount = chain.send([new TransactionInstruction({ programId, keys: [{ pubkey: payer.publicKey, isSigner: true, isWritable: true }], data: Buffer.alloc(0) })], [payer]);
+    const withAccount = chain.send(
+      [new TransactionInstruction({ programId, keys: [{ pubkey: payer.publicKey, isSigner: true, isWritable: true }], data: Buffer.alloc(0) })],
+      [payer],
+    );
     expect(withAccount.ok).toBe(false);
     if (!withAccount.ok) {
       expect(withAccount.logs).toContain('Program log: gamma');
@@ -56,7 +59,10 @@ describe('link step', () => {
   });
 
   it('refuses a mutable global (SBPF v0 has no writable data)', () => {
-    const bad = source('counter.c', 'unsigned long long counter;\nunsigned long long entrypoint(const unsigned char *input) { counter += *input; return counter; }\n');
+    const bad = source(
+      'counter.c',
+      'unsigned long long counter;\nunsigned long long entrypoint(const unsigned char *input) { counter += *input; return counter; }\n',
+    );
     expect(() => buildSharedObject([bad])).toThrow(/writable section|mutable globals/);
   });
 

@@ -403,7 +403,10 @@ describe('admin instructions: attacker', () => {
     const thief = stranger(chain);
     expectRefused(chain.send([await chain.setRelayerIx(thief.publicKey, { admin: chain.relayer.publicKey })], [chain.relayer]), 'Unauthorized');
     expectRefused(chain.send([await chain.setRelayerIx(thief.publicKey, { admin: thief.publicKey })], [thief]), 'Unauthorized');
-    expectRefused(chain.send([patchAccount(await chain.setRelayerIx(thief.publicKey), 'set_relayer', 'admin', { isSigner: false })], [thief]), 'MissingSignature');
+    expectRefused(
+      chain.send([patchAccount(await chain.setRelayerIx(thief.publicKey), 'set_relayer', 'admin', { isSigner: false })], [thief]),
+      'MissingSignature',
+    );
     const forged = forgeCopy(chain, chain.config, (data) => data.set(thief.publicKey.toBytes(), 8));
     expectRefused(chain.send([await chain.setRelayerIx(thief.publicKey, { config: forged, admin: thief.publicKey })], [thief]), 'InvalidPda');
     expect(chain.readConfig().relayer.equals(chain.relayer.publicKey)).toBe(true);
@@ -413,7 +416,10 @@ describe('admin instructions: attacker', () => {
     const thief = stranger(chain);
     expectRefused(chain.send([await chain.proposeAdminIx(thief.publicKey, { admin: chain.relayer.publicKey })], [chain.relayer]), 'Unauthorized');
     expectRefused(chain.send([await chain.proposeAdminIx(thief.publicKey, { admin: thief.publicKey })], [thief]), 'Unauthorized');
-    expectRefused(chain.send([patchAccount(await chain.proposeAdminIx(thief.publicKey), 'propose_admin', 'admin', { isSigner: false })], [thief]), 'MissingSignature');
+    expectRefused(
+      chain.send([patchAccount(await chain.proposeAdminIx(thief.publicKey), 'propose_admin', 'admin', { isSigner: false })], [thief]),
+      'MissingSignature',
+    );
     const successor = stranger(chain);
     chain.mustSend([await chain.proposeAdminIx(successor.publicKey)], [chain.admin]);
     expectRefused(chain.send([await chain.proposeAdminIx(thief.publicKey, { admin: successor.publicKey })], [successor]), 'Unauthorized');
@@ -427,7 +433,10 @@ describe('admin instructions: attacker', () => {
     expectRefused(chain.send([await chain.acceptAdminIx(thief.publicKey)], [thief]), 'NotPendingAdmin');
     expectRefused(chain.send([await chain.acceptAdminIx(chain.relayer.publicKey)], [chain.relayer]), 'NotPendingAdmin');
     expectRefused(chain.send([await chain.acceptAdminIx(chain.admin.publicKey)], [chain.admin]), 'NotPendingAdmin');
-    expectRefused(chain.send([patchAccount(await chain.acceptAdminIx(successor.publicKey), 'accept_admin', 'new_admin', { isSigner: false })], [thief]), 'MissingSignature');
+    expectRefused(
+      chain.send([patchAccount(await chain.acceptAdminIx(successor.publicKey), 'accept_admin', 'new_admin', { isSigner: false })], [thief]),
+      'MissingSignature',
+    );
     // After a cancel, the once-proposed key cannot accept.
     chain.mustSend([await chain.proposeAdminIx(PublicKey.default)], [chain.admin]);
     expectRefused(chain.send([await chain.acceptAdminIx(successor.publicKey)], [successor]), 'NoPendingAdmin');

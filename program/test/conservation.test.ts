@@ -31,7 +31,15 @@ const commandArb = fc.oneof(
       amount: fc.bigInt({ min: DEFAULT_PARAMS.minAmount, max: DEFAULT_PARAMS.maxAmount }),
     }),
   },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('settle' as const), who: fc.nat({ max: BETTORS - 1 }), move: fc.constantFrom(-1n, 0n, 1n), replayTie: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('settle' as const),
+      who: fc.nat({ max: BETTORS - 1 }),
+      move: fc.constantFrom(-1n, 0n, 1n),
+      replayTie: fc.boolean(),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('refund' as const), who: fc.nat({ max: BETTORS - 1 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('reclaim' as const), who: fc.nat({ max: BETTORS - 1 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('closeBettor' as const), who: fc.nat({ max: BETTORS - 1 }) }) },
@@ -71,7 +79,8 @@ describe('token conservation and solvency', () => {
           const bettors: Bettor[] = Array.from({ length: BETTORS }, () => chain.newBettor(FUNDS));
           const sink = tokenAccountAt(chain, chain.admin.publicKey, chain.mint);
           const model: Model = { open: bettors.map(() => null), settled: bettors.map(() => []), tokens: bettors.map(() => FUNDS) };
-          const total = (): bigint => chain.tokenBalance(chain.vault) + chain.tokenBalance(sink) + bettors.reduce((sum, b) => sum + chain.tokenBalance(b.token), 0n);
+          const total = (): bigint =>
+            chain.tokenBalance(chain.vault) + chain.tokenBalance(sink) + bettors.reduce((sum, b) => sum + chain.tokenBalance(b.token), 0n);
           const start = total();
           const liability = (): bigint => model.open.reduce((sum, bet) => sum + (bet ? payout(bet.amount) : 0n), 0n);
 
@@ -124,7 +133,13 @@ describe('token conservation and solvency', () => {
                   // vault covered this bet's payout before, so it covers the same stake again.
                   const replay = await chain.placeBetIx(bettor, { side: open.side, amount: open.amount, entryPrice: exit }, { seq: open.seq + 1n });
                   chain.mustSend([close, replay], [chain.relayer, bettor.key]);
-                  model.open[command.who] = { bet: chain.betAddress(bettor, open.seq + 1n), seq: open.seq + 1n, side: open.side, amount: open.amount, expire: chain.now() + DEFAULT_PARAMS.expirySeconds };
+                  model.open[command.who] = {
+                    bet: chain.betAddress(bettor, open.seq + 1n),
+                    seq: open.seq + 1n,
+                    side: open.side,
+                    amount: open.amount,
+                    expire: chain.now() + DEFAULT_PARAMS.expirySeconds,
+                  };
                   model.tokens[command.who]! -= open.amount;
                 } else {
                   chain.mustSend([close], [chain.relayer]);

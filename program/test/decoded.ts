@@ -52,4 +52,3 @@ export interface BettorStateAccount {
 export function bigintify(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, BN.isBN(v) ? BigInt((v as BN).toString()) : v]));
 }
-

@@ -70,4 +70,3 @@ export function tokenAccountAt(chain: BetChain, owner: PublicKey, mint: PublicKe
   writeAccount(chain, key, { owner: TOKEN_PROGRAM_ID, data, lamports: chain.svm.minimumBalanceForRentExemption(BigInt(data.length)) });
   return key;
 }
-

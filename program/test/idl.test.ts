@@ -67,7 +67,10 @@ describe('IDL', () => {
     for (const name of names) {
       const struct = new RegExp(`typedef struct __attribute__\\(\\(packed\\)\\) \\{([^}]*)\\} ${name};`).exec(sources);
       if (!struct) throw new Error(`no packed C struct ${name}`);
-      const fields = [...struct[1]!.matchAll(/^\s*(u8|u64|i64|SolPubkey) (\w+)(\[8\])?;/gm)].map((m) => ({ name: m[2], type: m[3] ? 'discriminator' : C_TYPES[m[1]!] }));
+      const fields = [...struct[1]!.matchAll(/^\s*(u8|u64|i64|SolPubkey) (\w+)(\[8\])?;/gm)].map((m) => ({
+        name: m[2],
+        type: m[3] ? 'discriminator' : C_TYPES[m[1]!],
+      }));
       expect(fields, name).toEqual([{ name: 'discriminator', type: 'discriminator' }, ...idlFields(name)]);
       const size = idlFields(name).reduce((sum, f) => sum + (WIDTHS[f.type] ?? NaN), 8);
       expect(sources, name).toContain(`_Static_assert(sizeof(${name}) == ${size}`);
@@ -90,7 +93,20 @@ describe('IDL', () => {
     for (const type of UPDOWN_IDL.types ?? []) expect(type.docs?.length, type.name).toBeGreaterThan(0);
     const names = UPDOWN_IDL.instructions.map((ix) => ix.name).sort();
     expect(names).toEqual(
-      ['accept_admin', 'close_bet', 'close_bettor', 'initialize', 'place_bet', 'place_bet_delegated', 'propose_admin', 'reclaim_bet', 'refund_expired', 'set_paused', 'set_relayer', 'withdraw'].sort(),
+      [
+        'accept_admin',
+        'close_bet',
+        'close_bettor',
+        'initialize',
+        'place_bet',
+        'place_bet_delegated',
+        'propose_admin',
+        'reclaim_bet',
+        'refund_expired',
+        'set_paused',
+        'set_relayer',
+        'withdraw',
+      ].sort(),
     );
     const refund = UPDOWN_IDL.instructions.find((ix) => ix.name === 'refund_expired')!;
     expect(refund.accounts.filter((a) => (a as { signer?: boolean }).signer)).toEqual([]);
@@ -108,15 +124,22 @@ describe('IDL', () => {
 
   it("the IDL's fixed addresses and PDA seeds let Anchor fill config, program, program_data and bettor_state itself", async () => {
     type Builder = { accountsPartial(a: Record<string, PublicKey>): { instruction(): Promise<{ keys: Array<{ pubkey: PublicKey }> }> } };
-    const methods = new Program(UPDOWN_IDL as Idl, { connection: new Connection('http://127.0.0.1:1') }).methods as unknown as Record<string, (...args: unknown[]) => Builder>;
+    const methods = new Program(UPDOWN_IDL as Idl, { connection: new Connection('http://127.0.0.1:1') }).methods as unknown as Record<
+      string,
+      (...args: unknown[]) => Builder
+    >;
     const key = () => Keypair.generate().publicKey;
     const init = await methods.initialize!(new BN(1), new BN(2), new BN(10_000), new BN(15), new BN(60))
       .accountsPartial({ authority: key(), admin: key(), relayer: key(), mint: key(), vault: key() })
       .instruction();
     const initKeys = init.keys.map((m) => m.pubkey.toBase58());
-    expect([initKeys[0], initKeys[6], initKeys[7], initKeys[9]]).toEqual([configPda()[0], PROGRAM_ID, programDataPda()[0], SystemProgram.programId].map((k) => k.toBase58()));
+    expect([initKeys[0], initKeys[6], initKeys[7], initKeys[9]]).toEqual(
+      [configPda()[0], PROGRAM_ID, programDataPda()[0], SystemProgram.programId].map((k) => k.toBase58()),
+    );
     const bettor = key();
-    const place = await methods.placeBet!(0, new BN(1), new BN(2)).accountsPartial({ bet: key(), bettor, bettorToken: key(), vault: key(), relayer: key() }).instruction();
+    const place = await methods.placeBet!(0, new BN(1), new BN(2))
+      .accountsPartial({ bet: key(), bettor, bettorToken: key(), vault: key(), relayer: key() })
+      .instruction();
     expect(place.keys[2]!.pubkey.equals(bettorPda(bettor)[0])).toBe(true);
   });
 

@@ -69,7 +69,17 @@ describe('place_bet', () => {
     const decoded = chain.readBet(bet);
     expect(decoded.bettor.equals(bettor.key.publicKey)).toBe(true);
     expect(decoded.payer.equals(chain.relayer.publicKey)).toBe(true);
-    expect(decoded).toMatchObject({ id: 1n, seq: 0n, side: DOWN, amount: STAKE, entry_price: PRICE, exit_price: 0n, bet_time: START_TIME, expire_time: START_TIME + 15n, status: 0 });
+    expect(decoded).toMatchObject({
+      id: 1n,
+      seq: 0n,
+      side: DOWN,
+      amount: STAKE,
+      entry_price: PRICE,
+      exit_price: 0n,
+      bet_time: START_TIME,
+      expire_time: START_TIME + 15n,
+      status: 0,
+    });
     expect(chain.readAccount(bet)!.data.length).toBe(Number(BET_SIZE));
     const state = chain.readBettorState(bettor);
     expect(state).toMatchObject({ open_bet_id: 1n, has_open_bet: 1, bet_count: 1n, reclaimed: 0n });
@@ -141,13 +151,19 @@ describe('solvency: the vault covers every open bet', () => {
     // Vault 0: the first bet brings its stake, which covers STAKE of its 1.3 x STAKE payout.
     const exact = WIN - STAKE;
     const { chain, bettor } = await ready(exact - 1n);
-    expectRefused(chain.send([await chain.placeBetIx(bettor, { side: UP, amount: STAKE, entryPrice: PRICE })], [chain.relayer, bettor.key]), 'VaultCannotCover');
+    expectRefused(
+      chain.send([await chain.placeBetIx(bettor, { side: UP, amount: STAKE, entryPrice: PRICE })], [chain.relayer, bettor.key]),
+      'VaultCannotCover',
+    );
     chain.mintTo(chain.vault, 1n);
     await chain.placeBet(bettor, UP, STAKE, PRICE);
     expect(chain.tokenBalance(chain.vault)).toBe(WIN);
     expect(chain.readConfig().open_liability).toBe(WIN);
     const other = chain.newBettor();
-    expectRefused(chain.send([await chain.placeBetIx(other, { side: DOWN, amount: STAKE, entryPrice: PRICE })], [chain.relayer, other.key]), 'VaultCannotCover');
+    expectRefused(
+      chain.send([await chain.placeBetIx(other, { side: DOWN, amount: STAKE, entryPrice: PRICE })], [chain.relayer, other.key]),
+      'VaultCannotCover',
+    );
   });
 });
 
@@ -189,7 +205,7 @@ describe('close_bet outcomes', () => {
     expect(chain.readConfig().open_liability).toBe(0n);
   });
 
-  it("a lost bet settles although the bettor closed its token account; a win then needs a live account", async () => {
+  it('a lost bet settles although the bettor closed its token account; a win then needs a live account', async () => {
     const { chain, bettor } = await ready();
     const lost = await chain.placeBet(bettor, UP, STAKE, PRICE);
     const sink = tokenAccountAt(chain, Keypair.generate().publicKey, chain.mint);
@@ -260,7 +276,7 @@ describe('refund_expired', () => {
 });
 
 describe('reclaim_bet and close_bettor', () => {
-  it("reclaim_bet closes a settled bet: every lamport to bet.payer, the address back to the System Program", async () => {
+  it('reclaim_bet closes a settled bet: every lamport to bet.payer, the address back to the System Program', async () => {
     const { chain, bettor } = await ready();
     const { bet } = await chain.placeBet(bettor, UP, STAKE, PRICE);
     chain.setTime(chain.now() + 15n);

@@ -78,7 +78,11 @@ describe('refusals: one distinct code per check', () => {
     const { chain, bettor } = await ready();
     const nextSeq = await chain.placeBetIx(bettor, { side: 0, amount: STAKE, entryPrice: PRICE }, { seq: 1n });
     refused(chain.send([nextSeq], [chain.relayer, bettor.key]), 'InvalidPda');
-    const otherBettor = await chain.placeBetIx(bettor, { side: 0, amount: STAKE, entryPrice: PRICE }, { accounts: { bet: chain.betAddress(chain.newBettor(), 0n) } });
+    const otherBettor = await chain.placeBetIx(
+      bettor,
+      { side: 0, amount: STAKE, entryPrice: PRICE },
+      { accounts: { bet: chain.betAddress(chain.newBettor(), 0n) } },
+    );
     refused(chain.send([otherBettor], [chain.relayer, bettor.key]), 'InvalidPda');
     const forgedConfig = forgeCopy(chain, chain.config);
     refused(chain.send([await chain.setPausedIx(1, { config: forgedConfig })], [chain.admin]), 'InvalidPda');
@@ -283,7 +287,7 @@ describe('refusals: one distinct code per check', () => {
     expect(chain.tokenBalance(chain.vault)).toBe(0n);
   });
 
-  it('WithdrawBelowLiability: a withdrawal into the open bets\' payouts', async () => {
+  it("WithdrawBelowLiability: a withdrawal into the open bets' payouts", async () => {
     const { chain, bettor } = await ready(DEFAULT_PARAMS, 1_000_000_000n);
     await chain.placeBet(bettor, 0, STAKE, PRICE);
     const destination = tokenAccountAt(chain, chain.admin.publicKey, chain.mint);

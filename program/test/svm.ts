@@ -25,9 +25,7 @@ import { PROGRAM_ID, PROGRAM_SO_PATH, UPDOWN_IDL, UPGRADEABLE_LOADER_ID, betPda,
 import { bigintify, type BetAccount, type BettorStateAccount, type ConfigAccount } from './decoded.ts';
 
 /** What a transaction did: compute units and logs, or the failing custom code (when there is one). */
-export type Sent =
-  | { ok: true; cu: number; logs: string[] }
-  | { ok: false; code: number | null; anchorName: string | null; error: string; logs: string[] };
+export type Sent = { ok: true; cu: number; logs: string[] } | { ok: false; code: number | null; anchorName: string | null; error: string; logs: string[] };
 
 /** Contract parameters used unless a test says otherwise (6-decimal token: 100..10000 units). */
 export const DEFAULT_PARAMS = {

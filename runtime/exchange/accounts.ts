@@ -20,7 +20,12 @@ export const totalsOf = (ctx: ExchangeContext, bundle: AccountBundle, balances: 
   valueAccount(balances, bundle.account.initialCash, ctx.books.bids());
 
 /** Opens an account (spec §4 POST /accounts): journals the initial cash and records a first equity point. */
-export async function openAccount(ctx: ExchangeContext, name: string, initialCash: Decimal, feeRate: Decimal): Promise<Outcome<ReturnType<typeof accountView>>> {
+export async function openAccount(
+  ctx: ExchangeContext,
+  name: string,
+  initialCash: Decimal,
+  feeRate: Decimal,
+): Promise<Outcome<ReturnType<typeof accountView>>> {
   const now = ctx.now();
   const account = { id: randomUUID(), name, baseCurrency: 'USDT' as const, initialCash, feeRate, createdAt: now.toISOString() };
   const balances = openingBalances(initialCash);
@@ -92,37 +97,44 @@ async function moveCash(
   delta: (cash: Decimal) => Decimal,
   reason: string | undefined,
 ): Promise<Outcome<CashMovementView>> {
-  return serialPerAccount(ctx.store, id, () => retryOnConflict(async () => {
-    const loaded = await ctx.store.load(id);
-    if (!loaded) return notFound(id);
-    const { bundle } = loaded;
-    const d = delta(bundle.balances.cash);
-    const now = ctx.now();
-    const kind: CashMovementView['type'] = type === 'CASH_SET' ? type : d.isNegative() ? 'WITHDRAWAL' : 'DEPOSIT';
-    const view = (b: Balances): CashMovementView => ({
-      accountId: id, type: kind, amount: fmt(d), reason: reason ?? null, cash: fmt(b.cash), netDeposits: fmt(b.netDeposits), ts: now.toISOString(),
-    });
-    if (d.isZero()) return ok(view(bundle.balances));
-    if (bundle.balances.cash.plus(d).isNegative()) {
-      return refuse('INSUFFICIENT_FUNDS', `cash ${fmt(bundle.balances.cash)} cannot cover a withdrawal of ${fmt(d.neg())}`);
-    }
-    const balances = applyCashMovement(bundle.balances, d);
-    const entry = { type: kind, ts: now.toISOString(), amount: d.toFixed(), ...(reason === undefined ? {} : { reason }) };
-    const out = await ctx.store.commit(id, bundle.version, {
-      balances,
-      journal: [entry],
-      equityPoint: equityPointOf(now, balances, totalsOf(ctx, bundle, balances)),
-    });
-    if (out === 'conflict') return 'conflict';
-    if (out === 'missing') return notFound(id);
-    ctx.log.info({ accountId: id, type: kind, amount: fmt(d), reason }, 'cash moved');
-    return ok(view(balances));
-  }));
+  return serialPerAccount(ctx.store, id, () =>
+    retryOnConflict(async () => {
+      const loaded = await ctx.store.load(id);
+      if (!loaded) return notFound(id);
+      const { bundle } = loaded;
+      const d = delta(bundle.balances.cash);
+      const now = ctx.now();
+      const kind: CashMovementView['type'] = type === 'CASH_SET' ? type : d.isNegative() ? 'WITHDRAWAL' : 'DEPOSIT';
+      const view = (b: Balances): CashMovementView => ({
+        accountId: id,
+        type: kind,
+        amount: fmt(d),
+        reason: reason ?? null,
+        cash: fmt(b.cash),
+        netDeposits: fmt(b.netDeposits),
+        ts: now.toISOString(),
+      });
+      if (d.isZero()) return ok(view(bundle.balances));
+      if (bundle.balances.cash.plus(d).isNegative()) {
+        return refuse('INSUFFICIENT_FUNDS', `cash ${fmt(bundle.balances.cash)} cannot cover a withdrawal of ${fmt(d.neg())}`);
+      }
+      const balances = applyCashMovement(bundle.balances, d);
+      const entry = { type: kind, ts: now.toISOString(), amount: d.toFixed(), ...(reason === undefined ? {} : { reason }) };
+      const out = await ctx.store.commit(id, bundle.version, {
+        balances,
+        journal: [entry],
+        equityPoint: equityPointOf(now, balances, totalsOf(ctx, bundle, balances)),
+      });
+      if (out === 'conflict') return 'conflict';
+      if (out === 'missing') return notFound(id);
+      ctx.log.info({ accountId: id, type: kind, amount: fmt(d), reason }, 'cash moved');
+      return ok(view(balances));
+    }),
+  );
 }
 
 /** Spec §4 POST /accounts/{id}/deposits: positive deposits, negative withdraws. */
-export const depositCash = (ctx: ExchangeContext, id: string, amount: Decimal, reason?: string) =>
-  moveCash(ctx, id, 'DEPOSIT', () => amount, reason);
+export const depositCash = (ctx: ExchangeContext, id: string, amount: Decimal, reason?: string) => moveCash(ctx, id, 'DEPOSIT', () => amount, reason);
 
 /** Spec §4 PUT /accounts/{id}/cash: journals target - cash; an equal target writes nothing. */
 export const setCash = (ctx: ExchangeContext, id: string, target: Decimal, reason?: string) =>
@@ -131,13 +143,15 @@ export const setCash = (ctx: ExchangeContext, id: string, target: Decimal, reaso
 /** Spec §4 GET /accounts/{id}/equity; `snapshot` first records a point now. */
 export async function readEquity(ctx: ExchangeContext, id: string, sinceMs: number, snapshot: boolean): Promise<Outcome<EquityPoint[]>> {
   if (snapshot) {
-    const recorded = await serialPerAccount(ctx.store, id, () => retryOnConflict(async () => {
-      const loaded = await ctx.store.load(id);
-      if (!loaded) return 'missing' as const;
-      const { bundle } = loaded;
-      const point = equityPointOf(ctx.now(), bundle.balances, totalsOf(ctx, bundle));
-      return ctx.store.commit(id, bundle.version, { balances: bundle.balances, journal: [], equityPoint: point });
-    }));
+    const recorded = await serialPerAccount(ctx.store, id, () =>
+      retryOnConflict(async () => {
+        const loaded = await ctx.store.load(id);
+        if (!loaded) return 'missing' as const;
+        const { bundle } = loaded;
+        const point = equityPointOf(ctx.now(), bundle.balances, totalsOf(ctx, bundle));
+        return ctx.store.commit(id, bundle.version, { balances: bundle.balances, journal: [], equityPoint: point });
+      }),
+    );
     if (recorded === 'missing') return notFound(id);
   } else if (!(await ctx.store.load(id))) {
     return notFound(id);

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { bookCache } from './book-cache.ts';
 
-const at = (ts: number, bid = '10') => ({ symbol: 'SOLUSDT' as const, bids: [[bid, '1']] as [string, string][], asks: [['11', '1']] as [string, string][], ts });
+const at = (ts: number, bid = '10') => ({
+  symbol: 'SOLUSDT' as const,
+  bids: [[bid, '1']] as [string, string][],
+  asks: [['11', '1']] as [string, string][],
+  ts,
+});
 
 describe('bookCache', () => {
   it('uses a book up to the cut-off and never after', () => {

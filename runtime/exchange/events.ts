@@ -44,7 +44,17 @@ export function journalEvents(accountId: string, entries: readonly JournalEntry[
 export function ledgerEvents(accountId: string, change: LedgerCommit): ExchangeEvent[] {
   const order = change.order;
   const fills: ExchangeEvent[] = order
-    ? order.fills.map((f) => ({ kind: 'fill', accountId, orderId: order.orderId, symbol: order.symbol, side: order.side, price: f.price, qty: f.qty, gross: f.gross, ts: order.createdAt }))
+    ? order.fills.map((f) => ({
+        kind: 'fill',
+        accountId,
+        orderId: order.orderId,
+        symbol: order.symbol,
+        side: order.side,
+        price: f.price,
+        qty: f.qty,
+        gross: f.gross,
+        ts: order.createdAt,
+      }))
     : [];
   return [...fills, ...journalEvents(accountId, change.journal)];
 }

@@ -29,10 +29,25 @@ export interface ExchangeMetrics {
 export function createExchangeMetrics(now: () => number = Date.now): ExchangeMetrics {
   const registry = serviceRegistry('exchange_');
   const registers = [registry];
-  const orders = new Counter({ name: 'exchange_orders_total', help: 'Market orders answered, by status (FILLED, PARTIALLY_FILLED, or the refusal code)', labelNames: ['status'], registers });
+  const orders = new Counter({
+    name: 'exchange_orders_total',
+    help: 'Market orders answered, by status (FILLED, PARTIALLY_FILLED, or the refusal code)',
+    labelNames: ['status'],
+    registers,
+  });
   const orderSeconds = new Histogram({ name: 'exchange_order_seconds', help: 'Time to answer a market order', buckets: LATENCY_BUCKETS, registers });
-  const replays = new Counter({ name: 'exchange_idempotent_replays_total', help: 'Orders answered from an earlier result of the same Idempotency-Key (no trade)', registers });
-  const redisSeconds = new Histogram({ name: 'exchange_redis_seconds', help: 'Round trips to the Redis ledger, by store operation', labelNames: ['operation'], buckets: LATENCY_BUCKETS, registers });
+  const replays = new Counter({
+    name: 'exchange_idempotent_replays_total',
+    help: 'Orders answered from an earlier result of the same Idempotency-Key (no trade)',
+    registers,
+  });
+  const redisSeconds = new Histogram({
+    name: 'exchange_redis_seconds',
+    help: 'Round trips to the Redis ledger, by store operation',
+    labelNames: ['operation'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
   const lastBook = new Map<BookSymbol, number>();
   new Gauge({
     name: 'exchange_book_age_seconds',
@@ -47,7 +62,8 @@ export function createExchangeMetrics(now: () => number = Date.now): ExchangeMet
     },
   });
 
-  const timed = <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) =>
+  const timed =
+    <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       const end = redisSeconds.startTimer({ operation });
       try {

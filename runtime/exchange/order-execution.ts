@@ -129,7 +129,18 @@ export function executeOrder(ctx: ExchangeContext, r: OrderRequest, book: BookSn
       const { execution, order, facts, balances } = plan;
       const out = await ctx.store.commit(r.accountId, bundle.version, {
         balances,
-        journal: [{ type: 'TRADE', ts: order.createdAt, orderId: r.orderId, symbol: r.symbol, side: r.side, qty: facts.qty.toFixed(), gross: facts.gross.toFixed(), fee: facts.fee.toFixed() }],
+        journal: [
+          {
+            type: 'TRADE',
+            ts: order.createdAt,
+            orderId: r.orderId,
+            symbol: r.symbol,
+            side: r.side,
+            qty: facts.qty.toFixed(),
+            gross: facts.gross.toFixed(),
+            fee: facts.fee.toFixed(),
+          },
+        ],
         order,
         equityPoint: equityPointOf(now, balances, totalsOf(ctx, bundle, balances)),
         ...(recordKey === undefined ? {} : { idempotency: { key: recordKey, record: { fingerprint: r.fingerprint, status: 201, body: execution.result } } }),
@@ -140,7 +151,10 @@ export function executeOrder(ctx: ExchangeContext, r: OrderRequest, book: BookSn
         return out === 'conflict' ? 'conflict' : refused('ACCOUNT_NOT_FOUND', `account ${r.accountId} does not exist`);
       }
       cache.set(r.accountId, { ...bundle, balances, version: bundle.version + 1 });
-      ctx.log.info({ accountId: r.accountId, orderId: r.orderId, status: execution.status, symbol: r.symbol, side: r.side, qty: order.qty, price: order.price }, 'order executed');
+      ctx.log.info(
+        { accountId: r.accountId, orderId: r.orderId, status: execution.status, symbol: r.symbol, side: r.side, qty: order.qty, price: order.price },
+        'order executed',
+      );
       return execution;
     }),
   );

@@ -56,7 +56,10 @@ export async function runOrder(ctx: ExchangeContext, request: OrderRequest): Pro
   const received = order.start(request);
   const book = ctx.books.fresh(request.symbol);
   if (!book) {
-    return order.send(received, { type: 'UNPRICED', refusal: { code: 'PRICE_UNAVAILABLE', message: `no order book for ${request.symbol} newer than the staleness cut-off` } });
+    return order.send(received, {
+      type: 'UNPRICED',
+      refusal: { code: 'PRICE_UNAVAILABLE', message: `no order book for ${request.symbol} newer than the staleness cut-off` },
+    });
   }
   const priced = order.send(received, { type: 'PRICED', bookTs: book.ts });
   let last: { execution: Execution; snapshot: OrderSnapshot } | undefined;

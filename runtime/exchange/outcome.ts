@@ -4,13 +4,7 @@
  */
 /** Error codes of the exchange API (spec §7; design: error codes). */
 export type ErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'ACCOUNT_NOT_FOUND'
-  | 'NAME_TAKEN'
-  | 'INSUFFICIENT_FUNDS'
-  | 'INSUFFICIENT_POSITION'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'PRICE_UNAVAILABLE';
+  'VALIDATION_ERROR' | 'ACCOUNT_NOT_FOUND' | 'NAME_TAKEN' | 'INSUFFICIENT_FUNDS' | 'INSUFFICIENT_POSITION' | 'IDEMPOTENCY_KEY_REUSED' | 'PRICE_UNAVAILABLE';
 
 /** A value or a refusal. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string };

@@ -3,8 +3,15 @@ import { dec } from '../../machines/exchange/money.ts';
 import { walkBook } from './walk-book.ts';
 
 const book = {
-  bids: [['99.5', '1'], ['99', '2']] as [string, string][],
-  asks: [['100', '0.5'], ['100.5', '1'], ['102', '3']] as [string, string][],
+  bids: [
+    ['99.5', '1'],
+    ['99', '2'],
+  ] as [string, string][],
+  asks: [
+    ['100', '0.5'],
+    ['100.5', '1'],
+    ['102', '3'],
+  ] as [string, string][],
 };
 
 describe('walkBook', () => {
@@ -15,7 +22,10 @@ describe('walkBook', () => {
 
   it('sells at the best bid and walks down', () => {
     const w = walkBook(book, 'SELL', dec('2'));
-    expect(w.fills.map((f) => [f.price.toFixed(), f.qty.toFixed()])).toEqual([['99.5', '1'], ['99', '1']]);
+    expect(w.fills.map((f) => [f.price.toFixed(), f.qty.toFixed()])).toEqual([
+      ['99.5', '1'],
+      ['99', '1'],
+    ]);
     expect(w.avgPrice.toFixed()).toBe('99.25');
   });
 

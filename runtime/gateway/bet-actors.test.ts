@@ -38,7 +38,14 @@ async function world(store = new GatedStore()) {
   chain.exitFor = () => ({ kind: 'price', value: 15_000_000_100n });
   const clock = new SimulatedClock();
   const published: BetEmittedEvent[] = [];
-  const runtime = await BetActors.boot({ store, effects: chain.effects, publish: recordInto(published), clock, retry: { baseMs: 10, maxMs: 40 }, log: quietLog });
+  const runtime = await BetActors.boot({
+    store,
+    effects: chain.effects,
+    publish: recordInto(published),
+    clock,
+    retry: { baseMs: 10, maxMs: 40 },
+    log: quietLog,
+  });
   const flush = async () => {
     for (let i = 0; i < 3; i++) {
       await nextMacrotask();

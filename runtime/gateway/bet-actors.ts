@@ -176,7 +176,8 @@ export class BetActors {
     }
     const chain = this.track(id, rev, JSON.stringify(snapshot));
     const waitsUntil = waitingUntil(snapshot);
-    if (waitsUntil !== null) chain.dormantUntil = waitsUntil; // its expiry's tick wakes it
+    if (waitsUntil !== null)
+      chain.dormantUntil = waitsUntil; // its expiry's tick wakes it
     else this.start(chain);
     this.log.info({ chainId: id, state: parsed.output.value, dormant: waitsUntil !== null }, 'bet chain rehydrated');
   }
@@ -313,7 +314,7 @@ export class BetActors {
       const batch = chain.pending;
       chain.pending = null;
       const rev = ++chain.rev;
-      for (let failures = 0; ; ) {
+      for (let failures = 0; ;) {
         try {
           // built anew on each attempt: a record read failed, or another writer's record changed meanwhile
           const records = this.options.records && batch.transitions.length > 0 ? await this.options.records(batch.transitions) : [];

@@ -20,8 +20,7 @@ export type PriceExit = { kind: 'price'; value: bigint } | { kind: 'wait' } | { 
  * transaction that made it when the chain could say).
  */
 export type CloseResult =
-  | { kind: 'closed'; status: BetStatus; signature: string }
-  | { kind: 'already_closed'; status: BetStatus; exitPrice: bigint; signature: string | null };
+  { kind: 'closed'; status: BetStatus; signature: string } | { kind: 'already_closed'; status: BetStatus; exitPrice: bigint; signature: string | null };
 
 /** The replacement of a tied bet (made now or by an earlier attempt), or a bet found closed without one. */
 export type ReplaceResult =
@@ -41,10 +40,7 @@ export type ReplaceResult =
 export interface BetEffects {
   priceExit(req: { betId: bigint; entryPrice: bigint; expireTime: number }, signal: AbortSignal): Promise<PriceExit>;
   closeOnChain(req: { betId: bigint; ref: BetRef; exitPrice: bigint; refund: boolean }, signal: AbortSignal): Promise<CloseResult>;
-  closeAndReplace(
-    req: { betId: bigint; ref: BetRef; exitPrice: bigint; side: Side; amount: bigint },
-    signal: AbortSignal,
-  ): Promise<ReplaceResult>;
+  closeAndReplace(req: { betId: bigint; ref: BetRef; exitPrice: bigint; side: Side; amount: bigint }, signal: AbortSignal): Promise<ReplaceResult>;
 }
 
 /** A settled status, or an error: a close that reports status 0 has not happened (retried). */
@@ -61,22 +57,35 @@ export function betEffectActors(effects: BetEffects) {
       return out.kind === 'price' ? { kind: 'price', value: out.value.toString() } : out;
     }),
     closeOnChain: fromPromise<CloseOutput, CloseInput>(async ({ input, signal }) => {
-      const out = await effects.closeOnChain({ betId: BigInt(input.betId), ref: { bettor: input.bettor, seq: BigInt(input.seq) }, exitPrice: BigInt(input.exitPrice), refund: input.refund }, signal);
+      const out = await effects.closeOnChain(
+        { betId: BigInt(input.betId), ref: { bettor: input.bettor, seq: BigInt(input.seq) }, exitPrice: BigInt(input.exitPrice), refund: input.refund },
+        signal,
+      );
       const status = settled(out.status, input.betId);
       return out.kind === 'closed'
         ? { kind: 'closed', status, signature: out.signature }
         : { kind: 'already_closed', status, exitPrice: out.exitPrice.toString(), signature: out.signature };
     }),
-    closeAndReplace: fromPromise<ReplaceOutput, ReplaceInput>(
-      async ({ input, signal }) => {
-        const out = await effects.closeAndReplace(
-          { betId: BigInt(input.betId), ref: { bettor: input.bettor, seq: BigInt(input.seq) }, exitPrice: BigInt(input.exitPrice), side: input.side, amount: BigInt(input.amountUnits) },
-          signal,
-        );
-        if (out.kind === 'already_closed') return { kind: 'already_closed', status: settled(out.status, input.betId), exitPrice: out.exitPrice.toString(), signature: out.signature };
-        const next = { id: out.next.id.toString(), seq: out.next.seq.toString(), entryPrice: out.next.entryPrice.toString(), expireTime: Number(out.next.expireTime) };
-        return { kind: 'replaced', signature: out.signature, next };
-      },
-    ),
+    closeAndReplace: fromPromise<ReplaceOutput, ReplaceInput>(async ({ input, signal }) => {
+      const out = await effects.closeAndReplace(
+        {
+          betId: BigInt(input.betId),
+          ref: { bettor: input.bettor, seq: BigInt(input.seq) },
+          exitPrice: BigInt(input.exitPrice),
+          side: input.side,
+          amount: BigInt(input.amountUnits),
+        },
+        signal,
+      );
+      if (out.kind === 'already_closed')
+        return { kind: 'already_closed', status: settled(out.status, input.betId), exitPrice: out.exitPrice.toString(), signature: out.signature };
+      const next = {
+        id: out.next.id.toString(),
+        seq: out.next.seq.toString(),
+        entryPrice: out.next.entryPrice.toString(),
+        expireTime: Number(out.next.expireTime),
+      };
+      return { kind: 'replaced', signature: out.signature, next };
+    }),
   };
 }

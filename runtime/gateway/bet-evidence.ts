@@ -52,7 +52,13 @@ export async function exitEvidence(history: Pick<PriceHistory, 'atOrBefore'>, fa
   if (tick && e8(tick) === facts.exitPrice && tick.ts >= expiryMs - PRICE_RULES.maxTickAgeMs) {
     return { price: facts.exitPrice, ts: tick.ts, source: facts.source, rule: 'last_tick_at_or_before_expiry', reason: 'the last tick with ts <= expireTime' };
   }
-  return { price: facts.exitPrice, ts: null, source: 'chain', rule: 'chain', reason: 'the exit price the contract recorded; its tick is not in this gateway\'s price history' };
+  return {
+    price: facts.exitPrice,
+    ts: null,
+    source: 'chain',
+    rule: 'chain',
+    reason: "the exit price the contract recorded; its tick is not in this gateway's price history",
+  };
 }
 
 /** The ticks from EVIDENCE_WINDOW_MS before the expiry to as long after it, as far as they have arrived. */

@@ -140,10 +140,22 @@ export function betRecords(deps: BetRecordsDeps): (transitions: readonly BetTran
           out.set(e.id, await opened(t.after, t.at));
           // the tied bet: closed at its entry price by the transaction that placed the replacement
           const tied = await base(e.prevId, t.before, t.at);
-          if (tied) out.set(e.prevId, await closed(tied, { status: 3, exitPrice: tied.entryPrice, refund: false, closeTx: t.after.placeTx, nextId: e.id, at: t.at }));
+          if (tied)
+            out.set(e.prevId, await closed(tied, { status: 3, exitPrice: tied.entryPrice, refund: false, closeTx: t.after.placeTx, nextId: e.id, at: t.at }));
         } else if (e.status !== 0) {
           const bet = await base(e.id, t.after, t.at);
-          if (bet) out.set(e.id, await closed(bet, { status: e.status, exitPrice: e.exitPrice, refund: t.after.refundAtEntry, closeTx: t.after.closeSignature, nextId: null, at: t.at }));
+          if (bet)
+            out.set(
+              e.id,
+              await closed(bet, {
+                status: e.status,
+                exitPrice: e.exitPrice,
+                refund: t.after.refundAtEntry,
+                closeTx: t.after.closeSignature,
+                nextId: null,
+                at: t.at,
+              }),
+            );
         }
       }
     }

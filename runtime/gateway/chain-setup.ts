@@ -70,7 +70,9 @@ export function checkRoles(contract: ContractConfig, keys: ChainKeys, dataDir: s
     );
   }
   if (keys.admin && contract.admin !== keys.admin.publicKey.toBase58()) {
-    throw new RoleMismatch(`the contract's admin is ${contract.admin}, but ${roleKeyPath(dataDir, 'admin')} holds ${keys.admin.publicKey.toBase58()}: give this gateway the admin key of this contract, or unset GW_ADMIN_TOKEN`);
+    throw new RoleMismatch(
+      `the contract's admin is ${contract.admin}, but ${roleKeyPath(dataDir, 'admin')} holds ${keys.admin.publicKey.toBase58()}: give this gateway the admin key of this contract, or unset GW_ADMIN_TOKEN`,
+    );
   }
 }
 
@@ -141,7 +143,10 @@ export async function connectChain(
     try {
       if (config.GW_INIT === 'on' && !(await chain.readConfig())) {
         if (!upgradeAuthority) {
-          log.warn({ file: roleKeyPath(config.DATA_DIR, 'upgrade-authority') }, 'the contract is not initialised and this gateway holds no upgrade authority key: /state answers 409 and bets are refused until it is');
+          log.warn(
+            { file: roleKeyPath(config.DATA_DIR, 'upgrade-authority') },
+            'the contract is not initialised and this gateway holds no upgrade authority key: /state answers 409 and bets are refused until it is',
+          );
         } else {
           const outcome = await initializeContract(chain, initParams(config));
           log.info({ outcome }, outcome === 'initialized' ? 'contract initialised with the GW_* parameters' : 'contract already initialised');
@@ -155,7 +160,10 @@ export async function connectChain(
       log.error({ err: err.message, url }, 'the chain stopped answering during boot; the contract state is unknown');
     }
     if (contract) checkRoles(contract, keys, config.DATA_DIR);
-    log.info({ url, relayer: relayer.publicKey.toBase58(), admin: keys.admin?.publicKey.toBase58() ?? null, localGenesis: info?.genesisHash ?? null }, 'chain connected');
+    log.info(
+      { url, relayer: relayer.publicKey.toBase58(), admin: keys.admin?.publicKey.toBase58() ?? null, localGenesis: info?.genesisHash ?? null },
+      'chain connected',
+    );
     return { chain, url, embedded: local, stop };
   } catch (err) {
     await stop();

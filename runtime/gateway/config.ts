@@ -23,8 +23,14 @@ export const gatewayEnv = {
   GW_MAX_REPLAYS: describe('Profile B: most tie replays in one chain', integer(10)),
   GW_KEYSTORE_SECRET: describe('encrypts custodial keys at rest (test mode: generated into DATA_DIR when unset)', optionalText()),
   GW_ADMIN_TOKEN: describe('enables POST /api/admin/pause with Authorization: Bearer <token>', optionalText()),
-  GW_EVENT_STREAM: describe('with NATS: subject prefix of the event stream the gateways of one deployment share (stream name: the prefix in capitals, dots as _)', v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be NATS subject tokens (letters, digits, _ and -) joined by dots')), 'gw.events')),
-  GW_RECLAIM_BETS: describe('on: settled bets older than a bettor\'s latest are closed on chain, their rent back to the payer', oneOf(['on', 'off'] as const)),
+  GW_EVENT_STREAM: describe(
+    'with NATS: subject prefix of the event stream the gateways of one deployment share (stream name: the prefix in capitals, dots as _)',
+    v.optional(
+      v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be NATS subject tokens (letters, digits, _ and -) joined by dots')),
+      'gw.events',
+    ),
+  ),
+  GW_RECLAIM_BETS: describe("on: settled bets older than a bettor's latest are closed on chain, their rent back to the payer", oneOf(['on', 'off'] as const)),
   GW_HISTORY_DAYS: describe('days a bet stays in the history (GET /api/bets, /api/leaderboard)', integer(7, 1)),
   GW_EXPIRY_SECONDS: describe('init: bet window, seconds', integer(15, 1)),
   GW_MIN_AMOUNT: describe('init: minimum stake, token base units', bigUint(100_000_000n)),

@@ -71,7 +71,10 @@ export function startHealthChecks(deps: HealthDeps): Health {
     if (running) return;
     running = true;
     const timeout = Math.max(500, intervalMs);
-    const [chain, redis] = await Promise.allSettled([withTimeout(deps.chain(), timeout), deps.redis ? withTimeout(deps.redis.ping(), timeout) : Promise.resolve('PONG')]);
+    const [chain, redis] = await Promise.allSettled([
+      withTimeout(deps.chain(), timeout),
+      deps.redis ? withTimeout(deps.redis.ping(), timeout) : Promise.resolve('PONG'),
+    ]);
     state.chain = chain.status === 'fulfilled' ? 'UP' : 'DOWN';
     state.redis = redis.status === 'fulfilled' ? 'UP' : 'DOWN';
     running = false;

@@ -59,7 +59,12 @@ describe('lease leadership', () => {
     const key = `${redis.prefix()}leader`;
     const a = recordingRole();
     let skew = 0; // a process paused (SIGSTOP) and resumed: its monotonic clock jumped while its timers did not run
-    const la = startLeaseLeadership({ lease: new RedisLease(redis.redis(), { key, node: 'a', ttlMs: 3_000 }), role: a.role, log, monotonic: () => performance.now() + skew });
+    const la = startLeaseLeadership({
+      lease: new RedisLease(redis.redis(), { key, node: 'a', ttlMs: 3_000 }),
+      role: a.role,
+      log,
+      monotonic: () => performance.now() + skew,
+    });
     await until(() => la.isLeader());
     expect(la.holds()).toBe(true);
     skew = 2_800; // within the TTL, but past what it counts on (TTL less its margin)

@@ -53,16 +53,37 @@ export function createGatewayMetrics(): GatewayMetrics {
   const registry = serviceRegistry('gateway_');
   const registers = [registry];
   const placed = new Counter({ name: 'gateway_bets_placed_total', help: 'Bets placed on chain by this gateway', registers });
-  const settled = new Counter({ name: 'gateway_bets_settled_total', help: 'Bets settled, by outcome (payout_done, house_won, refunded; replayed: a Profile B tie replaced by a new bet)', labelNames: ['outcome'], registers });
+  const settled = new Counter({
+    name: 'gateway_bets_settled_total',
+    help: 'Bets settled, by outcome (payout_done, house_won, refunded; replayed: a Profile B tie replaced by a new bet)',
+    labelNames: ['outcome'],
+    registers,
+  });
   const lag = new Histogram({
     name: 'gateway_settlement_lag_seconds',
-    help: 'Time from a bet\'s expiry to the commit of its close',
+    help: "Time from a bet's expiry to the commit of its close",
     buckets: [0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60, 120, 300],
     registers,
   });
-  const http = new Counter({ name: 'gateway_http_requests_total', help: 'HTTP requests answered, by route pattern and status', labelNames: ['route', 'status'], registers });
-  const rpcSeconds = new Histogram({ name: 'gateway_chain_rpc_seconds', help: 'Chain JSON-RPC call latency, by method', labelNames: ['method'], buckets: LATENCY_BUCKETS, registers });
-  const rpcErrors = new Counter({ name: 'gateway_chain_rpc_errors_total', help: 'Chain JSON-RPC calls that failed or answered an error, by method', labelNames: ['method'], registers });
+  const http = new Counter({
+    name: 'gateway_http_requests_total',
+    help: 'HTTP requests answered, by route pattern and status',
+    labelNames: ['route', 'status'],
+    registers,
+  });
+  const rpcSeconds = new Histogram({
+    name: 'gateway_chain_rpc_seconds',
+    help: 'Chain JSON-RPC call latency, by method',
+    labelNames: ['method'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const rpcErrors = new Counter({
+    name: 'gateway_chain_rpc_errors_total',
+    help: 'Chain JSON-RPC calls that failed or answered an error, by method',
+    labelNames: ['method'],
+    registers,
+  });
 
   let live: LiveGatewayState | null = null;
   new Gauge({

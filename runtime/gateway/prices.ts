@@ -87,7 +87,8 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
       if (historyDown) logger.info('price history store reachable again; the ticks it missed are stored');
       historyDown = false;
     } catch (err) {
-      if (!historyDown) logger.error({ err: err instanceof Error ? err.message : err }, 'price history store unavailable; ticks are kept and stored once it is back');
+      if (!historyDown)
+        logger.error({ err: err instanceof Error ? err.message : err }, 'price history store unavailable; ticks are kept and stored once it is back');
       historyDown = true;
     }
   };
@@ -100,7 +101,8 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
       if (streamDown) logger.info('event log reachable again; price events flow');
       streamDown = false;
     } catch (err) {
-      if (!streamDown) logger.error({ err: err instanceof Error ? err.message : err }, 'event log unavailable; price events are not broadcast until it is back');
+      if (!streamDown)
+        logger.error({ err: err instanceof Error ? err.message : err }, 'event log unavailable; price events are not broadcast until it is back');
       streamDown = true;
     }
   };

@@ -115,7 +115,9 @@ describe('decideExitPrice', () => {
     const base = { expireTime, atOrBefore: old, latest: old };
     expect(decideExitPrice({ ...base, nowMs: T + PRICE_RULES.refundAfterMs - 1 })).toEqual({ kind: 'wait', reason: 'stale' });
     expect(decideExitPrice({ ...base, nowMs: T + PRICE_RULES.refundAfterMs })).toEqual({ kind: 'refund_at_entry' });
-    expect(decideExitPrice({ expireTime, atOrBefore: undefined, latest: undefined, nowMs: T + PRICE_RULES.refundAfterMs })).toEqual({ kind: 'refund_at_entry' });
+    expect(decideExitPrice({ expireTime, atOrBefore: undefined, latest: undefined, nowMs: T + PRICE_RULES.refundAfterMs })).toEqual({
+      kind: 'refund_at_entry',
+    });
   });
 
   it('still prices a bet late when a usable tick exists (refund only without one)', () => {

@@ -102,9 +102,7 @@ export interface ExitInputs {
 
 /** Exit decision for an expired bet. */
 export type ExitDecision =
-  | { kind: 'price'; value: bigint; tick: Tick }
-  | { kind: 'wait'; reason: 'not_expired' | 'awaiting_tick' | 'stale' | 'none' }
-  | { kind: 'refund_at_entry' };
+  { kind: 'price'; value: bigint; tick: Tick } | { kind: 'wait'; reason: 'not_expired' | 'awaiting_tick' | 'stale' | 'none' } | { kind: 'refund_at_entry' };
 
 /**
  * Exit price of a bet (design): the last tick with ts <= T (T = expireTime*1000), taken once a

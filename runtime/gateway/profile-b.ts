@@ -4,15 +4,7 @@
  */
 
 /** Refusal codes in the priority order in which they are checked (the first match wins). */
-export const REFUSAL_CODES = [
-  'NOT_INITIALIZED',
-  'PAUSED',
-  'NO_PRICE',
-  'OPEN_BET',
-  'WALLET_UNKNOWN',
-  'INSUFFICIENT_SOL',
-  'INSUFFICIENT_FUNDS',
-] as const;
+export const REFUSAL_CODES = ['NOT_INITIALIZED', 'PAUSED', 'NO_PRICE', 'OPEN_BET', 'WALLET_UNKNOWN', 'INSUFFICIENT_SOL', 'INSUFFICIENT_FUNDS'] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
 /** Human-readable refusal texts, in Russian (spec: `reason`, `canBetReason`). */

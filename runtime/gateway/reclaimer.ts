@@ -41,7 +41,12 @@ export class BetReclaimer {
     if (this.busy.has(bet.bettor)) return; // a sweep of this bettor runs; it sees this close too
     this.busy.add(bet.bettor);
     void this.sweep(bet.bettor)
-      .catch((err: unknown) => this.deps.log.warn({ bettor: bet.bettor, err: err instanceof Error ? err.message : err }, 'reclaim of settled bets failed; the next close of this bettor tries again'))
+      .catch((err: unknown) =>
+        this.deps.log.warn(
+          { bettor: bet.bettor, err: err instanceof Error ? err.message : err },
+          'reclaim of settled bets failed; the next close of this bettor tries again',
+        ),
+      )
       .finally(() => this.busy.delete(bet.bettor));
   }
 

@@ -47,7 +47,7 @@ export const MESSAGES = {
   openBet: 'the address already has an open bet; it must be closed before placing a new one',
   noPrice: 'no fresh SOL price: no tick has arrived in the last 30 s',
   chainDown: 'the chain node is unreachable',
-  openBetChanging: 'the address\'s open bet kept changing while the bet was placed; try again',
+  openBetChanging: "the address's open bet kept changing while the bet was placed; try again",
   vaultCannotCover: 'the vault cannot cover this bet: with it, the open bets could win more than the vault holds; try a smaller amount, or later',
   amountUnits: 'amountUnits must be a positive integer in token base units',
 } as const;

@@ -56,7 +56,9 @@ export async function listenForRetryRequests(options: RetryRequestOptions): Prom
     sub.on('message', (ch: string, message: string) => {
       if (ch === channel) handle(message.trim(), 'redis');
     });
-    await sub.subscribe(channel).catch((err: unknown) => log.error({ err, channel }, 'could not subscribe to operator retry requests; they are taken once Redis answers'));
+    await sub
+      .subscribe(channel)
+      .catch((err: unknown) => log.error({ err, channel }, 'could not subscribe to operator retry requests; they are taken once Redis answers'));
     return {
       async stop() {
         await sub.quit().catch(() => sub.disconnect());

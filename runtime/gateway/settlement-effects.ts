@@ -79,7 +79,11 @@ export function settlementEffects(deps: SettlementDeps): BetEffects {
       try {
         const { placed } = await chain.closeAndReplace(ref, exitPrice, key, entry.value);
         const next = placed.bet;
-        return { kind: 'replaced', signature: placed.signature, next: { id: next.id, seq: next.seq, entryPrice: next.entryPrice, expireTime: next.expireTime } };
+        return {
+          kind: 'replaced',
+          signature: placed.signature,
+          next: { id: next.id, seq: next.seq, entryPrice: next.entryPrice, expireTime: next.expireTime },
+        };
       } catch (err) {
         if (!(err instanceof ProgramRefusal)) throw err;
         const again = await chain.readBet(ref);

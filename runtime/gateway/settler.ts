@@ -124,7 +124,8 @@ export class Settler {
         if (adopted > 0) log.info({ adopted }, 'bet chains placed on other gateways taken over');
         this.lastAdoptFailed = false;
       } catch (err) {
-        if (!this.lastAdoptFailed) log.warn({ err: err instanceof Error ? err.message : err }, 'live bet chains of the store unreadable; trying again every tick');
+        if (!this.lastAdoptFailed)
+          log.warn({ err: err instanceof Error ? err.message : err }, 'live bet chains of the store unreadable; trying again every tick');
         this.lastAdoptFailed = true;
       }
     }
@@ -166,7 +167,10 @@ export class Settler {
         const expiry = Number(bet.expireTime) * 1000;
         const expired = expiry <= nowMs;
         if (!expired && expiry < this.nextExpiryMs) this.nextExpiryMs = expiry;
-        log.warn({ betId: id, bettor: bet.bettor, expired }, 'open bet without an actor (placed before a crash, or by another process): adopting it from the chain');
+        log.warn(
+          { betId: id, bettor: bet.bettor, expired },
+          'open bet without an actor (placed before a crash, or by another process): adopting it from the chain',
+        );
         bets.open(betInputOf(bet, policy));
       });
     }

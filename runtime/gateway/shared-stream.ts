@@ -54,7 +54,7 @@ export const streamNameOf = (subjectPrefix: string): string => subjectPrefix.toU
  */
 export async function openSharedStream(natsUrl: string | undefined, log: Logger, subjectPrefix: string, owner: StreamOwnerSide): Promise<SharedStream | null> {
   if (!natsUrl) return null;
-  const genesis = await waitFor('the chain (its genesis hash names the event stream\'s owner)', () => owner.chain.genesisHash(), log);
+  const genesis = await waitFor("the chain (its genesis hash names the event stream's owner)", () => owner.chain.genesisHash(), log);
   const nc = await waitFor(`NATS at ${natsUrl} (event stream)`, () => connectNats(natsUrl, 'gateway-events', log), log);
   try {
     const stream = streamNameOf(subjectPrefix);

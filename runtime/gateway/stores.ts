@@ -72,7 +72,10 @@ export async function openStores(config: GatewayConfig, log: Logger): Promise<Ga
   const lock = lockDataDir(config.DATA_DIR, 'gateway');
   const path = join(config.DATA_DIR, 'gateway', 'journal.log');
   const journal = openJournalStore<GatewayEvent, BetEmittedEvent>(path);
-  log.info({ journal: path, lines: journal.lines() }, 'REDIS_URL unset: price history, event log, bet snapshots and bet history are kept in DATA_DIR; keys in DATA_DIR/keystore.json');
+  log.info(
+    { journal: path, lines: journal.lines() },
+    'REDIS_URL unset: price history, event log, bet snapshots and bet history are kept in DATA_DIR; keys in DATA_DIR/keystore.json',
+  );
   return {
     history: journal.history,
     eventLog: journal.eventLog,

@@ -13,7 +13,15 @@ import { adoptsWhenRelayedFrom, reportOwnership } from './stream-ownership.ts';
 
 const G1 = 'GenesisOne1111111111111111111111111111111111';
 const G2 = 'GenesisTwo2222222222222222222222222222222222';
-const open = (id: string, bettor = 'Bettor1111111111111111111111111111111111111'): GatewayEvent => ({ type: 'bet_open', id, bettor, side: 'UP', amountUnits: '100000000', entryPrice: 15_000_000_000, expireTime: 1_763_700_000 });
+const open = (id: string, bettor = 'Bettor1111111111111111111111111111111111111'): GatewayEvent => ({
+  type: 'bet_open',
+  id,
+  bettor,
+  side: 'UP',
+  amountUnits: '100000000',
+  entryPrice: 15_000_000_000,
+  expireTime: 1_763_700_000,
+});
 
 async function outboxOf(...events: GatewayEvent[]) {
   const outbox = createMemoryEventLog<GatewayEvent>();
@@ -62,10 +70,11 @@ describe('reporting the owner', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 40, GW_EVENT_STREAM: 'gw.events', genesis: G2, previousGenesis: G1 });
     const msg = String(lines[0]!.msg);
-    for (const part of ['GW_EVENT_STREAM=gw.events', `chain ${G1}`, `chain ${G2}`, 'new epoch', 'events are gone', 'its own GW_EVENT_STREAM']) expect(msg).toContain(part);
+    for (const part of ['GW_EVENT_STREAM=gw.events', `chain ${G1}`, `chain ${G2}`, 'new epoch', 'events are gone', 'its own GW_EVENT_STREAM'])
+      expect(msg).toContain(part);
   });
 
-  it('says so, without a warning, when the stream was already this chain\'s, created or adopted', () => {
+  it("says so, without a warning, when the stream was already this chain's, created or adopted", () => {
     const { lines, log } = capture();
     reportOwnership(log, { kind: 'ours' }, at);
     reportOwnership(log, { kind: 'created' }, at);
@@ -75,7 +84,7 @@ describe('reporting the owner', () => {
 });
 
 describe('dedup ids', () => {
-  it("name a bet event by chain, id and kind, and a tick by its time and price alone", () => {
+  it('name a bet event by chain, id and kind, and a tick by its time and price alone', () => {
     const one = dedupIdsOf(G1);
     const two = dedupIdsOf(G2);
     expect(one({ ...open('1'), seq: 1 })).toBe('bet:GenesisO:1:bet_open');

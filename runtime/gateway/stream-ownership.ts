@@ -54,7 +54,10 @@ export function reportOwnership(log: Logger, ownership: Ownership | null, at: St
   const fields = { stream: at.stream, GW_EVENT_STREAM: at.subjectPrefix, genesis: at.genesis, epoch: at.epoch };
   switch (ownership?.kind) {
     case 'switched': {
-      const before = ownership.previous === null ? 'an unknown chain (the stream was made by an older version, and this gateway\'s outbox does not confirm it as its own)' : `chain ${ownership.previous}`;
+      const before =
+        ownership.previous === null
+          ? "an unknown chain (the stream was made by an older version, and this gateway's outbox does not confirm it as its own)"
+          : `chain ${ownership.previous}`;
       log.warn(
         { ...fields, previousGenesis: ownership.previous },
         `event stream ${at.stream} (GW_EVENT_STREAM=${at.subjectPrefix}) held the events of ${before}; this gateway serves chain ${at.genesis}, so the stream was recreated as a new epoch and the other chain's events are gone from it (clients resuming from the old epoch are told recovered:false). To run two chains on one NATS, give each deployment its own GW_EVENT_STREAM.`,

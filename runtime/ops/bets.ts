@@ -90,8 +90,21 @@ export async function listBets(records: GatewayRecords, filter: BetFilter = {}):
   const rows = (await records.liveBets()).map(
     (b): BetRow =>
       betRow(b, filter.stuckAfterSeconds, now) ?? {
-        id: b.id, betId: b.id, bettor: '', seq: '', side: '', amountUnits: '', state: 'unreadable', status: 'unknown',
-        attempt: 0, lastError: 'the stored snapshot is not a bet chain', replayCount: 0, expireTime: 0, age: 0, live: true, stuck: true,
+        id: b.id,
+        betId: b.id,
+        bettor: '',
+        seq: '',
+        side: '',
+        amountUnits: '',
+        state: 'unreadable',
+        status: 'unknown',
+        attempt: 0,
+        lastError: 'the stored snapshot is not a bet chain',
+        replayCount: 0,
+        expireTime: 0,
+        age: 0,
+        live: true,
+        stuck: true,
       },
   );
   return rows.filter((r) => (!filter.stuck || r.stuck) && (filter.state === undefined || r.state === filter.state || r.state.startsWith(`${filter.state}.`)));

@@ -55,14 +55,41 @@ export async function betCommand(o: OpsOptions, id: string): Promise<CommandOutp
     const stored = await findBet(records, id);
     if (!stored) throw new OpsError(`no bet chain ${id} in ${records.where}`);
     const row = betRow(stored);
-    const read = row && /^\d+$/.test(row.seq) ? await readChainBet(o.rpcUrl, row.bettor, row.seq) : { chain: null, chainError: 'the stored snapshot does not say where the bet is on chain' };
+    const read =
+      row && /^\d+$/.test(row.seq)
+        ? await readChainBet(o.rpcUrl, row.bettor, row.seq)
+        : { chain: null, chainError: 'the stored snapshot does not say where the bet is on chain' };
     const record = await records.record(row?.betId ?? stored.id);
-    const evidence = record ? { entry: record.entry, exit: record.exit, ticks: record.ticks, placeTx: record.placeTx, closeTx: record.closeTx, prevId: record.prevId, nextId: record.nextId } : null;
+    const evidence = record
+      ? {
+          entry: record.entry,
+          exit: record.exit,
+          ticks: record.ticks,
+          placeTx: record.placeTx,
+          closeTx: record.closeTx,
+          prevId: record.prevId,
+          nextId: record.nextId,
+        }
+      : null;
     const data = { id: stored.id, live: stored.live, summary: row, snapshot: stored.snapshot, chain: read.chain, chainError: read.chainError, evidence };
     const text = [
-      row ? fields({ id: row.id, bet: row.betId, bettor: row.bettor, state: row.state, status: row.status, attempt: row.attempt, lastError: row.lastError, age: seconds(row.age), live: stored.live }) : 'snapshot is not a bet chain',
+      row
+        ? fields({
+            id: row.id,
+            bet: row.betId,
+            bettor: row.bettor,
+            state: row.state,
+            status: row.status,
+            attempt: row.attempt,
+            lastError: row.lastError,
+            age: seconds(row.age),
+            live: stored.live,
+          })
+        : 'snapshot is not a bet chain',
       read.chain ? `on chain:\n${fields({ ...read.chain })}` : `on chain: ${read.chainError}`,
-      evidence ? `evidence:\n${fields({ entry: JSON.stringify(evidence.entry), exit: JSON.stringify(evidence.exit), ticks: evidence.ticks.length, placeTx: evidence.placeTx, closeTx: evidence.closeTx, prevId: evidence.prevId, nextId: evidence.nextId })}` : 'evidence: none (the bet history does not hold it)',
+      evidence
+        ? `evidence:\n${fields({ entry: JSON.stringify(evidence.entry), exit: JSON.stringify(evidence.exit), ticks: evidence.ticks.length, placeTx: evidence.placeTx, closeTx: evidence.closeTx, prevId: evidence.prevId, nextId: evidence.nextId })}`
+        : 'evidence: none (the bet history does not hold it)',
     ].join('\n');
     return { data, text };
   });
@@ -76,7 +103,11 @@ export async function retryCommand(o: OpsOptions, id: string): Promise<CommandOu
     if (!stored.live) throw new OpsError(`bet chain ${stored.id} is settled; there is nothing to retry`);
     const state = betRow(stored)?.state ?? 'unknown';
     const delivery = await records.requestRetry(stored.id);
-    if (delivery.receivers === 0) throw new OpsError(`no running gateway took the retry request for bet chain ${stored.id} (${delivery.via === 'redis' ? 'nobody subscribes to the retry channel' : 'the request file was not picked up'}): is the gateway running on these stores?`, 4);
+    if (delivery.receivers === 0)
+      throw new OpsError(
+        `no running gateway took the retry request for bet chain ${stored.id} (${delivery.via === 'redis' ? 'nobody subscribes to the retry channel' : 'the request file was not picked up'}): is the gateway running on these stores?`,
+        4,
+      );
     const data = { ok: true, id: stored.id, state, via: delivery.via, receivers: delivery.receivers };
     return { data, text: `retry of bet chain ${stored.id} (state ${state}) sent to ${delivery.receivers} gateway(s) via ${delivery.via}` };
   });
@@ -101,14 +132,26 @@ export async function followCommand(o: OpsOptions, since: number, print: (line: 
 /** `accounts` */
 export async function accountsCommand(o: OpsOptions): Promise<CommandOutput> {
   const rows = await withExchange(o, listAccounts);
-  const text = rows.length === 0 ? 'no accounts' : table(['id', 'name', 'cash', 'netDeposits', 'feesPaid', 'positions', 'version', 'createdAt'], rows.map((r) => [r.id, r.name, r.cash, r.netDeposits, r.feesPaid, r.positions.join(' '), r.version, r.createdAt]));
+  const text =
+    rows.length === 0
+      ? 'no accounts'
+      : table(
+          ['id', 'name', 'cash', 'netDeposits', 'feesPaid', 'positions', 'version', 'createdAt'],
+          rows.map((r) => [r.id, r.name, r.cash, r.netDeposits, r.feesPaid, r.positions.join(' '), r.version, r.createdAt]),
+        );
   return { data: rows, text };
 }
 
 /** `orders <accountId>` */
 export async function ordersCommand(o: OpsOptions, accountId: string, limit: number): Promise<CommandOutput> {
   const rows = await withExchange(o, (s) => listOrders(s, accountId, limit));
-  const text = rows.length === 0 ? `no orders in account ${accountId}` : table(['orderId', 'state', 'symbol', 'side', 'qty', 'requested', 'price', 'fee', 'createdAt'], rows.map((r) => [r.orderId, r.state, r.symbol, r.side, r.qty, r.requestedQty, r.price, r.fee, r.createdAt]));
+  const text =
+    rows.length === 0
+      ? `no orders in account ${accountId}`
+      : table(
+          ['orderId', 'state', 'symbol', 'side', 'qty', 'requested', 'price', 'fee', 'createdAt'],
+          rows.map((r) => [r.orderId, r.state, r.symbol, r.side, r.qty, r.requestedQty, r.price, r.fee, r.createdAt]),
+        );
   return { data: rows, text };
 }
 
@@ -116,7 +159,13 @@ export async function ordersCommand(o: OpsOptions, accountId: string, limit: num
 export async function orderCommand(o: OpsOptions, accountId: string, orderId: string): Promise<CommandOutput> {
   const found = await withExchange(o, (s) => readOrder(s, accountId, orderId));
   const { fills, ...order } = found.order;
-  const text = [fields({ ...order, state: found.state }), table(['price', 'qty', 'gross'], fills.map((f) => [f.price, f.qty, f.gross]))].join('\n');
+  const text = [
+    fields({ ...order, state: found.state }),
+    table(
+      ['price', 'qty', 'gross'],
+      fills.map((f) => [f.price, f.qty, f.gross]),
+    ),
+  ].join('\n');
   return { data: { ...found.order, state: found.state, actorSnapshot: found.actorSnapshot }, text };
 }
 
@@ -124,11 +173,20 @@ export async function orderCommand(o: OpsOptions, accountId: string, orderId: st
 export async function journalCommand(o: OpsOptions, accountId: string, check: boolean): Promise<CommandOutput> {
   if (!check) {
     const entries = await withExchange(o, (s) => readJournal(s, accountId));
-    return { data: entries, text: table(['#', 'type', 'ts', 'amount / trade'], entries.map((e, i) => [i + 1, e.type, e.ts, e.type === 'TRADE' ? `${e.side} ${e.qty} ${e.symbol} gross ${e.gross} fee ${e.fee}` : e.amount])) };
+    return {
+      data: entries,
+      text: table(
+        ['#', 'type', 'ts', 'amount / trade'],
+        entries.map((e, i) => [i + 1, e.type, e.ts, e.type === 'TRADE' ? `${e.side} ${e.qty} ${e.symbol} gross ${e.gross} fee ${e.fee}` : e.amount]),
+      ),
+    };
   }
   const result = await withExchange(o, (s) => replayCheck(s, accountId));
   const text = result.ok
     ? `journal of ${accountId} replays to the stored balances (${result.entries} entries)`
-    : `journal of ${accountId} does NOT replay to the stored balances (${result.entries} entries):\n${table(['field', 'stored', 'replayed'], result.differences.map((d) => [d.field, d.stored, d.replayed]))}`;
+    : `journal of ${accountId} does NOT replay to the stored balances (${result.entries} entries):\n${table(
+        ['field', 'stored', 'replayed'],
+        result.differences.map((d) => [d.field, d.stored, d.replayed]),
+      )}`;
   return { data: result, text, exitCode: result.ok ? 0 : 1 };
 }

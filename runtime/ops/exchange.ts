@@ -108,7 +108,11 @@ export async function listOrders(store: ExchangeReads, accountId: string, limit:
 }
 
 /** One order with its fills and its saved final machine snapshot. */
-export async function readOrder(store: ExchangeReads, accountId: string, orderId: string): Promise<{ order: OrderRecord; state: string; actorSnapshot: unknown }> {
+export async function readOrder(
+  store: ExchangeReads,
+  accountId: string,
+  orderId: string,
+): Promise<{ order: OrderRecord; state: string; actorSnapshot: unknown }> {
   await loadOrFail(store, accountId);
   const order = (await store.orders(accountId, Number.MAX_SAFE_INTEGER)).find((o) => o.orderId === orderId);
   if (!order) throw new OpsError(`no order ${orderId} in account ${accountId}`);
@@ -149,7 +153,12 @@ export async function replayCheck(store: ExchangeReads, accountId: string): Prom
   try {
     replayed = replayJournal(entries);
   } catch (err) {
-    return { ok: false, accountId, entries: entries.length, differences: [{ field: 'journal', stored: `${entries.length} entries`, replayed: err instanceof Error ? err.message : String(err) }] };
+    return {
+      ok: false,
+      accountId,
+      entries: entries.length,
+      differences: [{ field: 'journal', stored: `${entries.length} entries`, replayed: err instanceof Error ? err.message : String(err) }],
+    };
   }
   const differences = balanceDifferences(bundle.balances, replayed);
   return { ok: differences.length === 0, accountId, entries: entries.length, differences };

@@ -15,7 +15,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** Records of the gateway whose DATA_DIR is `dataDir`; fails when it has no journal. */
 export function fileGatewayRecords(dataDir: string, pickupWaitMs = 3_000): GatewayRecords {
   const path = join(dataDir, 'gateway', 'journal.log');
-  if (!existsSync(path)) throw new OpsError(`no gateway journal at ${path}: set REDIS_URL for a gateway on Redis, or DATA_DIR (--data-dir) to the gateway's data dir`);
+  if (!existsSync(path))
+    throw new OpsError(`no gateway journal at ${path}: set REDIS_URL for a gateway on Redis, or DATA_DIR (--data-dir) to the gateway's data dir`);
   const read = () => readJournalRecords(path);
   return {
     where: path,
@@ -34,7 +35,9 @@ export function fileGatewayRecords(dataDir: string, pickupWaitMs = 3_000): Gatew
       return read().betHistory.get(betId);
     },
     async eventsSince(since, limit) {
-      return read().events.filter((e) => e.seq > since).slice(0, limit);
+      return read()
+        .events.filter((e) => e.seq > since)
+        .slice(0, limit);
     },
     async requestRetry(id) {
       const dir = retryRequestDir(dataDir);

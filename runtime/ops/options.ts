@@ -12,13 +12,16 @@ export const DEFAULT_RPC_URL = 'http://127.0.0.1:8899';
 const Url = (protocols: readonly string[]) =>
   v.pipe(
     v.string(),
-    v.check((s) => {
-      try {
-        return protocols.includes(new URL(s).protocol);
-      } catch {
-        return false;
-      }
-    }, `must be a ${protocols.join(' or ')} URL`),
+    v.check(
+      (s) => {
+        try {
+          return protocols.includes(new URL(s).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `must be a ${protocols.join(' or ')} URL`,
+    ),
   );
 
 /** Global options of every command. */

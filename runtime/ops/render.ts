@@ -6,7 +6,8 @@ import Table from 'cli-table3';
 /** A table with `head` and one line per row; cells are printed as text (null as `-`). */
 export function table(head: readonly string[], rows: ReadonlyArray<ReadonlyArray<unknown>>): string {
   const t = new Table({ head: [...head], style: { head: [], border: [] } });
-  for (const row of rows) t.push(row.map((cell) => (cell === null || cell === undefined ? '-' : typeof cell === 'object' ? JSON.stringify(cell) : String(cell))));
+  for (const row of rows)
+    t.push(row.map((cell) => (cell === null || cell === undefined ? '-' : typeof cell === 'object' ? JSON.stringify(cell) : String(cell))));
   return t.toString();
 }
 
@@ -15,7 +16,10 @@ export const json = (value: unknown): string => JSON.stringify(value, null, 2);
 
 /** A key/value table of an object's top-level fields (nested values as JSON). */
 export function fields(value: Record<string, unknown>): string {
-  return table(['field', 'value'], Object.entries(value).map(([k, v]) => [k, v]));
+  return table(
+    ['field', 'value'],
+    Object.entries(value).map(([k, v]) => [k, v]),
+  );
 }
 
 /** A short human form of a duration in seconds (`-3s`, `42s`, `5m12s`, `2h04m`). */

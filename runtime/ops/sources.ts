@@ -29,7 +29,14 @@ export type ExchangeReads = Pick<ExchangeStore, 'load' | 'listAccountIds' | 'ord
 
 /** Connects to Redis, failing with an OpsError that names it when it does not answer. */
 async function connectRedis(url: string): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, commandTimeout: 5_000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 2_000,
+    commandTimeout: 5_000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   let lastError: Error | null = null;
   redis.on('error', (err: Error) => (lastError = err)); // reported by connect() below
   try {
@@ -44,11 +51,20 @@ async function connectRedis(url: string): Promise<Redis> {
 
 /** The gateway's records (snapshots, events, retry requests); with NATS, the events of the gateways' shared stream. */
 export async function openGatewayRecords(o: OpsOptions): Promise<GatewayRecords> {
-  const records = o.redisUrl ? redisGatewayRecords(await connectRedis(o.redisUrl), o.gatewayPrefix, `Redis ${redactUrl(o.redisUrl)} (prefix ${o.gatewayPrefix})`) : fileGatewayRecords(o.dataDir);
+  const records = o.redisUrl
+    ? redisGatewayRecords(await connectRedis(o.redisUrl), o.gatewayPrefix, `Redis ${redactUrl(o.redisUrl)} (prefix ${o.gatewayPrefix})`)
+    : fileGatewayRecords(o.dataDir);
   if (!o.natsUrl) return records;
   try {
     const stream = await openStreamEvents(o.natsUrl, o.eventStream);
-    return { ...records, eventsSince: stream.eventsSince, close: async () => { await stream.close(); await records.close(); } };
+    return {
+      ...records,
+      eventsSince: stream.eventsSince,
+      close: async () => {
+        await stream.close();
+        await records.close();
+      },
+    };
   } catch (err) {
     await records.close();
     throw err;
@@ -79,6 +95,7 @@ export async function openExchangeReads(o: OpsOptions): Promise<ExchangeReads> {
     return { ...store, where: `Redis ${redactUrl(o.redisUrl)} (prefix ${o.exchangePrefix})`, close: () => store.close() };
   }
   const path = join(o.dataDir, 'exchange', 'ledger.log');
-  if (!existsSync(path)) throw new OpsError(`no exchange ledger at ${path}: set REDIS_URL for an exchange on Redis, or DATA_DIR (--data-dir) to the exchange's data dir`);
+  if (!existsSync(path))
+    throw new OpsError(`no exchange ledger at ${path}: set REDIS_URL for an exchange on Redis, or DATA_DIR (--data-dir) to the exchange's data dir`);
   return { ...readFileExchangeLedger(path), where: path, close: async () => undefined };
 }

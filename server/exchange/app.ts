@@ -80,7 +80,11 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     const host = options.host ?? '127.0.0.1';
     const app = uws.App();
     mountExchangeRoutes(app, context, inFlight, metrics);
-    mountSite(app, servicePage('exchange', { [`${ASSET_PREFIX}/config.json`]: () => ({ service: 'exchange', bookMaxAgeMs: options.bookMaxAgeMs }) }), ASSET_PREFIX);
+    mountSite(
+      app,
+      servicePage('exchange', { [`${ASSET_PREFIX}/config.json`]: () => ({ service: 'exchange', bookMaxAgeMs: options.bookMaxAgeMs }) }),
+      ASSET_PREFIX,
+    );
     const mgmt = uws.App();
     mountManagementRoutes(mgmt, store, undefined, metrics.registry);
     sockets.push(await listenExclusive(app, host, options.port));

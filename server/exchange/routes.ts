@@ -64,43 +64,67 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, inF
     return { status: 200, body: priceView(book) };
   });
 
-  route('POST', '/accounts', 0, async ({ body }) => {
-    const b = validate(CreateAccountBody, body);
-    return answer(await openAccount(ctx, b.name, dec(b.initialCash), dec(b.feeRate)), 201);
-  }, { withBody: true });
+  route(
+    'POST',
+    '/accounts',
+    0,
+    async ({ body }) => {
+      const b = validate(CreateAccountBody, body);
+      return answer(await openAccount(ctx, b.name, dec(b.initialCash), dec(b.feeRate)), 201);
+    },
+    { withBody: true },
+  );
 
   get('/accounts', 0, async () => ({ status: 200, body: await listAccounts(ctx) }));
   get('/accounts/:id', 1, async ({ params }) => answer(await readAccount(ctx, params[0] ?? '')));
 
   route('DELETE', '/accounts/:id', 1, async ({ params }) => answer(await deleteAccount(ctx, params[0] ?? ''), 204));
 
-  route('POST', '/accounts/:id/deposits', 1, async ({ params, body }) => {
-    const b = validate(DepositBody, body);
-    return answer(await depositCash(ctx, params[0] ?? '', dec(b.amount), b.reason), 201);
-  }, { withBody: true });
+  route(
+    'POST',
+    '/accounts/:id/deposits',
+    1,
+    async ({ params, body }) => {
+      const b = validate(DepositBody, body);
+      return answer(await depositCash(ctx, params[0] ?? '', dec(b.amount), b.reason), 201);
+    },
+    { withBody: true },
+  );
 
-  route('PUT', '/accounts/:id/cash', 1, async ({ params, body }) => {
-    const b = validate(SetCashBody, body);
-    return answer(await setCash(ctx, params[0] ?? '', dec(b.target), b.reason));
-  }, { withBody: true });
+  route(
+    'PUT',
+    '/accounts/:id/cash',
+    1,
+    async ({ params, body }) => {
+      const b = validate(SetCashBody, body);
+      return answer(await setCash(ctx, params[0] ?? '', dec(b.target), b.reason));
+    },
+    { withBody: true },
+  );
 
-  route('POST', '/accounts/:id/orders', 1, async ({ params, body, headers }) => {
-    const raw = headers['idempotency-key'] ?? '';
-    const idempotencyKey = raw === '' ? null : validate(IdempotencyKey, raw, 'header');
-    const b = validate(OrderBody, body);
-    const started = performance.now();
-    const done = (status: string, replayed = false) => metrics?.orderDone(status, (performance.now() - started) / 1000, replayed);
-    const out = await placeOrder(ctx, { accountId: params[0] ?? '', symbol: b.symbol, side: b.side, qty: b.qty, idempotencyKey }).catch((err: unknown) => {
-      done(err instanceof DependencyUnavailable ? 'UNAVAILABLE' : 'ERROR');
-      throw err;
-    });
-    if (!out.ok) {
-      done(out.code);
-      return answer(out);
-    }
-    done(out.value.body.status ?? 'UNKNOWN', out.value.replayed);
-    return { status: out.value.httpStatus, body: out.value.body };
-  }, { withBody: true, headers: ['idempotency-key'] });
+  route(
+    'POST',
+    '/accounts/:id/orders',
+    1,
+    async ({ params, body, headers }) => {
+      const raw = headers['idempotency-key'] ?? '';
+      const idempotencyKey = raw === '' ? null : validate(IdempotencyKey, raw, 'header');
+      const b = validate(OrderBody, body);
+      const started = performance.now();
+      const done = (status: string, replayed = false) => metrics?.orderDone(status, (performance.now() - started) / 1000, replayed);
+      const out = await placeOrder(ctx, { accountId: params[0] ?? '', symbol: b.symbol, side: b.side, qty: b.qty, idempotencyKey }).catch((err: unknown) => {
+        done(err instanceof DependencyUnavailable ? 'UNAVAILABLE' : 'ERROR');
+        throw err;
+      });
+      if (!out.ok) {
+        done(out.code);
+        return answer(out);
+      }
+      done(out.value.body.status ?? 'UNKNOWN', out.value.replayed);
+      return { status: out.value.httpStatus, body: out.value.body };
+    },
+    { withBody: true, headers: ['idempotency-key'] },
+  );
 
   get('/accounts/:id/pnl', 1, async ({ params }) => answer(await readPnl(ctx, params[0] ?? '')));
   get('/accounts/:id/positions', 1, async ({ params }) => answer(await readPositions(ctx, params[0] ?? '')));
@@ -125,7 +149,9 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, inF
     const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
     app.any(pattern, (res, req) => {
       const method = req.getCaseSensitiveMethod();
-      sendJson(reply(res, method), 405, { error: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${req.getUrl()} (allowed: ${allow})` }, [['Allow', allow]]);
+      sendJson(reply(res, method), 405, { error: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${req.getUrl()} (allowed: ${allow})` }, [
+        ['Allow', allow],
+      ]);
     });
   }
   app.any('/*', (res, req) => {
@@ -144,10 +170,16 @@ export function mountManagementRoutes(app: TemplatedApp, store: Pick<ExchangeSto
     const r = reply(res, req.getCaseSensitiveMethod());
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)));
-    Promise.race([store.ping(), deadline]).then(
-      () => sendJson(r, 200, { status: 'UP' }),
-      (err: unknown) => sendJson(r, 503, { status: 'DOWN', components: { ledgerStore: { status: 'DOWN', details: { error: err instanceof Error ? err.message : String(err) } } } }),
-    ).finally(() => clearTimeout(timer));
+    Promise.race([store.ping(), deadline])
+      .then(
+        () => sendJson(r, 200, { status: 'UP' }),
+        (err: unknown) =>
+          sendJson(r, 503, {
+            status: 'DOWN',
+            components: { ledgerStore: { status: 'DOWN', details: { error: err instanceof Error ? err.message : String(err) } } },
+          }),
+      )
+      .finally(() => clearTimeout(timer));
   };
   app.get('/actuator/health', health);
   app.head('/actuator/health', health);

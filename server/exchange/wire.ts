@@ -14,33 +14,62 @@ export const DecimalString = v.pipe(
 );
 
 /** A decimal-string check that is false (not a crash) when an earlier pipe step already failed. */
-const decimalIs = (test: (d: ReturnType<typeof dec>) => boolean) => (s: string): boolean => {
-  try {
-    return test(dec(s));
-  } catch {
-    return false;
-  }
-};
+const decimalIs =
+  (test: (d: ReturnType<typeof dec>) => boolean) =>
+  (s: string): boolean => {
+    try {
+      return test(dec(s));
+    } catch {
+      return false;
+    }
+  };
 
-const positive = v.pipe(DecimalString, v.check(decimalIs((d) => d.gt(0)), 'must be greater than 0'));
+const positive = v.pipe(
+  DecimalString,
+  v.check(
+    decimalIs((d) => d.gt(0)),
+    'must be greater than 0',
+  ),
+);
 const reason = v.optional(v.pipe(v.string('must be a string'), v.maxLength(500, 'is too long')));
 
 /** POST /accounts. */
 export const CreateAccountBody = v.object({
   name: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'is too long')),
   initialCash: positive,
-  feeRate: v.optional(v.pipe(DecimalString, v.check(decimalIs((d) => d.gte(0) && d.lt(1)), 'must be >= 0 and < 1')), '0.001'),
+  feeRate: v.optional(
+    v.pipe(
+      DecimalString,
+      v.check(
+        decimalIs((d) => d.gte(0) && d.lt(1)),
+        'must be >= 0 and < 1',
+      ),
+    ),
+    '0.001',
+  ),
 });
 
 /** POST /accounts/{id}/deposits: positive deposits, negative withdraws. */
 export const DepositBody = v.object({
-  amount: v.pipe(DecimalString, v.check(decimalIs((d) => !d.isZero()), 'must not be zero')),
+  amount: v.pipe(
+    DecimalString,
+    v.check(
+      decimalIs((d) => !d.isZero()),
+      'must not be zero',
+    ),
+  ),
   reason,
 });
 
 /** PUT /accounts/{id}/cash. */
 export const SetCashBody = v.object({
-  target: v.pipe(DecimalString, v.check(decimalIs((d) => d.gte(0)), 'must not be negative')),
+  target: v.pipe(
+    DecimalString,
+    v.check(
+      decimalIs((d) => d.gte(0)),
+      'must not be negative',
+    ),
+  ),
   reason,
 });
 
@@ -97,17 +126,38 @@ export const PriceView = v.strictObject({ symbol: Symbol, bid: Price8, ask: Pric
 
 /** Spec §2 Account. */
 export const AccountView = v.strictObject({
-  id: Uuid, name: v.string(), baseCurrency: v.literal('USDT'), initialCash: Money, cash: Money, feeRate: Money, createdAt: IsoTime,
+  id: Uuid,
+  name: v.string(),
+  baseCurrency: v.literal('USDT'),
+  initialCash: Money,
+  cash: Money,
+  feeRate: Money,
+  createdAt: IsoTime,
 });
 
 /** Spec §2 Account with totals. */
 export const AccountTotalsView = v.strictObject({
-  id: Uuid, name: v.string(), cash: Money, positionsValue: Money, equity: Money, netDeposits: Money, pnl: Money, pnlPct: Money, realizedPnl: Money, unrealizedPnl: Money,
+  id: Uuid,
+  name: v.string(),
+  cash: Money,
+  positionsValue: Money,
+  equity: Money,
+  netDeposits: Money,
+  pnl: Money,
+  pnlPct: Money,
+  realizedPnl: Money,
+  unrealizedPnl: Money,
 });
 
 /** Spec §4 GET /accounts/{id}/pnl. */
 export const PnlView = v.strictObject({
-  initialCash: Money, netDeposits: Money, equity: Money, pnl: Money, pnlPct: Money, realizedPnl: Money, unrealizedPnl: Money,
+  initialCash: Money,
+  netDeposits: Money,
+  equity: Money,
+  pnl: Money,
+  pnlPct: Money,
+  realizedPnl: Money,
+  unrealizedPnl: Money,
 });
 
 /** Spec §2 Position. */
@@ -115,8 +165,17 @@ export const PositionView = v.strictObject({ symbol: Symbol, qty: Money, avgCost
 
 /** Spec §2 Order result; `qty` is the filled quantity, `requestedQty` what was asked. */
 export const OrderResultView = v.strictObject({
-  orderId: Uuid, status: v.picklist(['FILLED', 'PARTIALLY_FILLED']), symbol: Symbol, side: Side, qty: Money, requestedQty: Money,
-  price: Money, gross: Money, fee: Money, cash: Money, positionQty: Money,
+  orderId: Uuid,
+  status: v.picklist(['FILLED', 'PARTIALLY_FILLED']),
+  symbol: Symbol,
+  side: Side,
+  qty: Money,
+  requestedQty: Money,
+  price: Money,
+  gross: Money,
+  fee: Money,
+  cash: Money,
+  positionQty: Money,
 });
 
 /** One book level taken by an order. */
@@ -125,7 +184,10 @@ export const FillView = v.strictObject({ price: Money, qty: Money, gross: Money 
 /** Spec §2 Order record (history), with nested fills. */
 export const OrderRecordView = v.strictObject({
   ...OrderResultView.entries,
-  accountId: Uuid, idempotencyKey: v.nullable(v.string()), createdAt: IsoTime, fills: v.array(FillView),
+  accountId: Uuid,
+  idempotencyKey: v.nullable(v.string()),
+  createdAt: IsoTime,
+  fills: v.array(FillView),
 });
 
 /** Spec §2 Equity point. */
@@ -133,7 +195,13 @@ export const EquityPointView = v.strictObject({ ts: IsoTime, cash: Money, positi
 
 /** Answer of a deposit, withdrawal or cash target. */
 export const CashMovementView = v.strictObject({
-  accountId: Uuid, type: v.picklist(['DEPOSIT', 'WITHDRAWAL', 'CASH_SET']), amount: Money, reason: v.nullable(v.string()), cash: Money, netDeposits: Money, ts: IsoTime,
+  accountId: Uuid,
+  type: v.picklist(['DEPOSIT', 'WITHDRAWAL', 'CASH_SET']),
+  amount: Money,
+  reason: v.nullable(v.string()),
+  cash: Money,
+  netDeposits: Money,
+  ts: IsoTime,
 });
 
 /** Spec §7 error body. */

@@ -17,7 +17,13 @@ const DEFAULT_PAGE = 100;
 const Query = v.object({
   since: v.optional(v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'since must be a non-negative integer (a seq)'), v.transform(Number)), '0'),
   limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,4}$/, `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}`), v.transform(Number), v.minValue(1, `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}`), v.maxValue(MAX_EVENTS_PAGE, `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}`)),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,4}$/, `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}`),
+      v.transform(Number),
+      v.minValue(1, `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}`),
+      v.maxValue(MAX_EVENTS_PAGE, `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}`),
+    ),
     String(DEFAULT_PAGE),
   ),
 });

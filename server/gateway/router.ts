@@ -19,7 +19,19 @@
  */
 import { DependencyUnavailable } from '../../adapters/dependency.ts';
 import type { Logger } from '../../runtime/log.ts';
-import { HttpError, parseJson, readBody, reply, sendJson, sendPreflight, sendText, type HttpRequest, type HttpResponse, type Reply, type TemplatedApp } from '../http.ts';
+import {
+  HttpError,
+  parseJson,
+  readBody,
+  reply,
+  sendJson,
+  sendPreflight,
+  sendText,
+  type HttpRequest,
+  type HttpResponse,
+  type Reply,
+  type TemplatedApp,
+} from '../http.ts';
 import { outageError } from './answers.ts';
 import { invalidJsonBody } from './wire.ts';
 
@@ -165,7 +177,8 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
   const readRequestBody = async (r: Reply, request: GatewayRequest, post: PostOptions): Promise<unknown> => {
     const limit = post.maxBodyBytes ?? defaultLimit;
     // Refuse a declared oversize body before reading any of it; readBody also stops at the limit.
-    if (Number(request.headers['content-length'] ?? 0) > limit) throw new HttpError(413, { error: 'PAYLOAD_TOO_LARGE', message: `body larger than ${limit} bytes` });
+    if (Number(request.headers['content-length'] ?? 0) > limit)
+      throw new HttpError(413, { error: 'PAYLOAD_TOO_LARGE', message: `body larger than ${limit} bytes` });
     const raw = await readBody(r, limit); // attaches onData synchronously (called before any await)
     if (post.requireJsonBody && (!isJsonContentType(request.headers['content-type']) || raw.length === 0)) {
       throw new HttpError(405, { error: `POST ${request.url} needs a Content-Type: application/json header and a JSON body ({})` });
@@ -179,7 +192,8 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Gateway
     if (err instanceof DependencyUnavailable) err = outageError(err);
     if (err instanceof HttpError) {
       // a 5xx is ours or a dependency's: the operator sees what caused it
-      if (err.status >= 500) log.warn({ status: err.status, method: request.method, url: request.url, error: err.body.error, cause: causeOf(err.cause) }, `answered ${err.status}`);
+      if (err.status >= 500)
+        log.warn({ status: err.status, method: request.method, url: request.url, error: err.body.error, cause: causeOf(err.cause) }, `answered ${err.status}`);
       sendJson(r, err.status, err.body, err.headers);
       return err.status;
     }

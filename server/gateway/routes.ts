@@ -94,7 +94,12 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
       if (cluster !== 'local') throw new HttpError(403, { error: `the faucet works only on the local test chain (this chain's genesis hash is ${cluster})` });
       await chain.faucet(address).catch((err: unknown) => {
         // the chain refuses to credit programs and sysvars: the address was the problem, not the chain
-        if (err instanceof ChainRejected && refusesLamports(err.txError)) throw new HttpError(400, { error: `address ${address.toBase58()} is a program or reserved account and cannot receive a grant; use a wallet address` }, { cause: err });
+        if (err instanceof ChainRejected && refusesLamports(err.txError))
+          throw new HttpError(
+            400,
+            { error: `address ${address.toBase58()} is a program or reserved account and cannot receive a grant; use a wallet address` },
+            { cause: err },
+          );
         throw err;
       });
       log.info({ address: address.toBase58() }, 'faucet grant');
@@ -123,7 +128,9 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
   router.get('/health', () => {
     const { status, node, leader, checks } = api.health.report();
     if (status === 'UP') return { status, node, leader };
-    const down = Object.entries(checks).filter(([name, state]) => state === 'DOWN' && name !== 'price').map(([name]) => name);
+    const down = Object.entries(checks)
+      .filter(([name, state]) => state === 'DOWN' && name !== 'price')
+      .map(([name]) => name);
     return respond(503, { status, node, leader, error: `down: ${down.join(', ')} unreachable` }, [retryAfter()]);
   });
   router.get('/ready', () => {

@@ -38,7 +38,15 @@ export const BetIdParamSchema = BetIdText;
 /** Query of `GET /api/bets`: `address` (required), `limit` 1..100 (20), `cursor` (the `nextCursor` of the page before). */
 export const BetPageQuerySchema = v.object({
   address: Address,
-  limit: v.optional(v.pipe(v.string(), v.regex(/^[1-9]\d{0,2}$/, `must be an integer 1..${MAX_PAGE_LIMIT}`), v.transform(Number), v.maxValue(MAX_PAGE_LIMIT, `must be an integer 1..${MAX_PAGE_LIMIT}`)), String(DEFAULT_PAGE_LIMIT)),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[1-9]\d{0,2}$/, `must be an integer 1..${MAX_PAGE_LIMIT}`),
+      v.transform(Number),
+      v.maxValue(MAX_PAGE_LIMIT, `must be an integer 1..${MAX_PAGE_LIMIT}`),
+    ),
+    String(DEFAULT_PAGE_LIMIT),
+  ),
   cursor: v.optional(BetIdText),
 });
 

@@ -78,7 +78,18 @@ describe('events', () => {
       { type: 'price', symbol: 'solusdt', price: '150.12345678', ts: 1_763_700_000_000, seq: 1 },
       { type: 'bet_open', id: '7', bettor: address, side: 'UP', amountUnits: '100000000', entryPrice: 15_012_345_678, expireTime: 1_763_700_015, seq: 2 },
       { type: 'bet_closed', id: '7', bettor: address, exitPrice: 15_012_345_679, status: 1, statusName: 'payout_done', seq: 3 },
-      { type: 'bet_replay', id: '8', prevId: '7', bettor: address, side: 'DOWN', amountUnits: '100000000', entryPrice: 1, expireTime: 2, replayCount: 1, seq: 4 },
+      {
+        type: 'bet_replay',
+        id: '8',
+        prevId: '7',
+        bettor: address,
+        side: 'DOWN',
+        amountUnits: '100000000',
+        entryPrice: 1,
+        expireTime: 2,
+        replayCount: 1,
+        seq: 4,
+      },
     ];
     for (const e of events) expect(parseSequencedEvent(e)).toEqual(e);
   });
@@ -87,7 +98,9 @@ describe('events', () => {
     expect(() => parseSequencedEvent({ type: 'price', symbol: 'solusdt', price: '150.1', ts: 1, seq: 1 })).toThrow();
     expect(() => parseSequencedEvent({ type: 'price', symbol: 'solusdt', price: '150.10000000', ts: 1, seq: 1, extra: 1 })).toThrow();
     expect(() => parseSequencedEvent({ type: 'price', symbol: 'solusdt', price: '150.10000000', ts: 1 })).toThrow();
-    expect(() => parseSequencedEvent({ type: 'bet_closed', id: '7', bettor: address, exitPrice: 1, status: 1, statusName: 'refunded', seq: 3 })).toThrow(/statusName/);
+    expect(() => parseSequencedEvent({ type: 'bet_closed', id: '7', bettor: address, exitPrice: 1, status: 1, statusName: 'refunded', seq: 3 })).toThrow(
+      /statusName/,
+    );
     expect(() => parseSequencedEvent({ type: 'nope', seq: 1 })).toThrow();
   });
 });

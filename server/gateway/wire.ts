@@ -85,8 +85,16 @@ export function assertStakeWithin(amountUnits: bigint, minAmount: bigint, maxAmo
 }
 
 const SIDE_B: ReadonlyMap<unknown, Side> = new Map<unknown, Side>([
-  ['UP', 'UP'], ['up', 'UP'], ['Up', 'UP'], ['0', 'UP'], [0, 'UP'],
-  ['DOWN', 'DOWN'], ['down', 'DOWN'], ['Down', 'DOWN'], ['1', 'DOWN'], [1, 'DOWN'],
+  ['UP', 'UP'],
+  ['up', 'UP'],
+  ['Up', 'UP'],
+  ['0', 'UP'],
+  [0, 'UP'],
+  ['DOWN', 'DOWN'],
+  ['down', 'DOWN'],
+  ['Down', 'DOWN'],
+  ['1', 'DOWN'],
+  [1, 'DOWN'],
 ]);
 
 /**

@@ -99,7 +99,11 @@ export function jsonSchemaOf(schema: GenericSchema): SchemaObject {
 }
 
 /** A JSON response. */
-export const json = (description: string, schema: GenericSchema, headers?: readonly string[]): ResponseSpec => ({ description, schema, ...(headers ? { headers } : {}) });
+export const json = (description: string, schema: GenericSchema, headers?: readonly string[]): ResponseSpec => ({
+  description,
+  schema,
+  ...(headers ? { headers } : {}),
+});
 
 const operationId = (method: string, path: string): string =>
   method + path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''));
@@ -121,10 +125,20 @@ function operationObject(op: OperationSpec): OperationObject {
   if (op.description) out.description = op.description;
   if (op.tags) out.tags = [...op.tags];
   if (op.parameters) {
-    out.parameters = op.parameters.map((p) => ({ name: p.name, in: p.in, required: p.in === 'path' || (p.required ?? false), description: p.description, schema: jsonSchemaOf(p.schema) }));
+    out.parameters = op.parameters.map((p) => ({
+      name: p.name,
+      in: p.in,
+      required: p.in === 'path' || (p.required ?? false),
+      description: p.description,
+      schema: jsonSchemaOf(p.schema),
+    }));
   }
   if (op.requestBody) {
-    out.requestBody = { description: op.requestBody.description, required: op.requestBody.required ?? true, content: { 'application/json': { schema: jsonSchemaOf(op.requestBody.schema) } } };
+    out.requestBody = {
+      description: op.requestBody.description,
+      required: op.requestBody.required ?? true,
+      content: { 'application/json': { schema: jsonSchemaOf(op.requestBody.schema) } },
+    };
   }
   return out;
 }

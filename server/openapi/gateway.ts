@@ -56,27 +56,50 @@ const getBoth = (op: Omit<OperationSpec, 'method'>): OperationSpec[] => [
 /** A POST route under `/api`, and the same path without `/api` answering 405 (spec 1.7). */
 const postApi = (op: Omit<OperationSpec, 'method'>): OperationSpec[] => [
   { ...op, method: 'post', path: `/api${op.path}`, responses: { ...postErrors, ...op.responses } },
-  { method: 'post', path: op.path, summary: `${op.summary}: needs the /api prefix`, tags: op.tags, responses: { 405: err('POST routes answer only under /api') } },
+  {
+    method: 'post',
+    path: op.path,
+    summary: `${op.summary}: needs the /api prefix`,
+    tags: op.tags,
+    responses: { 405: err('POST routes answer only under /api') },
+  },
 ];
 
 /** Builds the gateway's document. */
 export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument {
   const b = options.profile === 'B';
   const operations: OperationSpec[] = [
-    ...getBoth({ path: '/state', summary: 'Contract state', tags: ['game'], responses: { 200: json('contract state', b ? ContractStateBSchema : ContractStateSchema), 409: err('contract not initialised'), ...outage } }),
+    ...getBoth({
+      path: '/state',
+      summary: 'Contract state',
+      tags: ['game'],
+      responses: { 200: json('contract state', b ? ContractStateBSchema : ContractStateSchema), 409: err('contract not initialised'), ...outage },
+    }),
     ...postApi({
       path: '/wallet',
       summary: 'Create a custodial wallet (test mode)',
       tags: ['wallets'],
       ...(b ? {} : { requestBody: { description: '`{}` with Content-Type: application/json', schema: v.object({}) } }),
-      responses: { 200: json('the new wallet', WalletSchema), 403: err('not in test mode'), 405: err('missing Content-Type: application/json or body (Profile A)'), ...outage },
+      responses: {
+        200: json('the new wallet', WalletSchema),
+        403: err('not in test mode'),
+        405: err('missing Content-Type: application/json or body (Profile A)'),
+        ...outage,
+      },
     }),
     ...getBoth({
       path: '/faucet/{address}',
       summary: 'Grant 5 SOL and 10000 tokens (test mode, local chain)',
       tags: ['wallets'],
       parameters: [AddressParam],
-      responses: { 200: json('the grant', FaucetGrantSchema), 400: err('invalid address'), 403: err('not in test mode, or not the local chain'), 409: err('contract not initialised'), 502: err('the chain refused the grant'), ...outage },
+      responses: {
+        200: json('the grant', FaucetGrantSchema),
+        400: err('invalid address'),
+        403: err('not in test mode, or not the local chain'),
+        409: err('contract not initialised'),
+        502: err('the chain refused the grant'),
+        ...outage,
+      },
     }),
     ...getBoth({
       path: '/balance/{address}',
@@ -91,9 +114,18 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
       tags: ['game'],
       requestBody: b
         ? { description: '`{side}`: UP/up/Up/0 or DOWN/down/Down/1', schema: v.object({ side: v.union([v.string(), v.number()]) }) }
-        : { description: '`{address, side, amountUnits}`', schema: v.object({ address: v.string(), side: v.string(), amountUnits: v.union([v.string(), v.number()]) }) },
+        : {
+            description: '`{address, side, amountUnits}`',
+            schema: v.object({ address: v.string(), side: v.string(), amountUnits: v.union([v.string(), v.number()]) }),
+          },
       responses: b
-        ? { 200: json('decision object (accepted or refused)', DecisionSchema), 409: err('contract not initialised'), 502: err('the chain refused the transaction'), ...outage, 500: err('the chain node is unreachable, or internal error') }
+        ? {
+            200: json('decision object (accepted or refused)', DecisionSchema),
+            409: err('contract not initialised'),
+            502: err('the chain refused the transaction'),
+            ...outage,
+            500: err('the chain node is unreachable, or internal error'),
+          }
         : {
             200: json('the placed bet', PlacedBetASchema),
             403: err('bets are paused'),
@@ -103,9 +135,24 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
             500: err('the chain node is unreachable (spec section 7), or internal error'),
           },
     }),
-    ...getBoth({ path: '/price', summary: 'Latest SOL price', tags: ['game'], responses: { 200: json('price object', PriceObjectSchema), 503: err('no tick yet'), 500: err('internal error') } }),
-    ...getBoth({ path: '/health', summary: 'Liveness with dependency checks', tags: ['operations'], responses: { 200: json('UP', HealthSchema), 503: json('DOWN', HealthSchema, ['Retry-After']) } }),
-    ...getBoth({ path: '/ready', summary: 'Readiness: chain, Redis and a fresh price', tags: ['operations'], responses: { 200: json('ready', ReadySchema), 503: json('not ready, naming what is missing', NotReadySchema, ['Retry-After']) } }),
+    ...getBoth({
+      path: '/price',
+      summary: 'Latest SOL price',
+      tags: ['game'],
+      responses: { 200: json('price object', PriceObjectSchema), 503: err('no tick yet'), 500: err('internal error') },
+    }),
+    ...getBoth({
+      path: '/health',
+      summary: 'Liveness with dependency checks',
+      tags: ['operations'],
+      responses: { 200: json('UP', HealthSchema), 503: json('DOWN', HealthSchema, ['Retry-After']) },
+    }),
+    ...getBoth({
+      path: '/ready',
+      summary: 'Readiness: chain, Redis and a fresh price',
+      tags: ['operations'],
+      responses: { 200: json('ready', ReadySchema), 503: json('not ready, naming what is missing', NotReadySchema, ['Retry-After']) },
+    }),
     ...getBoth({
       path: '/events',
       summary: 'History of the event stream (the same events a WebSocket connect with since replays)',
@@ -115,12 +162,20 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
         { name: 'limit', in: 'query', description: 'events per page, 1..1000 (100)', schema: v.string() },
       ],
       responses: {
-        200: json('the stream epoch and the events after since, oldest first', v.object({ epoch: v.string(), events: v.array(v.looseObject({ type: v.string(), seq: v.number() })) })),
+        200: json(
+          'the stream epoch and the events after since, oldest first',
+          v.object({ epoch: v.string(), events: v.array(v.looseObject({ type: v.string(), seq: v.number() })) }),
+        ),
         400: err('bad since or limit'),
         503: json('the event log is unreachable; retry after Retry-After seconds', ErrorBodySchema, ['Retry-After']),
       },
     }),
-    ...getBoth({ path: '/metrics', summary: 'Prometheus metrics', tags: ['operations'], responses: { 200: { description: 'Prometheus text exposition format', schema: v.string(), contentType: 'text/plain' } } }),
+    ...getBoth({
+      path: '/metrics',
+      summary: 'Prometheus metrics',
+      tags: ['operations'],
+      responses: { 200: { description: 'Prometheus text exposition format', schema: v.string(), contentType: 'text/plain' } },
+    }),
     ...getBoth({
       path: '/bets/{id}',
       summary: 'A bet with its settlement evidence',
@@ -146,13 +201,22 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
       parameters: [{ name: 'window', in: 'query', description: '<n>h or <n>d, default 24h, at most GW_HISTORY_DAYS', schema: v.string() }],
       responses: { 200: json('ranking', LeaderboardSchema), 400: err('bad window'), ...outage },
     }),
-    ...getBoth({ path: '/openapi.json', summary: 'This document', tags: ['operations'], responses: { 200: json('OpenAPI 3.1 document', v.object({ openapi: v.string() })) } }),
+    ...getBoth({
+      path: '/openapi.json',
+      summary: 'This document',
+      tags: ['operations'],
+      responses: { 200: json('OpenAPI 3.1 document', v.object({ openapi: v.string() })) },
+    }),
     ...getBoth({
       path: '/ws',
       summary: 'WebSocket event stream (spec section 6); `?since=<seq>` replays what was missed',
       tags: ['events'],
       parameters: [{ name: 'since', in: 'query', description: 'last seq seen', schema: v.string() }],
-      responses: { 101: { description: 'upgraded; JSON messages as in x-websocket-events' }, 400: err('not a WebSocket upgrade'), 426: err('upgrade required') },
+      responses: {
+        101: { description: 'upgraded; JSON messages as in x-websocket-events' },
+        400: err('not a WebSocket upgrade'),
+        426: err('upgrade required'),
+      },
       extensions: { 'x-websocket-events': wsEvents(b) },
     }),
   ];
@@ -163,7 +227,13 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
         summary: 'Pause or resume bet intake (Authorization: Bearer GW_ADMIN_TOKEN)',
         tags: ['operations'],
         requestBody: { description: '`{paused}`: true/false or 1/0', schema: v.object({ paused: v.union([v.boolean(), v.number()]) }) },
-        responses: { 200: json('the new state and its transaction', PauseResultSchema), 401: err('admin token required'), 409: err('contract not initialised'), 502: err('the chain refused the transaction'), ...outage },
+        responses: {
+          200: json('the new state and its transaction', PauseResultSchema),
+          401: err('admin token required'),
+          409: err('contract not initialised'),
+          502: err('the chain refused the transaction'),
+          ...outage,
+        },
       }),
     );
   }
@@ -171,7 +241,8 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
     info: {
       title: `SOL up/down betting gateway (Profile ${options.profile})`,
       version: '1',
-      description: 'Amounts in token base units (1 token = 1000000), bet prices x 1e8, times as the spec says. Every answer carries Access-Control-Allow-Origin: *; HEAD answers like GET without a body; OPTIONS is a CORS preflight on every path.',
+      description:
+        'Amounts in token base units (1 token = 1000000), bet prices x 1e8, times as the spec says. Every answer carries Access-Control-Allow-Origin: *; HEAD answers like GET without a body; OPTIONS is a CORS preflight on every path.',
     },
     operations,
     schemas: {

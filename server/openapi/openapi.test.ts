@@ -3,20 +3,57 @@ import { checkAnswerAgainst } from '../../test/support/openapi-contract.ts';
 import { exchangeOpenApi } from './exchange.ts';
 import { gatewayOpenApi } from './gateway.ts';
 
-const ok = (path: string, status: number, body: unknown, method = 'GET', contentType = 'application/json') => ({ method, path, status, contentType, text: typeof body === 'string' ? body : JSON.stringify(body) });
+const ok = (path: string, status: number, body: unknown, method = 'GET', contentType = 'application/json') => ({
+  method,
+  path,
+  status,
+  contentType,
+  text: typeof body === 'string' ? body : JSON.stringify(body),
+});
 
 describe('OpenAPI documents', () => {
   it('are OpenAPI 3.1 with every gateway route of the profile, health, ready, metrics and the WebSocket events', () => {
     const a = gatewayOpenApi({ profile: 'A', admin: true });
     expect(a.openapi).toBe('3.1.0');
-    for (const p of ['/api/state', '/state', '/api/wallet', '/api/faucet/{address}', '/api/balance/{address}', '/api/bet', '/api/price', '/health', '/ready', '/metrics', '/api/bets/{id}', '/api/bets', '/api/leaderboard', '/openapi.json', '/api/ws', '/api/admin/pause']) {
+    for (const p of [
+      '/api/state',
+      '/state',
+      '/api/wallet',
+      '/api/faucet/{address}',
+      '/api/balance/{address}',
+      '/api/bet',
+      '/api/price',
+      '/health',
+      '/ready',
+      '/metrics',
+      '/api/bets/{id}',
+      '/api/bets',
+      '/api/leaderboard',
+      '/openapi.json',
+      '/api/ws',
+      '/api/admin/pause',
+    ]) {
       expect(a.paths[p], p).toBeDefined();
     }
-    expect(Object.keys(a['x-websocket-events'] ?? a.paths['/api/ws']?.get?.['x-websocket-events'] ?? {})).toEqual(['price', 'bet_open', 'bet_closed', 'resume']);
+    expect(Object.keys(a['x-websocket-events'] ?? a.paths['/api/ws']?.get?.['x-websocket-events'] ?? {})).toEqual([
+      'price',
+      'bet_open',
+      'bet_closed',
+      'resume',
+    ]);
     expect(Object.keys(gatewayOpenApi({ profile: 'B', admin: false }).components.schemas)).toContain('BetReplayEvent');
     expect(gatewayOpenApi({ profile: 'B', admin: false }).paths['/api/admin/pause']).toBeUndefined();
     const x = exchangeOpenApi();
-    for (const p of ['/api/v1/prices', '/api/v1/prices/{symbol}', '/api/v1/accounts', '/api/v1/accounts/{id}', '/api/v1/accounts/{id}/orders', '/api/v1/accounts/{id}/equity', '/actuator/health', '/actuator/prometheus']) {
+    for (const p of [
+      '/api/v1/prices',
+      '/api/v1/prices/{symbol}',
+      '/api/v1/accounts',
+      '/api/v1/accounts/{id}',
+      '/api/v1/accounts/{id}/orders',
+      '/api/v1/accounts/{id}/equity',
+      '/actuator/health',
+      '/actuator/prometheus',
+    ]) {
       expect(x.paths[p], p).toBeDefined();
     }
   });

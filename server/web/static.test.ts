@@ -94,7 +94,14 @@ describe('servicePage', () => {
   it('holds each page, its assets, the shared ones and the chart library', () => {
     for (const service of ['gateway', 'exchange'] as const) {
       const site = servicePage(service);
-      for (const url of ['/', `${ASSET_PREFIX}/app.js`, `${ASSET_PREFIX}/shared/dom.js`, `${ASSET_PREFIX}/shared/chart.js`, `${ASSET_PREFIX}/shared/style.css`, `${ASSET_PREFIX}/lightweight-charts.js`]) {
+      for (const url of [
+        '/',
+        `${ASSET_PREFIX}/app.js`,
+        `${ASSET_PREFIX}/shared/dom.js`,
+        `${ASSET_PREFIX}/shared/chart.js`,
+        `${ASSET_PREFIX}/shared/style.css`,
+        `${ASSET_PREFIX}/lightweight-charts.js`,
+      ]) {
         expect(site.files.has(url), `${service} ${url}`).toBe(true);
       }
       expect(site.files.get('/')?.contentType).toMatch(/^text\/html/);

@@ -26,7 +26,13 @@ async function refusal(p: Promise<unknown>): Promise<ProgramRefusal> {
   return err;
 }
 
-const signed = (bettor: Keypair, over: Partial<PlaceBet> = {}): PlaceBet => ({ stake: { kind: 'signer', bettor }, side: 'UP', amount: STAKE, entryPrice: PRICE, ...over });
+const signed = (bettor: Keypair, over: Partial<PlaceBet> = {}): PlaceBet => ({
+  stake: { kind: 'signer', bettor },
+  side: 'UP',
+  amount: STAKE,
+  entryPrice: PRICE,
+  ...over,
+});
 const refOf = (bettor: Keypair, seq: bigint) => ({ bettor: bettor.publicKey.toBase58(), seq });
 
 describe('RpcChain on the local chain', () => {
@@ -81,13 +87,23 @@ describe('RpcChain on the local chain', () => {
     expect(await chain.balances(who.publicKey)).toEqual({ lamports: 5_000_000_000n, tokenUnits: 10_000_000_000n });
   });
 
-  it('places a signed bet at the bettor\'s seq, reads it back from the mirror, and settles a win after expiry', async () => {
+  it("places a signed bet at the bettor's seq, reads it back from the mirror, and settles a win after expiry", async () => {
     const bettor = await fundedBettor(chain);
     const next = (await chain.readConfig())!.nextBetId;
     const placed = await chain.placeBet(signed(bettor));
     // first thing after placing: expiry is seconds away (a slow machine must not turn this into a close)
     expect((await refusal(chain.closeBet(placed.bet, PRICE + 1n))).errorName).toBe('BetNotExpired');
-    expect(placed.bet).toMatchObject({ id: next, seq: 0n, bettor: bettor.publicKey.toBase58(), payer: t.keys.relayer.publicKey.toBase58(), side: 'UP', amount: STAKE, entryPrice: PRICE, exitPrice: 0n, status: 0 });
+    expect(placed.bet).toMatchObject({
+      id: next,
+      seq: 0n,
+      bettor: bettor.publicKey.toBase58(),
+      payer: t.keys.relayer.publicKey.toBase58(),
+      side: 'UP',
+      amount: STAKE,
+      entryPrice: PRICE,
+      exitPrice: 0n,
+      status: 0,
+    });
     expect(placed.signature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
     const bet = placed.bet;
     expect(bet.expireTime - bet.betTime).toBe(TEST_PARAMS.expirySeconds);
@@ -131,7 +147,14 @@ describe('RpcChain on the local chain', () => {
     const { closed, placed } = await chain.closeAndReplace(tie.bet, PRICE, tier, PRICE + 7n);
     expect(closed).toMatchObject({ status: 3, exitPrice: PRICE });
     expect(placed.signature).toBe(closed.signature);
-    expect(placed.bet).toMatchObject({ seq: tie.bet.seq + 1n, bettor: tier.publicKey.toBase58(), side: 'DOWN', amount: 2n * STAKE, entryPrice: PRICE + 7n, status: 0 });
+    expect(placed.bet).toMatchObject({
+      seq: tie.bet.seq + 1n,
+      bettor: tier.publicKey.toBase58(),
+      side: 'DOWN',
+      amount: 2n * STAKE,
+      entryPrice: PRICE + 7n,
+      status: 0,
+    });
     expect(placed.bet.id).toBeGreaterThan(tie.bet.id);
     expect((await chain.readBettorState(tier.publicKey))!.openBetId).toBe(placed.bet.id);
     expect((await chain.balances(tier.publicKey)).tokenUnits).toBe(10_000_000_000n - 2n * STAKE);
@@ -158,7 +181,9 @@ describe('RpcChain on the local chain', () => {
     const conn = new Connection(t.chain.url, 'confirmed');
     const token = getAssociatedTokenAddressSync(new PublicKey(t.chain.mint), bettor.publicKey);
     const { blockhash } = await conn.getLatestBlockhash();
-    const approve = new Transaction({ feePayer: bettor.publicKey, recentBlockhash: blockhash }).add(createApproveInstruction(token, t.keys.relayer.publicKey, bettor.publicKey, STAKE));
+    const approve = new Transaction({ feePayer: bettor.publicKey, recentBlockhash: blockhash }).add(
+      createApproveInstruction(token, t.keys.relayer.publicKey, bettor.publicKey, STAKE),
+    );
     approve.sign(bettor);
     const sig = await conn.sendRawTransaction(approve.serialize());
     expect((await conn.getSignatureStatus(sig)).value?.err).toBeNull();
@@ -211,7 +236,7 @@ describe('RpcChain on the local chain', () => {
     expect((await refusal(foreign.placeBet(signed(bettor)))).code).toBe(6002);
   });
 
-  it('refuses a replay signed by another bettor than the bet\'s (BettorMismatch)', async () => {
+  it("refuses a replay signed by another bettor than the bet's (BettorMismatch)", async () => {
     const [owner, other] = await Promise.all([fundedBettor(chain), fundedBettor(chain)]);
     const placed = await chain.placeBet(signed(owner));
     await chain.placeBet(signed(other)); // other has a bettor account of its own
@@ -249,7 +274,7 @@ describe('RpcChain on the local chain', () => {
     }
   });
 
-  it('placements from two gateways for different bettors run in parallel: distinct ids, each at its own bettor\'s seq', async () => {
+  it("placements from two gateways for different bettors run in parallel: distinct ids, each at its own bettor's seq", async () => {
     const other = t.adapter();
     const bettors = await Promise.all(Array.from({ length: 8 }, () => fundedBettor(chain)));
     const placed = await Promise.all(bettors.map((b, i) => (i % 2 ? other : chain).placeBet(signed(b))));
@@ -257,7 +282,7 @@ describe('RpcChain on the local chain', () => {
     for (const [i, p] of placed.entries()) expect(p.bet).toMatchObject({ bettor: bettors[i]!.publicKey.toBase58(), seq: 0n });
   });
 
-  it('sees a change made by someone else\'s transaction: the other gateway\'s bet and the admin\'s pause', async () => {
+  it("sees a change made by someone else's transaction: the other gateway's bet and the admin's pause", async () => {
     const other = t.adapter();
     const bettor = await fundedBettor(chain);
     const placed = await other.placeBet(signed(bettor));

@@ -23,7 +23,8 @@ describe('local chain JSON-RPC', () => {
   let conn: Connection;
   let payer: Keypair;
 
-  const post = async (body: string): Promise<unknown> => (await fetch(t.chain.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json();
+  const post = async (body: string): Promise<unknown> =>
+    (await fetch(t.chain.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json();
 
   beforeAll(async () => {
     t = await startTestChain();
@@ -36,7 +37,9 @@ describe('local chain JSON-RPC', () => {
 
   const transfer = async (lamports: number, to = Keypair.generate().publicKey) => {
     const { blockhash } = await conn.getLatestBlockhash();
-    const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports }));
+    const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports }),
+    );
     tx.sign(payer);
     return { tx, to };
   };
@@ -97,7 +100,14 @@ describe('local chain JSON-RPC', () => {
     const bettor = await fundedBettor(chain);
     const { vault } = (await chain.readConfig())!;
     const ix = placeBetIx(
-      { seq: 0n, bettor: bettor.publicKey, bettorToken: getAssociatedTokenAddressSync(new PublicKey(t.chain.mint), bettor.publicKey), vault: new PublicKey(vault), relayer: t.keys.relayer.publicKey, delegated: false },
+      {
+        seq: 0n,
+        bettor: bettor.publicKey,
+        bettorToken: getAssociatedTokenAddressSync(new PublicKey(t.chain.mint), bettor.publicKey),
+        vault: new PublicKey(vault),
+        relayer: t.keys.relayer.publicKey,
+        delegated: false,
+      },
       'UP',
       1n, // below min_amount
       15_000_000_000n,
@@ -159,11 +169,27 @@ describe('local chain JSON-RPC', () => {
     expect(await post('{"jsonrpc":"2.0","id":8,"method":"toString"}')).toMatchObject({ error: { code: -32601 }, id: 8 });
     expect(await post('{"jsonrpc":"2.0","id":9,"method":"getBalance","params":["not-a-key"]}')).toMatchObject({ error: { code: -32602 }, id: 9 });
     expect(await post('{"jsonrpc":"2.0","id":10,"method":"getBalance","params":{"a":1}}')).toMatchObject({ error: { code: -32602 }, id: 10 });
-    expect(await post('{"jsonrpc":"2.0","id":11,"method":"sendTransaction","params":["!!!", {"encoding":"base64"}]}')).toMatchObject({ error: { code: -32602 }, id: 11 });
-    expect(await post('{"jsonrpc":"2.0","id":12,"method":"sendTransaction","params":["AAAA", {"encoding":"base64"}]}')).toMatchObject({ error: { code: -32602 }, id: 12 });
-    expect(await post('{"jsonrpc":"2.0","id":13,"method":"getProgramAccounts","params":["11111111111111111111111111111111",{"filters":[{"memcmp":{"offset":-1,"bytes":"1"}}]}]}')).toMatchObject({ error: { code: -32602 } });
-    const batch = await post('[{"jsonrpc":"2.0","id":1,"method":"getHealth"},{"jsonrpc":"1.0","id":2,"method":"getSlot"},{"jsonrpc":"2.0","id":3,"method":"getSlot"}]');
-    expect(batch).toMatchObject([{ result: 'ok', id: 1 }, { error: { code: -32600 }, id: 2 }, { result: expect.any(Number), id: 3 }]);
+    expect(await post('{"jsonrpc":"2.0","id":11,"method":"sendTransaction","params":["!!!", {"encoding":"base64"}]}')).toMatchObject({
+      error: { code: -32602 },
+      id: 11,
+    });
+    expect(await post('{"jsonrpc":"2.0","id":12,"method":"sendTransaction","params":["AAAA", {"encoding":"base64"}]}')).toMatchObject({
+      error: { code: -32602 },
+      id: 12,
+    });
+    expect(
+      await post(
+        '{"jsonrpc":"2.0","id":13,"method":"getProgramAccounts","params":["11111111111111111111111111111111",{"filters":[{"memcmp":{"offset":-1,"bytes":"1"}}]}]}',
+      ),
+    ).toMatchObject({ error: { code: -32602 } });
+    const batch = await post(
+      '[{"jsonrpc":"2.0","id":1,"method":"getHealth"},{"jsonrpc":"1.0","id":2,"method":"getSlot"},{"jsonrpc":"2.0","id":3,"method":"getSlot"}]',
+    );
+    expect(batch).toMatchObject([
+      { result: 'ok', id: 1 },
+      { error: { code: -32600 }, id: 2 },
+      { result: expect.any(Number), id: 3 },
+    ]);
     const notPost = await fetch(t.chain.url, { method: 'PUT', body: '{}' });
     expect(notPost.status).toBe(405);
     expect(await conn.getSlot()).toBeGreaterThan(0);

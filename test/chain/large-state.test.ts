@@ -43,7 +43,9 @@ async function fundWallets(rpc: RpcExchange, dataDir: string, wallets: Keypair[]
   const hash = await blockhash(rpc);
   const wires: string[] = [];
   for (let i = 0; i < wallets.length; i += TRANSFERS_PER_TX) {
-    const ixs = wallets.slice(i, i + TRANSFERS_PER_TX).map((w) => SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: w.publicKey, lamports: WALLET_LAMPORTS }));
+    const ixs = wallets
+      .slice(i, i + TRANSFERS_PER_TX)
+      .map((w) => SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: w.publicKey, lamports: WALLET_LAMPORTS }));
     wires.push(signTransaction(ixs, payer, [], hash).wire.toString('base64'));
   }
   await sendBatches(rpc, wires);
@@ -89,7 +91,10 @@ describe('a local chain holding 100,000 accounts', () => {
     const sample = [0, 1, 4_999, 12_345, WALLETS - 1].map((i) => bettors[i] as Keypair);
     const checkSample = async () => {
       const keys = sample.flatMap((b) => [b.publicKey, tokenAccountOf(mint, b.publicKey), betAddress({ bettor: b.publicKey.toBase58(), seq: 0n })]);
-      const res = v.parse(Multiple, await rpc({ jsonrpc: '2.0', id: 1, method: 'getMultipleAccounts', params: [keys.map((k) => k.toBase58()), { encoding: 'base64' }] }));
+      const res = v.parse(
+        Multiple,
+        await rpc({ jsonrpc: '2.0', id: 1, method: 'getMultipleAccounts', params: [keys.map((k) => k.toBase58()), { encoding: 'base64' }] }),
+      );
       res.result.value.forEach((acc, i) => {
         expect(acc, `account ${keys[i]?.toBase58()}`).not.toBeNull();
         if (i % 3 === 0) expect(acc?.lamports).toBe(Number(WALLET_LAMPORTS));
@@ -133,12 +138,20 @@ describe('a local chain holding 100,000 accounts', () => {
     // the program still runs: settle one of the 25,000 bets (long expired), and place and settle a new one
     const roles = loadOrCreateRoleKeys(dataDir);
     const info = loadLocalChainInfo(dataDir);
-    const adapter = new RpcChain({ url, keys: { relayer: roles.relayer, mintAuthority: roles['mint-authority'] }, knownLocalGenesis: [info?.genesisHash ?? ''], pollMs: 20 });
+    const adapter = new RpcChain({
+      url,
+      keys: { relayer: roles.relayer, mintAuthority: roles['mint-authority'] },
+      knownLocalGenesis: [info?.genesisHash ?? ''],
+      pollMs: 20,
+    });
     try {
       const oldRef = { bettor: (bettors[7] as Keypair).publicKey.toBase58(), seq: 0n };
       const closedOld = await adapter.closeBet(oldRef, PRICE - 1n); // placed DOWN at PRICE: a win
       expect(closedOld.status).toBe(1);
-      const history = v.parse(Signatures, await rpc({ jsonrpc: '2.0', id: 1, method: 'getSignaturesForAddress', params: [betAddress(oldRef).toBase58(), { limit: 5 }] }));
+      const history = v.parse(
+        Signatures,
+        await rpc({ jsonrpc: '2.0', id: 1, method: 'getSignaturesForAddress', params: [betAddress(oldRef).toBase58(), { limit: 5 }] }),
+      );
       expect(history.result.map((s) => s.signature)).toEqual([closedOld.signature, expect.any(String)]); // the close, then the placement
 
       const fresh = keypairs(1)[0] as Keypair;

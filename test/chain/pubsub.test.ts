@@ -25,12 +25,15 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const airdrop = (c: LocalChain, to: Keypair, sol: number) => new RpcClient(new HttpTransport(c.url)).call('requestAirdrop', [to.publicKey.toBase58(), sol * LAMPORTS_PER_SOL], v.string());
+const airdrop = (c: LocalChain, to: Keypair, sol: number) =>
+  new RpcClient(new HttpTransport(c.url)).call('requestAirdrop', [to.publicKey.toBase58(), sol * LAMPORTS_PER_SOL], v.string());
 
 async function exercise(c: LocalChain, pubsub: PubSub): Promise<void> {
   const wallet = Keypair.generate();
   const seen: number[] = [];
-  const sub = await pubsub.subscribe('accountSubscribe', [wallet.publicKey.toBase58(), { encoding: 'base64', commitment: 'confirmed' }], (r) => seen.push(v.parse(Notified, r).value.lamports));
+  const sub = await pubsub.subscribe('accountSubscribe', [wallet.publicKey.toBase58(), { encoding: 'base64', commitment: 'confirmed' }], (r) =>
+    seen.push(v.parse(Notified, r).value.lamports),
+  );
   await airdrop(c, wallet, 2);
   await expect.poll(() => seen, { timeout: 5_000 }).toEqual([2 * LAMPORTS_PER_SOL]);
   sub.unsubscribe();

@@ -26,7 +26,9 @@ describe('local chain subscriptions', () => {
   });
 
   const send = async (to: PublicKey, lamports: number, from = payer) => {
-    const tx = new Transaction({ feePayer: from.publicKey, recentBlockhash: (await conn.getLatestBlockhash()).blockhash }).add(SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports }));
+    const tx = new Transaction({ feePayer: from.publicKey, recentBlockhash: (await conn.getLatestBlockhash()).blockhash }).add(
+      SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports }),
+    );
     tx.sign(from);
     return conn.sendRawTransaction(tx.serialize());
   };
@@ -34,7 +36,11 @@ describe('local chain subscriptions', () => {
   it('accountSubscribe: one notification per committed write, sent before the signature is confirmed', async () => {
     const wallet = Keypair.generate();
     const seen: Array<{ lamports: number; slot: number; at: number }> = [];
-    const id = conn.onAccountChange(wallet.publicKey, (info: AccountInfo<Buffer>, ctx) => seen.push({ lamports: info.lamports, slot: ctx.slot, at: Date.now() }), { commitment: 'confirmed' });
+    const id = conn.onAccountChange(
+      wallet.publicKey,
+      (info: AccountInfo<Buffer>, ctx) => seen.push({ lamports: info.lamports, slot: ctx.slot, at: Date.now() }),
+      { commitment: 'confirmed' },
+    );
     await new Promise((r) => setTimeout(r, 300)); // the subscription is set up
     const sig = await send(wallet.publicKey, 2 * LAMPORTS_PER_SOL);
     const confirmedAt = Date.now();
@@ -68,7 +74,9 @@ describe('local chain subscriptions', () => {
     await new Promise((r) => setTimeout(r, 300));
     await send(a.publicKey, LAMPORTS_PER_SOL);
     await send(b.publicKey, LAMPORTS_PER_SOL);
-    await expect.poll(() => all.map((k) => k.accountId.toBase58()), { timeout: 5_000 }).toEqual(expect.arrayContaining([a.publicKey.toBase58(), b.publicKey.toBase58()]));
+    await expect
+      .poll(() => all.map((k) => k.accountId.toBase58()), { timeout: 5_000 })
+      .toEqual(expect.arrayContaining([a.publicKey.toBase58(), b.publicKey.toBase58()]));
     // the payer is written too: every system account the transfers wrote, nothing with data
     expect(all.every((k) => k.accountInfo.data.length === 0)).toBe(true);
     expect(withData).toEqual([]);

@@ -13,7 +13,13 @@ import type { InitParams } from '../../adapters/chain/port.ts';
 import { RpcChain, type RpcChainOptions } from '../../adapters/chain/rpc-chain.ts';
 
 /** Short expiry so close_bet tests wait about three seconds, never fifteen; refunds allowed two seconds after expiry. */
-export const TEST_PARAMS: InitParams = { minAmount: 100_000_000n, maxAmount: 10_000_000_000n, multiplierBps: 13_000n, expirySeconds: 3n, refundAfterSeconds: 2n };
+export const TEST_PARAMS: InitParams = {
+  minAmount: 100_000_000n,
+  maxAmount: 10_000_000_000n,
+  multiplierBps: 13_000n,
+  expirySeconds: 3n,
+  refundAfterSeconds: 2n,
+};
 
 /** A running local chain for one test file, with its role keys and an adapter factory. */
 export interface TestChain {

@@ -159,7 +159,9 @@ describe('a chain that takes transactions but never confirms them', () => {
   );
 
   it('gives up polling the status after the confirmation timeout', async () => {
-    const err = await adapterAt(url()).setPaused(true).catch((e: unknown) => e);
+    const err = await adapterAt(url())
+      .setPaused(true)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ChainUnavailable);
     expect((err as Error).message).toMatch(/not confirmed within 1000 ms/);
   });

@@ -3,7 +3,15 @@
  */
 import * as v from 'valibot';
 import {
-  AccountTotalsView, AccountView, CashMovementView, EquityPointView, OrderRecordView, OrderResultView, PnlView, PositionView, PriceView,
+  AccountTotalsView,
+  AccountView,
+  CashMovementView,
+  EquityPointView,
+  OrderRecordView,
+  OrderResultView,
+  PnlView,
+  PositionView,
+  PriceView,
 } from '../../server/exchange/wire.ts';
 import { book, ISO, PRICE8, publishBehind, UUID } from './support.ts';
 import { describe, expect, it } from 'vitest';
@@ -128,7 +136,8 @@ describe('accounts', () => {
       await t.api.get(`/api/v1/accounts/${id}/orders`),
       await t.api.get(`/api/v1/accounts/${id}/equity`),
       await t.api.get(`/api/v1/accounts/${id}/equity?snapshot=true`),
-    ]) expectError(r, 404, 'ACCOUNT_NOT_FOUND');
+    ])
+      expectError(r, 404, 'ACCOUNT_NOT_FOUND');
   });
 });
 

@@ -45,8 +45,14 @@ describe('orders', () => {
     const r = await order(id, 'BTCUSDT', 'BUY', '10');
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({
-      status: 'PARTIALLY_FILLED', qty: '8.0000000000', requestedQty: '10.0000000000', price: '102.1250000000', gross: '817.0000000000', fee: '0.8170000000',
-      cash: '9182.1830000000', positionQty: '8.0000000000',
+      status: 'PARTIALLY_FILLED',
+      qty: '8.0000000000',
+      requestedQty: '10.0000000000',
+      price: '102.1250000000',
+      gross: '817.0000000000',
+      fee: '0.8170000000',
+      cash: '9182.1830000000',
+      positionQty: '8.0000000000',
     });
   });
 
@@ -62,8 +68,13 @@ describe('orders', () => {
     expect(positions.body).toEqual([{ symbol: 'BTCUSDT', qty: '0.0000000000', avgCost: '0.0000000000', realizedPnl: '-6.5980000000' }]);
     const pnl = await t.api.get(`/api/v1/accounts/${id}/pnl`);
     expect(pnl.body).toEqual({
-      initialCash: '10000.0000000000', netDeposits: '0.0000000000', equity: '9993.4020000000', pnl: '-6.5980000000',
-      pnlPct: '-0.0659800000', realizedPnl: '-6.5980000000', unrealizedPnl: '0.0000000000',
+      initialCash: '10000.0000000000',
+      netDeposits: '0.0000000000',
+      equity: '9993.4020000000',
+      pnl: '-6.5980000000',
+      pnlPct: '-0.0659800000',
+      realizedPnl: '-6.5980000000',
+      unrealizedPnl: '0.0000000000',
     });
   });
 
@@ -102,11 +113,15 @@ describe('orders', () => {
     expect((await t.api.get(`/api/v1/accounts/${id}/orders`)).body).toEqual([]);
   });
 
-  it('keeps the order\'s final state readable by an operator in Redis, without the book', async () => {
+  it("keeps the order's final state readable by an operator in Redis, without the book", async () => {
     const id = await openAccount('operator-view');
     const r = await order(id, 'SOLUSDT', 'BUY', '1');
     const snapshot = JSON.parse((await t.redis.hget(`exchange:account:${id}:order-states`, r.body.orderId)) ?? 'null');
-    expect(snapshot).toMatchObject({ status: 'done', value: 'filled', context: { request: { orderId: r.body.orderId, accountId: id }, execution: { kind: 'executed', result: r.body } } });
+    expect(snapshot).toMatchObject({
+      status: 'done',
+      value: 'filled',
+      context: { request: { orderId: r.body.orderId, accountId: id }, execution: { kind: 'executed', result: r.body } },
+    });
     expect(JSON.stringify(snapshot)).not.toContain('bids');
   });
 });

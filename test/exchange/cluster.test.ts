@@ -11,7 +11,18 @@ const ledger = sharedLedgerForSuite();
 
 const booksTs = Date.now();
 const books = [
-  book('BTCUSDT', [['97000.10', '0.5'], ['96999.00', '1']], [['97000.20', '0.3'], ['97001.00', '2']], booksTs),
+  book(
+    'BTCUSDT',
+    [
+      ['97000.10', '0.5'],
+      ['96999.00', '1'],
+    ],
+    [
+      ['97000.20', '0.3'],
+      ['97001.00', '2'],
+    ],
+    booksTs,
+  ),
   book('ETHUSDT', [['3500.10', '3']], [['3500.20', '3']], booksTs),
   book('SOLUSDT', [['149.90', '1000']], [['150.00', '1000']], booksTs),
 ];
@@ -53,10 +64,14 @@ describe('two processes on one Redis', () => {
       const api = i % 2 ? a : b;
       const path = `/api/v1/accounts/${accountId}`;
       switch (i % 4) {
-        case 0: return api.post(`${path}/deposits`, { amount: '100.123' });
-        case 1: return api.post(`${path}/orders`, { symbol: 'BTCUSDT', side: 'BUY', qty: '0.001' });
-        case 2: return api.post(`${path}/orders`, { symbol: 'SOLUSDT', side: 'SELL', qty: '0.5' });
-        default: return api.post(`${path}/deposits`, { amount: '-10' });
+        case 0:
+          return api.post(`${path}/deposits`, { amount: '100.123' });
+        case 1:
+          return api.post(`${path}/orders`, { symbol: 'BTCUSDT', side: 'BUY', qty: '0.001' });
+        case 2:
+          return api.post(`${path}/orders`, { symbol: 'SOLUSDT', side: 'SELL', qty: '0.5' });
+        default:
+          return api.post(`${path}/deposits`, { amount: '-10' });
       }
     });
     const answers = await Promise.all(ops);

@@ -16,7 +16,11 @@ let api: Client;
 let dataDir: string;
 const ports = { api: 0, mgmt: 0 };
 const start = () =>
-  startService('exchange', { EXCHANGE_PORT: String(ports.api), EXCHANGE_MGMT_PORT: String(ports.mgmt), REDIS_URL: '', NATS_URL: '', EXCHANGE_FEED: '', DATA_DIR: dataDir }, ports.mgmt);
+  startService(
+    'exchange',
+    { EXCHANGE_PORT: String(ports.api), EXCHANGE_MGMT_PORT: String(ports.mgmt), REDIS_URL: '', NATS_URL: '', EXCHANGE_FEED: '', DATA_DIR: dataDir },
+    ports.mgmt,
+  );
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'exchange-embedded-'));
@@ -56,7 +60,10 @@ describe('embedded defaults', () => {
     const id = acc.body.id as string;
     const answered: string[] = [];
     const burst = Array.from({ length: 40 }, async (_, i) => {
-      const r = i % 4 === 0 ? await api.post(`/api/v1/accounts/${id}/deposits`, { amount: '10' }) : await api.post(`/api/v1/accounts/${id}/orders`, { symbol: 'SOLUSDT', side: 'BUY', qty: '0.5' });
+      const r =
+        i % 4 === 0
+          ? await api.post(`/api/v1/accounts/${id}/deposits`, { amount: '10' })
+          : await api.post(`/api/v1/accounts/${id}/orders`, { symbol: 'SOLUSDT', side: 'BUY', qty: '0.5' });
       if (r.status === 201 && r.body.orderId) answered.push(r.body.orderId as string);
     });
     await Promise.all(burst);
@@ -75,9 +82,9 @@ describe('embedded defaults', () => {
 
   it('refuses a second exchange on the same DATA_DIR, naming the pid that holds it', async () => {
     const [p, m] = [await freePort(), await freePort()];
-    await expect(startService('exchange', { EXCHANGE_PORT: String(p), EXCHANGE_MGMT_PORT: String(m), REDIS_URL: '', NATS_URL: '', DATA_DIR: dataDir }, m, 20_000)).rejects.toThrow(
-      new RegExp(`DATA_DIR ${dataDir} is in use by another exchange process \\(pid ${exchange.child.pid}\\)`),
-    );
+    await expect(
+      startService('exchange', { EXCHANGE_PORT: String(p), EXCHANGE_MGMT_PORT: String(m), REDIS_URL: '', NATS_URL: '', DATA_DIR: dataDir }, m, 20_000),
+    ).rejects.toThrow(new RegExp(`DATA_DIR ${dataDir} is in use by another exchange process \\(pid ${exchange.child.pid}\\)`));
   });
 
   it('refuses to start on a bad variable, naming it', async () => {

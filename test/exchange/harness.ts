@@ -13,8 +13,15 @@ import { parseJournalEntry, type JournalEntry } from '../../machines/exchange/jo
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import { book, client, publishAndWait, type Client, type Response } from './support.ts';
 
-const BTC_BIDS: [string, string][] = [['99.00', '1'], ['98.00', '2']];
-const BTC_ASKS: [string, string][] = [['100.00', '1'], ['101.00', '2'], ['103.00', '5']];
+const BTC_BIDS: [string, string][] = [
+  ['99.00', '1'],
+  ['98.00', '2'],
+];
+const BTC_ASKS: [string, string][] = [
+  ['100.00', '1'],
+  ['101.00', '2'],
+  ['103.00', '5'],
+];
 /** BTC book of the suites: asks 1@100, 2@101, 5@103; bids 1@99, 2@98. */
 export const btcBook = (ts = Date.now()) => book('BTCUSDT', BTC_BIDS, BTC_ASKS, ts);
 /** SOL book of the suites: 100@149.50 / 100@150.00. */
@@ -43,7 +50,14 @@ export async function startExchangeUnderTest(): Promise<ExchangeUnderTest> {
   const [port, mgmtPort] = [await freePort(), await freePort()];
   const exchange = await startService(
     'exchange',
-    { EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmtPort), NATS_URL: nats.url, REDIS_URL: redisServer.url, EXCHANGE_FEED: 'nats', LOG_LEVEL: 'warn' },
+    {
+      EXCHANGE_PORT: String(port),
+      EXCHANGE_MGMT_PORT: String(mgmtPort),
+      NATS_URL: nats.url,
+      REDIS_URL: redisServer.url,
+      EXCHANGE_FEED: 'nats',
+      LOG_LEVEL: 'warn',
+    },
     mgmtPort,
   );
   const api = client(`http://127.0.0.1:${port}`);

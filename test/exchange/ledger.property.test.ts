@@ -38,8 +38,8 @@ const bookArb = (symbol: BookSymbol): fc.Arbitrary<BookSnapshot> =>
       let ask = mid + 1;
       gaps.forEach((g, i) => {
         const q = cents(qtys[i] ?? 1, 3);
-        if (i % 2 === 0 && bids.length < split) bids.push([cents(bid, 2), q]), (bid -= g);
-        else asks.push([cents(ask, 2), q]), (ask += g);
+        if (i % 2 === 0 && bids.length < split) (bids.push([cents(bid, 2), q]), (bid -= g));
+        else (asks.push([cents(ask, 2), q]), (ask += g));
       });
       if (bids.length === 0) bids.push([cents(bid, 2), '1.000']);
       if (asks.length === 0) asks.push([cents(ask, 2), '1.000']);
@@ -53,7 +53,13 @@ type Command =
   | { kind: 'cash'; account: number; target: string };
 
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 1, arbitrary: fc.constantFrom(...SYMBOLS).chain(bookArb).map((book) => ({ kind: 'book' as const, book })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(...SYMBOLS)
+      .chain(bookArb)
+      .map((book) => ({ kind: 'book' as const, book })),
+  },
   {
     weight: 5,
     arbitrary: fc.record({
@@ -69,12 +75,19 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('deposit' as const),
       account: fc.integer({ min: 0, max: 1 }),
-      amount: fc.integer({ min: -5_000_0000, max: 5_000_0000 }).filter((n) => n !== 0).map((n) => cents(n, 4)),
+      amount: fc
+        .integer({ min: -5_000_0000, max: 5_000_0000 })
+        .filter((n) => n !== 0)
+        .map((n) => cents(n, 4)),
     }),
   },
   {
     weight: 1,
-    arbitrary: fc.record({ kind: fc.constant('cash' as const), account: fc.integer({ min: 0, max: 1 }), target: fc.integer({ min: 0, max: 2_000_000 }).map((n) => cents(n, 2)) }),
+    arbitrary: fc.record({
+      kind: fc.constant('cash' as const),
+      account: fc.integer({ min: 0, max: 1 }),
+      target: fc.integer({ min: 0, max: 2_000_000 }).map((n) => cents(n, 2)),
+    }),
   },
 );
 
@@ -143,7 +156,9 @@ async function runSequence(store: ExchangeStore, initialBooks: BookSnapshot[], c
     expect(rebuilt.netDeposits.toFixed()).toBe(stored.netDeposits.toFixed());
     expect(rebuilt.feesPaid.toFixed()).toBe(stored.feesPaid.toFixed());
     const show = (b: typeof stored) =>
-      Object.values(b.positions).map((p) => [p.symbol, p.qty.toFixed(), p.costBasis.toFixed(), p.realizedPnl.toFixed()]).sort();
+      Object.values(b.positions)
+        .map((p) => [p.symbol, p.qty.toFixed(), p.costBasis.toFixed(), p.realizedPnl.toFixed()])
+        .sort();
     expect(show(rebuilt)).toEqual(show(stored));
     // fees add up to what was charged, and cash/positions follow the model
     expect(stored.feesPaid.eq(m.fees)).toBe(true);
@@ -163,7 +178,15 @@ async function runSequence(store: ExchangeStore, initialBooks: BookSnapshot[], c
     const D = (s: string) => new Decimal(s);
     expect(D(P.pnl).eq(D(P.equity).minus(D(P.initialCash).plus(D(P.netDeposits))))).toBe(true);
     expect(D(P.pnl).eq(D(P.realizedPnl).plus(D(P.unrealizedPnl)))).toBe(true);
-    const valued = positions.value.reduce((s, p) => s.plus(D(p.qty).times(bids[p.symbol as BookSymbol] ?? 0).toDecimalPlaces(10)), new Decimal(0));
+    const valued = positions.value.reduce(
+      (s, p) =>
+        s.plus(
+          D(p.qty)
+            .times(bids[p.symbol as BookSymbol] ?? 0)
+            .toDecimalPlaces(10),
+        ),
+      new Decimal(0),
+    );
     expect(D(acc.value.positionsValue).eq(valued)).toBe(true);
     expect(D(acc.value.equity).eq(D(acc.value.cash).plus(valued))).toBe(true);
   }

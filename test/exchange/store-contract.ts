@@ -10,12 +10,37 @@ import { applyCashMovement, applyTrade, openingBalances } from '../../machines/e
 import { dec } from '../../machines/exchange/money.ts';
 
 const account = (name: string): AccountRecord => ({
-  id: randomUUID(), name, baseCurrency: 'USDT', initialCash: dec('1000'), feeRate: dec('0.001'), createdAt: new Date().toISOString(),
+  id: randomUUID(),
+  name,
+  baseCurrency: 'USDT',
+  initialCash: dec('1000'),
+  feeRate: dec('0.001'),
+  createdAt: new Date().toISOString(),
 });
-const point = (ts: string, cash = '1000.0000000000'): EquityPoint => ({ ts, cash, positionsValue: '0.0000000000', equity: cash, realizedPnl: '0.0000000000', unrealizedPnl: '0.0000000000' });
+const point = (ts: string, cash = '1000.0000000000'): EquityPoint => ({
+  ts,
+  cash,
+  positionsValue: '0.0000000000',
+  equity: cash,
+  realizedPnl: '0.0000000000',
+  unrealizedPnl: '0.0000000000',
+});
 const orderOf = (a: AccountRecord, n: number): OrderRecord => ({
-  orderId: randomUUID(), accountId: a.id, status: 'FILLED', symbol: 'SOLUSDT', side: 'BUY', requestedQty: `${n}`, qty: `${n}`, price: '1', gross: `${n}`,
-  fee: '0', cash: '0', positionQty: `${n}`, idempotencyKey: null, createdAt: new Date().toISOString(), fills: [{ price: '1', qty: `${n}`, gross: `${n}` }],
+  orderId: randomUUID(),
+  accountId: a.id,
+  status: 'FILLED',
+  symbol: 'SOLUSDT',
+  side: 'BUY',
+  requestedQty: `${n}`,
+  qty: `${n}`,
+  price: '1',
+  gross: `${n}`,
+  fee: '0',
+  cash: '0',
+  positionQty: `${n}`,
+  idempotencyKey: null,
+  createdAt: new Date().toISOString(),
+  fills: [{ price: '1', qty: `${n}`, gross: `${n}` }],
 });
 
 async function open(store: ExchangeStore, name = `acct-${randomUUID()}`) {
@@ -31,7 +56,9 @@ export function storeContract(name: string, make: () => ExchangeStore): void {
     it('creates accounts with unique names and loads them back exactly', async () => {
       const store = make();
       const a = await open(store, `unique-${randomUUID()}`);
-      expect(await store.createAccount({ ...a, id: randomUUID() }, openingBalances(dec('1')), { type: 'OPEN', ts: a.createdAt, amount: '1' }, point(a.createdAt))).toBe('name_taken');
+      expect(
+        await store.createAccount({ ...a, id: randomUUID() }, openingBalances(dec('1')), { type: 'OPEN', ts: a.createdAt, amount: '1' }, point(a.createdAt)),
+      ).toBe('name_taken');
       const loaded = await store.load(a.id);
       expect(loaded?.bundle.account.name).toBe(a.name);
       expect(loaded?.bundle.balances.cash.toFixed()).toBe('1000');
@@ -78,7 +105,14 @@ export function storeContract(name: string, make: () => ExchangeStore): void {
       const t0 = Date.now() + 1000;
       for (let i = 1; i <= 5; i++) {
         balances = applyCashMovement(balances, dec('1'));
-        expect(await store.commit(a.id, i, { balances, journal: [{ type: 'DEPOSIT', ts: new Date().toISOString(), amount: '1' }], order: orderOf(a, i), equityPoint: point(new Date(t0 + i * 1000).toISOString(), String(1000 + i)) })).toBe('committed');
+        expect(
+          await store.commit(a.id, i, {
+            balances,
+            journal: [{ type: 'DEPOSIT', ts: new Date().toISOString(), amount: '1' }],
+            order: orderOf(a, i),
+            equityPoint: point(new Date(t0 + i * 1000).toISOString(), String(1000 + i)),
+          }),
+        ).toBe('committed');
       }
       expect((await store.orders(a.id, 2)).map((o) => o.qty)).toEqual(['5', '4']);
       expect((await store.orders(a.id, 100)).map((o) => o.qty)).toEqual(['5', '4', '3', '2', '1']);
@@ -87,16 +121,25 @@ export function storeContract(name: string, make: () => ExchangeStore): void {
       await store.close();
     });
 
-    it('saves an order\'s final state with its commit, and delete removes everything', async () => {
+    it("saves an order's final state with its commit, and delete removes everything", async () => {
       const store = make();
       const a = await open(store);
       const loaded = (await store.load(a.id))!;
       const order = orderOf(a, 1);
       const state = { status: 'done', value: 'filled', context: { request: { orderId: order.orderId } } };
-      expect(await store.commit(a.id, loaded.bundle.version, { balances: loaded.bundle.balances, journal: [], order, orderState: { orderId: order.orderId, state } })).toBe('committed');
+      expect(
+        await store.commit(a.id, loaded.bundle.version, {
+          balances: loaded.bundle.balances,
+          journal: [],
+          order,
+          orderState: { orderId: order.orderId, state },
+        }),
+      ).toBe('committed');
       expect(await store.readOrderState(a.id, order.orderId)).toEqual(state);
       // a commit that loses the version race writes no state either
-      expect(await store.commit(a.id, loaded.bundle.version, { balances: loaded.bundle.balances, journal: [], orderState: { orderId: 'lost', state } })).toBe('conflict');
+      expect(await store.commit(a.id, loaded.bundle.version, { balances: loaded.bundle.balances, journal: [], orderState: { orderId: 'lost', state } })).toBe(
+        'conflict',
+      );
       expect(await store.readOrderState(a.id, 'lost')).toBeNull();
       expect(await store.deleteAccount(a.id)).toBe(true);
       expect(await store.deleteAccount(a.id)).toBe(false);

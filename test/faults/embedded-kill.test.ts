@@ -23,7 +23,15 @@ afterAll(async () => {
 
 it('settles a bet caught by SIGKILL at the right price after the restart', async () => {
   const ports = { GATEWAY_PORT: await freePort(), EXCHANGE_PORT: await freePort(), EXCHANGE_MGMT_PORT: await freePort(), CHAIN_PORT: await freePort() };
-  const env = { DATA_DIR: dataDir, GW_EXPIRY_SECONDS: '4', SMART_SETTLE_INTERVAL_MS: '200', NATS_URL: '', REDIS_URL: '', SOLANA_RPC_URL: '', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
+  const env = {
+    DATA_DIR: dataDir,
+    GW_EXPIRY_SECONDS: '4',
+    SMART_SETTLE_INTERVAL_MS: '200',
+    NATS_URL: '',
+    REDIS_URL: '',
+    SOLANA_RPC_URL: '',
+    ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+  };
   const start = () => startService('start', env, ports.EXCHANGE_MGMT_PORT, 120_000);
   const gw = `http://127.0.0.1:${ports.GATEWAY_PORT}`;
   stack = await start();

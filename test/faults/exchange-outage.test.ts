@@ -22,7 +22,11 @@ let mgmt = '';
 beforeAll(async () => {
   redis = await managedRedis();
   const [port, mgmtPort] = [await freePort(), await freePort()];
-  exchange = managedService('exchange', { EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmtPort), REDIS_URL: redis.url, EXCHANGE_FEED: 'synthetic', NATS_URL: '' }, mgmtPort);
+  exchange = managedService(
+    'exchange',
+    { EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmtPort), REDIS_URL: redis.url, EXCHANGE_FEED: 'synthetic', NATS_URL: '' },
+    mgmtPort,
+  );
   await exchange.start();
   base = `http://127.0.0.1:${port}`;
   mgmt = `http://127.0.0.1:${mgmtPort}`;
@@ -52,7 +56,11 @@ async function expectOutageAnswers(id: string, label: string): Promise<void> {
   let n = 0;
   for (const [method, path, body] of routes(id, n++)) {
     const r = await request(base, method, path, body, 10_000);
-    expect({ status: r.status, error: r.body?.error, retryAfter: r.headers?.get('retry-after') }, `${label}: ${method} ${path}`).toEqual({ status: 503, error: 'REDIS_UNAVAILABLE', retryAfter: '2' });
+    expect({ status: r.status, error: r.body?.error, retryAfter: r.headers?.get('retry-after') }, `${label}: ${method} ${path}`).toEqual({
+      status: 503,
+      error: 'REDIS_UNAVAILABLE',
+      retryAfter: '2',
+    });
     expect(r.body.message, `${label}: ${method} ${path}`).toMatch(/redis/);
     // the deadline is 2 s; the bound leaves room for this shared machine
     expect(r.ms, `${label}: ${method} ${path} took ${r.ms} ms`).toBeLessThan(4_000);

@@ -23,12 +23,22 @@ interface Raw {
 function send(base: string, method: string, path: string, headers: Record<string, string>, body: Buffer | null): Promise<Raw> {
   const url = new URL(base);
   return new Promise((resolve) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) }, timeout: 15_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', () => resolve({ status: 0, headers: {}, text: '' }));
-    });
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+        timeout: 15_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', () => resolve({ status: 0, headers: {}, text: '' }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', () => resolve({ status: 0, headers: {}, text: '' }));
     if (body) req.write(body);
@@ -42,21 +52,75 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TR
 const hostileText = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
-  fc.constantFrom('', ' ', '0', '-1', '1e309', '0x10', 'NaN', 'null', '../..', '%', '%zz', '%00', '\u0000', 'A'.repeat(5_000), '1'.repeat(400), '0.00000000001', '１２３'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e309',
+    '0x10',
+    'NaN',
+    'null',
+    '../..',
+    '%',
+    '%zz',
+    '%00',
+    '\u0000',
+    'A'.repeat(5_000),
+    '1'.repeat(400),
+    '0.00000000001',
+    '１２３',
+  ),
 );
 /** A path segment as a client might send it (percent-encoded when needed). */
 const segment = fc.oneof(
   hostileText.map((s) => encodeURIComponent(s)),
-  fc.constantFrom('%', '%zz', '%E0%A4%A', '%ED%A0%80', '..', '.', 'GdnSyH3YtwcxFvQrVVJMm1JhTS4QVX7MFsX56uJLUfiZ', '11111111111111111111111111111111', 'BTCUSDT'),
+  fc.constantFrom(
+    '%',
+    '%zz',
+    '%E0%A4%A',
+    '%ED%A0%80',
+    '..',
+    '.',
+    'GdnSyH3YtwcxFvQrVVJMm1JhTS4QVX7MFsX56uJLUfiZ',
+    '11111111111111111111111111111111',
+    'BTCUSDT',
+  ),
 );
-const query = fc.oneof(fc.constant(''), fc.dictionary(fc.constantFrom('limit', 'since', 'snapshot', 'x', 'since[]'), hostileText, { maxKeys: 3 }).map((d) => `?${new URLSearchParams(d).toString()}`), fc.constantFrom('?%', '?limit=%zz', '?since=&since=1'));
+const query = fc.oneof(
+  fc.constant(''),
+  fc.dictionary(fc.constantFrom('limit', 'since', 'snapshot', 'x', 'since[]'), hostileText, { maxKeys: 3 }).map((d) => `?${new URLSearchParams(d).toString()}`),
+  fc.constantFrom('?%', '?limit=%zz', '?since=&since=1'),
+);
 
 /** JSON text with a lone surrogate escape somewhere inside a string. */
 const withLoneSurrogate = (fields: readonly string[]) =>
   fc.tuple(fc.constantFrom(...fields), fc.constantFrom('\\ud800', '\\udfff', 'x\\ud83d', '\\ud800\\u0041')).map(([k, esc]) => `{"${k}":"${esc}x"}`);
 
 const hostileValue = (known: readonly string[]) =>
-  fc.oneof(fc.jsonValue(), hostileText, fc.constantFrom(-1, 0, 1e308, -0.5, Number.MAX_SAFE_INTEGER + 2, '100000000', '250000000', 'UP', 'down', '1', 1, true, 'BUY', 'SELL', 'SOLUSDT', '0.01', ...known));
+  fc.oneof(
+    fc.jsonValue(),
+    hostileText,
+    fc.constantFrom(
+      -1,
+      0,
+      1e308,
+      -0.5,
+      Number.MAX_SAFE_INTEGER + 2,
+      '100000000',
+      '250000000',
+      'UP',
+      'down',
+      '1',
+      1,
+      true,
+      'BUY',
+      'SELL',
+      'SOLUSDT',
+      '0.01',
+      ...known,
+    ),
+  );
 
 /** A body: nothing, arbitrary JSON, the route's field names with hostile (or valid) values, broken text or bytes. */
 const bodyOf = (routeFields: readonly string[], known: readonly string[]) => {
@@ -71,22 +135,34 @@ const bodyOf = (routeFields: readonly string[], known: readonly string[]) => {
     fc.constantFrom(Buffer.from('{'), Buffer.from('{"a":1,}'), Buffer.from('[]'), Buffer.from('"x"'), Buffer.from('x'.repeat(70_000))),
   );
 };
-const contentType = fc.constantFrom(undefined, 'application/json', 'application/json; charset=utf-8', 'text/plain', 'APPLICATION/JSON', 'multipart/form-data; boundary=x');
+const contentType = fc.constantFrom(
+  undefined,
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'APPLICATION/JSON',
+  'multipart/form-data; boundary=x',
+);
 
 interface RouteShape {
   template: string;
   fields: readonly string[];
 }
 const requestArb = (routes: readonly RouteShape[], known: readonly string[]) =>
-  fc.record({
-    method: fc.constantFrom(...METHODS),
-    route: fc.constantFrom(...routes),
-    params: fc.array(fc.oneof(segment, fc.constantFrom(...known, 'x')), { minLength: 3, maxLength: 3 }),
-    query,
-    body: fc.constant(null),
-    type: contentType,
-    idempotencyKey: fc.option(hostileText.map((s) => s.replace(/[^\x20-\x7e]/g, '')), { nil: undefined }),
-  }).chain((r) => bodyOf(r.route.fields, known).map((body) => ({ ...r, body })));
+  fc
+    .record({
+      method: fc.constantFrom(...METHODS),
+      route: fc.constantFrom(...routes),
+      params: fc.array(fc.oneof(segment, fc.constantFrom(...known, 'x')), { minLength: 3, maxLength: 3 }),
+      query,
+      body: fc.constant(null),
+      type: contentType,
+      idempotencyKey: fc.option(
+        hostileText.map((s) => s.replace(/[^\x20-\x7e]/g, '')),
+        { nil: undefined },
+      ),
+    })
+    .chain((r) => bodyOf(r.route.fields, known).map((body) => ({ ...r, body })));
 
 const pathOf = (template: string, params: string[]) => {
   let i = 0;
@@ -107,7 +183,8 @@ function check(method: string, path: string, r: Raw, allow503: (path: string, bo
     return;
   }
   // the metrics scrape answers the Prometheus text format, not JSON
-  const scrape = r.status === 200 && /^(\/api)?\/metrics(\?|$)|^\/actuator\/prometheus(\?|$)/.test(path) && String(r.headers['content-type'] ?? '').startsWith('text/plain');
+  const scrape =
+    r.status === 200 && /^(\/api)?\/metrics(\?|$)|^\/actuator\/prometheus(\?|$)/.test(path) && String(r.headers['content-type'] ?? '').startsWith('text/plain');
   if (method !== 'HEAD' && r.text.length > 0 && !scrape) {
     try {
       body = JSON.parse(r.text);
@@ -123,7 +200,14 @@ function check(method: string, path: string, r: Raw, allow503: (path: string, bo
 }
 
 /** Sends `runs` fuzzed requests at `routes`; `known` are valid values (a funded wallet, an account id) mixed into paths and bodies. */
-async function fuzz(base: string, routes: readonly RouteShape[], known: readonly string[], runs: number, allow503: (path: string, body: any) => boolean, exchange: boolean): Promise<void> {
+async function fuzz(
+  base: string,
+  routes: readonly RouteShape[],
+  known: readonly string[],
+  runs: number,
+  allow503: (path: string, body: any) => boolean,
+  exchange: boolean,
+): Promise<void> {
   await fc.assert(
     fc.asyncProperty(requestArb(routes, known), async (r) => {
       const path = pathOf(r.route.template, r.params) + r.query;
@@ -244,7 +328,11 @@ describe('fuzzing the exchange', () => {
   beforeAll(async () => {
     redis = await startRedisServer();
     const [port, mgmt] = [await freePort(), await freePort()];
-    exchange = await startService('exchange', { EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmt), REDIS_URL: redis.url, EXCHANGE_FEED: 'synthetic', NATS_URL: '', LOG_LEVEL: 'warn' }, mgmt);
+    exchange = await startService(
+      'exchange',
+      { EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmt), REDIS_URL: redis.url, EXCHANGE_FEED: 'synthetic', NATS_URL: '', LOG_LEVEL: 'warn' },
+      mgmt,
+    );
     base = `http://127.0.0.1:${port}`;
   }, 120_000);
   afterAll(async () => {
@@ -254,7 +342,13 @@ describe('fuzzing the exchange', () => {
 
   it('no 5xx but PRICE_UNAVAILABLE, {error, message} on every refusal, no dropped connection', async () => {
     // a real account, so that fuzzed bodies also reach the ledger behind valid ids
-    const created = await send(base, 'POST', '/api/v1/accounts', { 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ name: 'fuzz-target', initialCash: '100000' })));
+    const created = await send(
+      base,
+      'POST',
+      '/api/v1/accounts',
+      { 'content-type': 'application/json' },
+      Buffer.from(JSON.stringify({ name: 'fuzz-target', initialCash: '100000' })),
+    );
     expect(created.status).toBe(201);
     const id = JSON.parse(created.text).id as string;
     const routes = EXCHANGE_ROUTES.map((r) => ({ ...r, template: r.template.replace(':id', id) }));

@@ -65,14 +65,26 @@ describe.each([
     const bets = held.bets;
     expect(bets.length).toBeGreaterThan(30);
     expect(bets.filter((b) => b.status === 0).map((b) => b.id)).toEqual([]);
-    for (const id of w.placed) expect(bets.some((b) => b.id.toString() === id), `bet ${id} answered 200 but is not on chain`).toBe(true);
-    for (const b of bets) expect(w.exitTickOf(b), `exit price ${b.exitPrice} of bet ${b.id} (expiry ${b.expireTime}) is not a tick of the 30 s before expiry`).toBeDefined();
+    for (const id of w.placed)
+      expect(
+        bets.some((b) => b.id.toString() === id),
+        `bet ${id} answered 200 but is not on chain`,
+      ).toBe(true);
+    for (const b of bets)
+      expect(w.exitTickOf(b), `exit price ${b.exitPrice} of bet ${b.id} (expiry ${b.expireTime}) is not a tick of the 30 s before expiry`).toBeDefined();
 
     // the history: a record per bet with the chain's outcome and its close transaction (soft: the
     // event-log checks below still run and report)
     const historyFindings = await auditHistory(w.base, bets);
-    const historyWarnings = logLines(w.gateway.output()).filter((l) => /history/.test(l.msg) && Number(l.level) >= 40).map((l) => `${l.msg} ${l.betId ?? ''}`);
-    expect.soft(historyFindings, `GET /api/bets/:id against the chain (${bets.length} bets; the gateway logged: ${historyWarnings.join('; ') || 'no history warning'})`).toEqual([]);
+    const historyWarnings = logLines(w.gateway.output())
+      .filter((l) => /history/.test(l.msg) && Number(l.level) >= 40)
+      .map((l) => `${l.msg} ${l.betId ?? ''}`);
+    expect
+      .soft(
+        historyFindings,
+        `GET /api/bets/:id against the chain (${bets.length} bets; the gateway logged: ${historyWarnings.join('; ') || 'no history warning'})`,
+      )
+      .toEqual([]);
 
     // the log, replayed from the start: one bet_open and one bet_closed per bet, with the chain's outcome
     await sleep(1_500);
@@ -83,7 +95,10 @@ describe.each([
     const log = replay.messages.filter((e) => typeof e.seq === 'number');
     for (const b of bets) {
       const id = b.id.toString();
-      expect(log.filter((e) => e.type === 'bet_open' && e.id === id), `bet_open of ${id}`).toHaveLength(1);
+      expect(
+        log.filter((e) => e.type === 'bet_open' && e.id === id),
+        `bet_open of ${id}`,
+      ).toHaveLength(1);
       const closed = log.filter((e) => e.type === 'bet_closed' && e.id === id);
       expect(closed, `bet_closed of ${id}`).toHaveLength(1);
       expect(closed[0]).toMatchObject({ status: b.status, exitPrice: Number(b.exitPrice) });

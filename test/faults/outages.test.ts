@@ -50,7 +50,13 @@ async function probeWhile(w: FaultWorld, during: () => Promise<void>): Promise<P
       for (const [route, p] of calls) {
         const r = await p;
         if (r.status === 200 && route === 'POST /api/bet') w.placed.add(r.body.id);
-        probes.push({ route, status: r.status, ms: r.ms, retryAfter: r.headers?.get('retry-after') ?? null, error: typeof r.body?.error === 'string' ? r.body.error : JSON.stringify(r.body) });
+        probes.push({
+          route,
+          status: r.status,
+          ms: r.ms,
+          retryAfter: r.headers?.get('retry-after') ?? null,
+          error: typeof r.body?.error === 'string' ? r.body.error : JSON.stringify(r.body),
+        });
       }
       await sleep(250);
     }
@@ -94,21 +100,34 @@ describe('chain, Redis and NATS each down for seconds while bets expire', () => 
       await w.stopBettors();
       // after the recovery: everything placed so far settles, without touching the gateway
       const bets = await w.settledOnChain(45_000);
-      expect(bets.filter((b) => b.status === 0).map((b) => `${b.id} (expired ${b.expireTime})`), `open bets after the ${name} outage`).toEqual([]);
+      expect(
+        bets.filter((b) => b.status === 0).map((b) => `${b.id} (expired ${b.expireTime})`),
+        `open bets after the ${name} outage`,
+      ).toEqual([]);
       const [from, to] = windows[name]!;
-      expect(bets.some((b) => Number(b.expireTime) * 1000 > from && Number(b.expireTime) * 1000 < to), `a bet expired while ${name} was down`).toBe(true);
+      expect(
+        bets.some((b) => Number(b.expireTime) * 1000 > from && Number(b.expireTime) * 1000 < to),
+        `a bet expired while ${name} was down`,
+      ).toBe(true);
     }
     expect(w.gateway.pid).toBe(gatewayPid);
 
     const bets = await w.settledOnChain(45_000);
     expect(bets.filter((b) => b.status === 0)).toEqual([]);
-    for (const id of w.placed) expect(bets.some((b) => b.id.toString() === id), `bet ${id} answered 200 but is not on chain`).toBe(true);
+    for (const id of w.placed)
+      expect(
+        bets.some((b) => b.id.toString() === id),
+        `bet ${id} answered 200 but is not on chain`,
+      ).toBe(true);
     for (const b of bets) expect(w.exitTickOf(b), `exit price of bet ${b.id} is not a tick of the 30 s before its expiry`).toBeDefined();
 
     // during each outage: an answer within the deadline (2 s, plus slack for this shared machine), never a hang
     for (const [name, probes] of Object.entries(outages)) {
       for (const p of probes) expect(p.ms, `${p.route} during the ${name} outage took ${p.ms} ms (${p.status})`).toBeLessThan(4_000);
-      expect(probes.filter((p) => p.status === 0), `dropped requests during the ${name} outage`).toEqual([]);
+      expect(
+        probes.filter((p) => p.status === 0),
+        `dropped requests during the ${name} outage`,
+      ).toEqual([]);
     }
     const failed = (name: string, route: string) => outages[name]!.filter((p) => p.route === route && p.status !== 200);
     // chain down: POST /bet 500 (spec section 7), reads 503, both naming the chain with Retry-After.

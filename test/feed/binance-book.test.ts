@@ -80,7 +80,12 @@ describe('BinanceBookFeed against the local stand-in', () => {
     binance.sendRaw(JSON.stringify({ result: null, id: 1 }));
     binance.sendRaw(JSON.stringify({ stream: 'dogeusdt@depth20@100ms', data: { lastUpdateId: 1, bids: [['1', '1']], asks: [['2', '1']] } }));
     binance.sendRaw(JSON.stringify({ stream: BTC, data: { lastUpdateId: 'x', bids: [], asks: [] } }));
-    binance.sendDepth(BTC, { bids: [['96999.00', '1'], ['97000.00', '1']] }); // ascending bids
+    binance.sendDepth(BTC, {
+      bids: [
+        ['96999.00', '1'],
+        ['97000.00', '1'],
+      ],
+    }); // ascending bids
     binance.sendDepth(ETH, { bids: [['3600.00', '1']] }); // crossed with the asks from 3500.00
     const good = binance.sendDepth(SOL);
     await until('the good book', () => books.length === 1);
@@ -90,7 +95,13 @@ describe('BinanceBookFeed against the local stand-in', () => {
 
   it('leaves out empty levels and refuses an older update than the last one seen', async () => {
     await startFeed();
-    const sent = binance.sendDepth(BTC, { lastUpdateId: 500, bids: [['97000.00', '0.00000000'], ['96999.99', '1.5']] });
+    const sent = binance.sendDepth(BTC, {
+      lastUpdateId: 500,
+      bids: [
+        ['97000.00', '0.00000000'],
+        ['96999.99', '1.5'],
+      ],
+    });
     binance.sendDepth(BTC, { lastUpdateId: 499 });
     binance.sendDepth(BTC, { lastUpdateId: 500 }); // same id again: still current, kept
     binance.sendDepth(ETH, { lastUpdateId: 1 }); // ids are per symbol

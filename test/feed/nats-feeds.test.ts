@@ -158,10 +158,14 @@ describe('NATS market feeds', () => {
     await feed.start();
     await nats.restart();
     // the publisher reconnects too; publish until the resubscribed feed receives
-    await until('a tick after the restart', async () => {
-      publishPrice(pub, { symbol: 'solusdt', price: '152.00', ts: Date.now() });
-      return got.values.length > 0;
-    }, 30_000);
+    await until(
+      'a tick after the restart',
+      async () => {
+        publishPrice(pub, { symbol: 'solusdt', price: '152.00', ts: Date.now() });
+        return got.values.length > 0;
+      },
+      30_000,
+    );
     expect(got.values[0]).toMatchObject({ symbol: 'solusdt', price: '152.00' });
     await feed.stop();
   });

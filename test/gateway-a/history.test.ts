@@ -25,7 +25,7 @@ async function newFundedWallet(): Promise<string> {
 /** Places a bet; a 409 right after the previous one settled (the chain mirror has not seen the close yet) is retried. */
 async function bet(address: string, side: 'UP' | 'DOWN'): Promise<{ id: string; tx: string; entryPrice: number }> {
   let r = await api('POST', '/api/bet', { address, side, amountUnits: '100000000' });
-  for (const deadline = Date.now() + 10_000; r.status === 409 && Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 10_000; r.status === 409 && Date.now() < deadline;) {
     await new Promise((res) => setTimeout(res, 200));
     r = await api('POST', '/api/bet', { address, side, amountUnits: '100000000' });
   }
@@ -36,10 +36,13 @@ async function bet(address: string, side: 'UP' | 'DOWN'): Promise<{ id: string; 
 async function settled(id: string): Promise<any> {
   let last: any;
   await expect
-    .poll(async () => {
-      last = (await api('GET', `/api/bets/${id}`)).body;
-      return last?.status;
-    }, { timeout: 30_000, interval: 200 })
+    .poll(
+      async () => {
+        last = (await api('GET', `/api/bets/${id}`)).body;
+        return last?.status;
+      },
+      { timeout: 30_000, interval: 200 },
+    )
     .not.toBe(0);
   return last;
 }
@@ -55,7 +58,8 @@ beforeAll(async () => {
   };
   publish();
   ticker = setInterval(publish, 250);
-  for (const deadline = Date.now() + 10_000; (await api('GET', '/api/price')).status !== 200 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+  for (const deadline = Date.now() + 10_000; (await api('GET', '/api/price')).status !== 200 && Date.now() < deadline;)
+    await new Promise((r) => setTimeout(r, 100));
 }, 180_000);
 
 afterAll(async () => {
@@ -75,7 +79,16 @@ describe('bet history', () => {
 
     const open = await api('GET', `/api/bets/${up.id}`);
     expect(open.status).toBe(200);
-    expect(open.body).toMatchObject({ id: up.id, bettor: winner, side: 'UP', amountUnits: '100000000', entryPrice: up.entryPrice, status: 0, statusName: 'open', exitPrice: 0 });
+    expect(open.body).toMatchObject({
+      id: up.id,
+      bettor: winner,
+      side: 'UP',
+      amountUnits: '100000000',
+      entryPrice: up.entryPrice,
+      status: 0,
+      statusName: 'open',
+      exitPrice: 0,
+    });
     expect(open.body.evidence.exit).toBeNull();
     expect(open.body.evidence.placeTx).toBe(up.tx);
 
@@ -113,7 +126,7 @@ describe('bet history', () => {
     }
   });
 
-  it('pages a bettor\'s bets newest first', async () => {
+  it("pages a bettor's bets newest first", async () => {
     for (let i = 0; i < 2; i++) {
       const b = await bet(winner, 'UP');
       winnerBets.push(b.id);
@@ -130,21 +143,30 @@ describe('bet history', () => {
     const all = await api('GET', `/bets?address=${winner}`);
     expect(all.body.items).toHaveLength(3);
     expect(all.body.nextCursor).toBeNull();
-    for (const q of ['', '?address=nope', `?address=${winner}&limit=0`, `?address=${winner}&limit=101`, `?address=${winner}&limit=x`, `?address=${winner}&cursor=abc`]) {
+    for (const q of [
+      '',
+      '?address=nope',
+      `?address=${winner}&limit=0`,
+      `?address=${winner}&limit=101`,
+      `?address=${winner}&limit=x`,
+      `?address=${winner}&cursor=abc`,
+    ]) {
       const r = await api('GET', `/api/bets${q}`);
       expect(r.status, q).toBe(400);
       expect(typeof r.body.error).toBe('string');
     }
   });
 
-  it('reclaims settled bets older than the bettor\'s latest on chain (rent back to the payer); the history still answers them', async () => {
+  it("reclaims settled bets older than the bettor's latest on chain (rent back to the payer); the history still answers them", async () => {
     const accountOf = async (address: string) => {
       const r = await fetchJson(stack.chainUrl, 'POST', '/', { jsonrpc: '2.0', id: 1, method: 'getAccountInfo', params: [address, { encoding: 'base64' }] });
       return r.body.result.value as { data: [string, string] } | null;
     };
     const bettor = new PublicKey(winner);
     const betAccounts = [0n, 1n, 2n].map((seq) => betAddress({ bettor: winner, seq }).toBase58());
-    await expect.poll(async () => Promise.all(betAccounts.map(async (a) => (await accountOf(a)) !== null)), { timeout: 15_000, interval: 250 }).toEqual([false, false, true]);
+    await expect
+      .poll(async () => Promise.all(betAccounts.map(async (a) => (await accountOf(a)) !== null)), { timeout: 15_000, interval: 250 })
+      .toEqual([false, false, true]);
     const state = await accountOf(bettorAddress(bettor).toBase58());
     expect(decodeBettorState(Buffer.from(state!.data[0], 'base64'))).toMatchObject({ betCount: 3n, reclaimed: 2n, openBetId: null });
     for (const id of winnerBets) expect((await api('GET', `/api/bets/${id}`)).body).toMatchObject({ id, status: 1 });

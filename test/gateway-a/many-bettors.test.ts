@@ -58,10 +58,17 @@ describe('32 bettors betting for a minute, no fault', () => {
       .filter((b) => !answered.has(b.id.toString()))
       .map((b) => {
         // what its bettor was told around the time the bet was placed (betTime, unix seconds)
-        const told = answers.filter((a) => a.address === b.bettor && Math.abs(a.sentAt / 1000 - Number(b.betTime)) < 3 && a.status !== 200).map((a) => `${a.status} ${JSON.stringify(a.body)} in ${a.ms} ms`);
+        const told = answers
+          .filter((a) => a.address === b.bettor && Math.abs(a.sentAt / 1000 - Number(b.betTime)) < 3 && a.status !== 200)
+          .map((a) => `${a.status} ${JSON.stringify(a.body)} in ${a.ms} ms`);
         return `bet ${b.id} of ${b.bettor}: ${told.join('; ') || 'no answer near its betTime'}`;
       });
     expect.soft(landedNotAnswered, `bets on chain never answered 200 (${summary})`).toEqual([]);
-    expect.soft([...answered].filter((id) => !onChain.has(id)), `ids answered 200 that the chain never held (${summary})`).toEqual([]);
+    expect
+      .soft(
+        [...answered].filter((id) => !onChain.has(id)),
+        `ids answered 200 that the chain never held (${summary})`,
+      )
+      .toEqual([]);
   }, 240_000);
 });

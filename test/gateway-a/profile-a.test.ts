@@ -125,7 +125,12 @@ describe('outside test mode', () => {
     const { startRedisServer } = await import('../support/servers.ts');
     const redis = await startRedisServer();
     try {
-      const prod = await stack.extraGateway({ SMART_MODE: 'prod', GW_KEYSTORE_SECRET: 'a-production-secret-of-some-length', REDIS_URL: redis.url, GW_INIT: 'off' });
+      const prod = await stack.extraGateway({
+        SMART_MODE: 'prod',
+        GW_KEYSTORE_SECRET: 'a-production-secret-of-some-length',
+        REDIS_URL: redis.url,
+        GW_INIT: 'off',
+      });
       const w = await call(prod.base, 'POST', '/api/wallet', {});
       expect(w.status).toBe(403);
       expect(typeof w.body.error).toBe('string');
@@ -216,7 +221,15 @@ describe('bets end to end', () => {
     await stack.tick('152.00');
 
     const closedA = await ws.waitFor((e) => e.type === 'bet_closed' && e.id === a.body.id);
-    expect(closedA).toEqual({ type: 'bet_closed', id: a.body.id, bettor: upWinner, exitPrice: 15_100_000_000, status: 1, statusName: 'payout_done', seq: expect.any(Number) });
+    expect(closedA).toEqual({
+      type: 'bet_closed',
+      id: a.body.id,
+      bettor: upWinner,
+      exitPrice: 15_100_000_000,
+      status: 1,
+      statusName: 'payout_done',
+      seq: expect.any(Number),
+    });
     const closedB = await ws.waitFor((e) => e.type === 'bet_closed' && e.id === b.body.id);
     expect(closedB).toMatchObject({ bettor: downLoser, exitPrice: 15_100_000_000, status: 2, statusName: 'house_won' });
 
@@ -247,9 +260,7 @@ describe('bets end to end', () => {
   it('allows one open bet per address under concurrent requests (409 with openBetId)', async () => {
     const address = await newFundedWallet();
     await stack.tick('150.00');
-    const replies = await Promise.all(
-      Array.from({ length: 6 }, () => api('POST', '/api/bet', { address, side: 'UP', amountUnits: '100000000' })),
-    );
+    const replies = await Promise.all(Array.from({ length: 6 }, () => api('POST', '/api/bet', { address, side: 'UP', amountUnits: '100000000' })));
     const ok = replies.filter((r) => r.status === 200);
     const conflicts = replies.filter((r) => r.status === 409);
     expect(ok).toHaveLength(1);

@@ -91,7 +91,7 @@ it('initialises the contract at boot with GW_INIT=on and the GW_* parameters, th
   expect(r.body).toMatchObject({ bettor: w.body.address, entryPrice: 15_000_000_000 });
 });
 
-it('refuses to start with a relayer (or admin) key that is not the contract\'s, naming the mismatch', async () => {
+it("refuses to start with a relayer (or admin) key that is not the contract's, naming the mismatch", async () => {
   const elsewhere = mkdtempSync(join(tmpdir(), 'gw-foreign-keys-'));
   try {
     writeFileSync(join(elsewhere, 'relayer.json'), JSON.stringify(Array.from(Keypair.generate().secretKey)));

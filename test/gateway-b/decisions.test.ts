@@ -74,7 +74,14 @@ describe('refusals in priority order, then acceptance', () => {
     // funded: accepted with the whole decision object, 30 % of 10000 tokens
     expect((await api('GET', `/api/faucet/${bettor}`)).status).toBe(200);
     s = await api('GET', '/api/state');
-    expect(s.body).toMatchObject({ canBet: true, canBetReasonCode: null, canBetReason: null, betPercent: 30, betAmountUnits: '3000000000', betAmountHuman: '3000.000000' });
+    expect(s.body).toMatchObject({
+      canBet: true,
+      canBetReasonCode: null,
+      canBetReason: null,
+      betPercent: 30,
+      betAmountUnits: '3000000000',
+      betAmountHuman: '3000.000000',
+    });
     const ws = new EventClient(stack.wsUrl);
     await ws.opened;
     await stack.tick('150.00');
@@ -105,13 +112,28 @@ describe('refusals in priority order, then acceptance', () => {
     expect(again.body.retryAfterSeconds).toBeLessThanOrEqual(3);
     s = await api('GET', '/api/state');
     expect(s.body).toMatchObject({ canBet: false, canBetReasonCode: 'OPEN_BET', lastBet: null });
-    expect(s.body.openBet).toMatchObject({ id: r.body.betId, status: 'open', statusCode: 0, result: null, side: 'UP', amountUnits: '3000000000', exitPrice: 0 });
+    expect(s.body.openBet).toMatchObject({
+      id: r.body.betId,
+      status: 'open',
+      statusCode: 0,
+      result: null,
+      side: 'UP',
+      amountUnits: '3000000000',
+      exitPrice: 0,
+    });
     expect(s.body.balance).toEqual({ sol: expect.any(Number), solLamports: expect.any(Number), tokenUnits: '7000000000', tokenHuman: '7000.000000' });
 
     await settleOpenBet(ws, r.body.betId);
     s = await api('GET', '/api/state');
     expect(s.body.openBet).toBeNull();
-    expect(s.body.lastBet).toMatchObject({ id: r.body.betId, status: 'closed', statusCode: 1, result: 'payout_done', retryAfterSeconds: null, exitPrice: 17_000_000_000 });
+    expect(s.body.lastBet).toMatchObject({
+      id: r.body.betId,
+      status: 'closed',
+      statusCode: 1,
+      result: 'payout_done',
+      retryAfterSeconds: null,
+      exitPrice: 17_000_000_000,
+    });
     ws.close();
   });
 });

@@ -162,7 +162,16 @@ describe('accepted bets', () => {
     expect(again.body.retryAfterSeconds).toBeLessThanOrEqual(3);
     const s = await state();
     expect(s).toMatchObject({ canBet: false, canBetReasonCode: 'OPEN_BET', lastBet: null });
-    expect(s.openBet).toMatchObject({ id: d.betId, status: 'open', statusCode: 0, result: null, side: expected, amountUnits: d.amountUnits, exitPrice: 0, expireTime: d.expireTime });
+    expect(s.openBet).toMatchObject({
+      id: d.betId,
+      status: 'open',
+      statusCode: 0,
+      result: null,
+      side: expected,
+      amountUnits: d.amountUnits,
+      exitPrice: 0,
+      expireTime: d.expireTime,
+    });
 
     // exit price = the last tick at or before expireTime (design), so move the price just before it
     price += expected === 'UP' ? 1 : -1;

@@ -35,7 +35,17 @@ async function setup(profileB = false) {
     }
   };
   chain.place({ id: 5n, bettor: BETTOR, seq: 0n, side: 'DOWN', amount: 100_000_000n, entryPrice: 15_000_000_000n, expireTime: T0 });
-  runtime.open({ id: '5', bettor: BETTOR, seq: '0', side: 'DOWN', amountUnits: '100000000', entryPrice: '15000000000', expireTime: T0, replayTies: profileB, maxReplays: 2 });
+  runtime.open({
+    id: '5',
+    bettor: BETTOR,
+    seq: '0',
+    side: 'DOWN',
+    amountUnits: '100000000',
+    entryPrice: '15000000000',
+    expireTime: T0,
+    replayTies: profileB,
+    maxReplays: 2,
+  });
   await flush();
   const calls = (effect: keyof BetEffects) => chain.effectCalls.filter((c) => c.effect === effect).length;
   /** Advances the clock 1 ms at a time until `effect` is called again; returns the waited time. */

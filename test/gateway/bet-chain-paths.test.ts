@@ -99,7 +99,7 @@ async function livePath(path: Path, side: 'UP' | 'DOWN', replayTies: boolean, ma
 
     let current = first;
     for (const move of movesOf(path)) {
-      const exit = move === 'tie' ? current.entryPrice : (move === 'up') ? current.entryPrice + STEP : current.entryPrice - STEP;
+      const exit = move === 'tie' ? current.entryPrice : move === 'up' ? current.entryPrice + STEP : current.entryPrice - STEP;
       const t = Number(current.expireTime) * 1000;
       await history.append({ price: formatE8(exit), ts: t - 1 }); // the exit tick (last at or before expiry)
       await history.append({ price: formatE8(exit), ts: t + 1 }); // a tick after expiry: the exit may be taken
@@ -138,7 +138,17 @@ const scenarios = [
 
 for (const s of scenarios) {
   describe(`bet chain paths on the real chain: ${s.name}`, () => {
-    const paths = outcomePaths({ id: '1', seq: '0', bettor: PublicKey.default.toBase58(), side: s.side, amountUnits: String(STAKE), entryPrice: String(ENTRY), expireTime: 1_800_000_000, replayTies: s.replayTies, maxReplays: s.maxReplays });
+    const paths = outcomePaths({
+      id: '1',
+      seq: '0',
+      bettor: PublicKey.default.toBase58(),
+      side: s.side,
+      amountUnits: String(STAKE),
+      entryPrice: String(ENTRY),
+      expireTime: 1_800_000_000,
+      replayTies: s.replayTies,
+      maxReplays: s.maxReplays,
+    });
 
     it('has a path to each final state, and replays up to the cap in Profile B', () => {
       expect(new Set(paths.map((p) => String(p.state.value)))).toEqual(new Set(['payout_done', 'house_won', 'refunded']));

@@ -37,7 +37,10 @@ const describePath = (path: Path): string =>
     .slice(1)
     .map((s) => {
       const e = s.event as EventObject & { output?: { kind?: string; status?: number; value?: string }; now?: number };
-      const short = e.type.replace('xstate.done.actor.', '').replace('xstate.error.actor.', 'fail:').replace(/^xstate\.after\..*\.(\w+)$/, 'timer:$1');
+      const short = e.type
+        .replace('xstate.done.actor.', '')
+        .replace('xstate.error.actor.', 'fail:')
+        .replace(/^xstate\.after\..*\.(\w+)$/, 'timer:$1');
       return e.output ? `${short}=${e.output.kind}${e.output.status ?? ''}` : short;
     })
     .join(' > ');
@@ -52,11 +55,24 @@ function expectHistory(h: BetHarness, model: AnyMachineSnapshot, input: Required
   for (const e of h.published) {
     if (e.type === 'bet_open' || e.type === 'bet_replay') {
       announced.add(e.id);
-      expect(records.get(e.id), where).toMatchObject({ bettor: e.bettor, side: e.side, amountUnits: e.amountUnits, entryPrice: e.entryPrice, expireTime: e.expireTime, prevId: e.type === 'bet_replay' ? e.prevId : null });
+      expect(records.get(e.id), where).toMatchObject({
+        bettor: e.bettor,
+        side: e.side,
+        amountUnits: e.amountUnits,
+        entryPrice: e.entryPrice,
+        expireTime: e.expireTime,
+        prevId: e.type === 'bet_replay' ? e.prevId : null,
+      });
     }
     if (e.type === 'bet_replay') {
       const replacement = records.get(e.id);
-      expect(records.get(e.prevId), where).toMatchObject({ status: 3, exitPrice: records.get(e.prevId)?.entryPrice, nextId: e.id, closeTx: replacement?.placeTx, netUnits: '0' });
+      expect(records.get(e.prevId), where).toMatchObject({
+        status: 3,
+        exitPrice: records.get(e.prevId)?.entryPrice,
+        nextId: e.id,
+        closeTx: replacement?.placeTx,
+        netUnits: '0',
+      });
     }
     if (e.type === 'bet_closed') expect(records.get(e.id), where).toMatchObject({ status: e.status, exitPrice: e.exitPrice });
   }

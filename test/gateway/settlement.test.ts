@@ -87,7 +87,12 @@ it('effects are idempotent: a second close and a second replay find the first', 
   expect(first).toMatchObject({ kind: 'closed', status: 2 });
   // the second finds the first on chain: its outcome, and (from the account's signature history) its transaction
   const signature = first.kind === 'closed' ? first.signature : '';
-  expect(await fx.closeOnChain({ betId: betA.id, ref: betA, exitPrice: ENTRY + 1n, refund: false }, signal)).toEqual({ kind: 'already_closed', status: 2, exitPrice: ENTRY - 1n, signature });
+  expect(await fx.closeOnChain({ betId: betA.id, ref: betA, exitPrice: ENTRY + 1n, refund: false }, signal)).toEqual({
+    kind: 'already_closed',
+    status: 2,
+    exitPrice: ENTRY - 1n,
+    signature,
+  });
 
   const req = { betId: betB.id, ref: betB, exitPrice: ENTRY, side: 'UP' as const, amount: 100_000_000n };
   const replaced = await fx.closeAndReplace(req, signal);

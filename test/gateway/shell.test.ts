@@ -95,7 +95,13 @@ describe('path rules (spec 1.7, 7)', () => {
   });
 
   it('answers POST /api/close and unknown paths with 404 {error}', async () => {
-    for (const [method, path] of [['POST', '/api/close'], ['POST', '/close'], ['GET', '/api/nope'], ['GET', '/nope/deeper'], ['DELETE', '/api/state/x']] as const) {
+    for (const [method, path] of [
+      ['POST', '/api/close'],
+      ['POST', '/close'],
+      ['GET', '/api/nope'],
+      ['GET', '/nope/deeper'],
+      ['DELETE', '/api/state/x'],
+    ] as const) {
       const r = await call(method, path);
       expect(r.status, `${method} ${path}`).toBe(404);
       expect(r.body).toMatchObject({ error: expect.any(String) });
@@ -140,7 +146,10 @@ describe('path rules (spec 1.7, 7)', () => {
   });
 
   it('maps HttpError to its status/body, anything else to a logged 500, and keeps serving', async () => {
-    expect(await call('GET', '/api/conflict')).toMatchObject({ status: 409, body: { error: 'an open bet must be closed before placing a new one', openBetId: '5' } });
+    expect(await call('GET', '/api/conflict')).toMatchObject({
+      status: 409,
+      body: { error: 'an open bet must be closed before placing a new one', openBetId: '5' },
+    });
     const boom = await call('GET', '/api/boom');
     expect(boom.status).toBe(500);
     expect(boom.body).toEqual({ error: 'internal error' });
@@ -156,11 +165,17 @@ describe('path rules (spec 1.7, 7)', () => {
   });
 
   it('gives 400 on a non-JSON body and the wire parser errors on a bad bet', async () => {
-    expect(await call('POST', '/api/bet', { headers: { 'Content-Type': 'application/json' }, body: '{nope' })).toMatchObject({ status: 400, body: { error: 'invalid JSON body' } });
+    expect(await call('POST', '/api/bet', { headers: { 'Content-Type': 'application/json' }, body: '{nope' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid JSON body' },
+    });
     const amount = await call('POST', '/api/bet', json({ address: '11111111111111111111111111111111', side: 'up', amount: '100000000' }));
     expect(amount.status).toBe(400);
     expect((amount.body as { error: string }).error).toMatch(/amountUnits must be a positive integer in token base units/);
-    expect((await call('POST', '/api/bet', json({ address: '11111111111111111111111111111111', side: 'up', amountUnits: 100000000 }))).body).toEqual({ side: 'UP', amountUnits: '100000000' });
+    expect((await call('POST', '/api/bet', json({ address: '11111111111111111111111111111111', side: 'up', amountUnits: 100000000 }))).body).toEqual({
+      side: 'UP',
+      amountUnits: '100000000',
+    });
   });
 
   it('survives a client that goes away before an async reply', async () => {
@@ -235,7 +250,8 @@ describe('event stream (spec 6)', () => {
     expect(body.epoch).toEqual(expect.any(String));
     expect(body.events.map((e) => e.seq)).toEqual([last - 1]);
     expect(((await call('GET', '/events')).body as { events: unknown[] }).events.length).toBe(Math.min(last, 100));
-    for (const bad of ['?since=-1', '?since=1.5', '?limit=0', '?limit=1001', '?limit=x', '?since=1&since=2']) expect((await call('GET', `/api/events${bad}`)).status, bad).toBe(400);
+    for (const bad of ['?since=-1', '?since=1.5', '?limit=0', '?limit=1001', '?limit=x', '?since=1&since=2'])
+      expect((await call('GET', `/api/events${bad}`)).status, bad).toBe(400);
   });
 
   it('fans every event out to several sockets, in seq order', async () => {
@@ -250,7 +266,6 @@ describe('event stream (spec 6)', () => {
       c.close();
     }
   });
-
 });
 
 /** A log whose reads take a real turn of the event loop, so replays interleave with appends. */

@@ -105,7 +105,7 @@ describe('a chain reset under a running NATS', () => {
     await nats?.stop();
   });
 
-  it("announces every bet of the new chain, tells old-epoch clients to reload, and a restart on the same chain keeps the epoch", async () => {
+  it('announces every bet of the new chain, tells old-epoch clients to reload, and a restart on the same chain keeps the epoch', async () => {
     // the first chain: its bets reach a socket
     const first = await startRun();
     const before = await watch(first.ws);
@@ -125,7 +125,10 @@ describe('a chain reset under a running NATS', () => {
     expect(newIds.some((id) => oldIds.includes(id))).toBe(true); // the new chain reuses the old bet ids
     await opensOf(after, newIds);
 
-    const warning = second.gateway.output().split('\n').find((l) => l.includes('GW_EVENT_STREAM=gw.events'));
+    const warning = second.gateway
+      .output()
+      .split('\n')
+      .find((l) => l.includes('GW_EVENT_STREAM=gw.events'));
     expect(warning, second.gateway.output().slice(-3000)).toBeDefined();
     expect(warning).toContain(first.genesis);
     expect(warning).toContain(second.genesis);
@@ -146,7 +149,12 @@ describe('a chain reset under a running NATS', () => {
     const resumed = await watch(`${second.ws}?since=${lastSeen}&epoch=${encodeURIComponent(newEpoch)}`);
     await resumed.until(() => resumed.resumes.length > 0, 10_000);
     expect(resumed.resumes[0]).toMatchObject({ type: 'resume', recovered: true, epoch: newEpoch });
-    expect(second.gateway.output().split('\n').filter((l) => l.includes('GW_EVENT_STREAM=gw.events'))).toHaveLength(1);
+    expect(
+      second.gateway
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('GW_EVENT_STREAM=gw.events')),
+    ).toHaveLength(1);
     // and bets keep reaching sockets after the restart
     await opensOf(resumed, await placeBets(second));
   });

@@ -76,7 +76,13 @@ describe('three gateways, one leader, failover', () => {
     for (;;) {
       const bets = (await Promise.all(wallets.map((w) => view!.scanBetsOf(new PublicKey(w.address))))).flat();
       if (placed.every((id) => bets.some((b) => b.id.toString() === id && b.status !== 0))) break;
-      if (Date.now() > deadline) throw new Error(`bets still open: ${bets.filter((b) => b.status === 0).map((b) => b.id).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `bets still open: ${bets
+            .filter((b) => b.status === 0)
+            .map((b) => b.id)
+            .join(', ')}`,
+        );
       await sleep(300);
     }
     const replay = await collect(`${followers.find((f) => f !== next)!.ws}?since=0`);
@@ -84,8 +90,14 @@ describe('three gateways, one leader, failover', () => {
     await sleep(500);
     replay.close();
     for (const id of placed) {
-      expect(replay.messages.filter((e) => e.type === 'bet_open' && e.id === id), `bet_open of ${id}`).toHaveLength(1);
-      expect(replay.messages.filter((e) => e.type === 'bet_closed' && e.id === id), `bet_closed of ${id}`).toHaveLength(1);
+      expect(
+        replay.messages.filter((e) => e.type === 'bet_open' && e.id === id),
+        `bet_open of ${id}`,
+      ).toHaveLength(1);
+      expect(
+        replay.messages.filter((e) => e.type === 'bet_closed' && e.id === id),
+        `bet_closed of ${id}`,
+      ).toHaveLength(1);
     }
     const seqs = replay.messages.map((e) => e.seq).filter((s): s is number => typeof s === 'number');
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
@@ -109,7 +121,9 @@ describe('three gateways, one leader, failover', () => {
       await untilNoOpenBet(c.chainUrl, addresses, 20_000);
       // every wallet bets through the follower at once; the follower is stopped as soon as the first
       // answer comes, so the others are caught anywhere between the chain and the history write
-      const answers = addresses.map((address, i) => request(follower.base, 'POST', '/api/bet', { address, side: i % 2 ? 'UP' : 'DOWN', amountUnits: '100000000' }, 60_000));
+      const answers = addresses.map((address, i) =>
+        request(follower.base, 'POST', '/api/bet', { address, side: i % 2 ? 'UP' : 'DOWN', amountUnits: '100000000' }, 60_000),
+      );
       await Promise.race(answers);
       follower.process.pause();
       // the leader settles whatever reached the chain (adopted from the chain or from Redis)

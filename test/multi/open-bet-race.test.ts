@@ -57,7 +57,9 @@ describe('concurrent bets of one address on three gateways', () => {
     expect.soft(rounds.filter((r) => r.answers.some((a) => a.status !== 200 && a.status !== 409)).map(shown), 'refusals other than 409').toEqual([]);
     const wrongOpenBetId = rounds.flatMap((r) => {
       const id = accepted(r).length === 1 ? String(accepted(r)[0]!.body.id) : null;
-      return r.answers.filter((a) => a.status === 409 && (id === null || a.body?.openBetId !== id)).map((a) => `round ${r.round}, ${a.node}: 409 ${JSON.stringify(a.body)} (accepted: ${id})`);
+      return r.answers
+        .filter((a) => a.status === 409 && (id === null || a.body?.openBetId !== id))
+        .map((a) => `round ${r.round}, ${a.node}: 409 ${JSON.stringify(a.body)} (accepted: ${id})`);
     });
     expect.soft(wrongOpenBetId, '409s whose openBetId is not the accepted bet').toEqual([]);
   }, 180_000);

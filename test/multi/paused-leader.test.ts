@@ -34,7 +34,14 @@ const PAUSE_MS = 4_500;
 /** how long both nodes are asked after the SIGCONT */
 const OBSERVE_MS = 3_000;
 /** log lines of the bet actors and the settler at work (runtime/gateway, bin/gateway-app.ts) */
-const LEADER_WORK = [/^bet \d+ settled/, /^tie of bet/, /^bet chain rehydrated/, /^bet chains placed on other gateways taken over/, /^open bet without an actor/, /^bet commit was already stored/];
+const LEADER_WORK = [
+  /^bet \d+ settled/,
+  /^tie of bet/,
+  /^bet chain rehydrated/,
+  /^bet chains placed on other gateways taken over/,
+  /^open bet without an actor/,
+  /^bet commit was already stored/,
+];
 
 interface Health {
   node: string;
@@ -97,7 +104,12 @@ describe('a paused leader resumed past its lease', () => {
       // answered only once it runs again
       const waiting = Array.from({ length: 5 }, () => health(old, PAUSE_MS + 20_000));
       const others = c.nodes.filter((n) => n !== old);
-      const next = await eventually('another node leading', async () => (await Promise.all(others.map((n) => health(n, 2_000)))).find((h) => h.leader) ?? null, 15_000, 100);
+      const next = await eventually(
+        'another node leading',
+        async () => (await Promise.all(others.map((n) => health(n, 2_000)))).find((h) => h.leader) ?? null,
+        15_000,
+        100,
+      );
       const nextNode = others.find((n) => n.id === next.node)!;
       await sleep(Math.max(0, pausedAt + PAUSE_MS - Date.now()));
       const before = await health(nextNode);
@@ -110,14 +122,23 @@ describe('a paused leader resumed past its lease', () => {
 
       // the new leader led all along, so every leader:true of the old one is a second leader
       expect(nextAfter.length, `round ${round}: answers of ${nextNode.id}`).toBeGreaterThan(0);
-      expect(nextAfter.filter((h) => !h.leader), `round ${round}: ${nextNode.id} stopped leading while observed`).toEqual([]);
+      expect(
+        nextAfter.filter((h) => !h.leader),
+        `round ${round}: ${nextNode.id} stopped leading while observed`,
+      ).toEqual([]);
       const oldSaidLeader = [...answeredLate, ...oldAfter].filter((h) => h.leader);
-      if (oldSaidLeader.length > 0) twoLeaders.push(`round ${round}: ${old.id} (fence ${oldFence}) answered leader:true ${oldSaidLeader.length} times after SIGCONT (of ${answeredLate.length + oldAfter.length}) while ${nextNode.id} led`);
+      if (oldSaidLeader.length > 0)
+        twoLeaders.push(
+          `round ${round}: ${old.id} (fence ${oldFence}) answered leader:true ${oldSaidLeader.length} times after SIGCONT (of ${answeredLate.length + oldAfter.length}) while ${nextNode.id} led`,
+        );
 
       // settlement work of the old leader after the new leader's election (bettors kept off it until now)
       const elected = lastElection(nextNode);
       const stale = logLines(old.process.output()).filter((l) => l.time > elected.time && l.time <= endAt && LEADER_WORK.some((w) => w.test(l.msg)));
-      for (const l of stale) staleWork.push(`round ${round}: ${old.id} (fence ${oldFence}) logged "${l.msg}" (bet ${String(l.betId ?? l.chainId ?? '-')}, fence ${String(l.fence ?? '-')}) ${l.time - elected.time} ms after ${nextNode.id} was elected (fence ${elected.fence})`);
+      for (const l of stale)
+        staleWork.push(
+          `round ${round}: ${old.id} (fence ${oldFence}) logged "${l.msg}" (bet ${String(l.betId ?? l.chainId ?? '-')}, fence ${String(l.fence ?? '-')}) ${l.time - elected.time} ms after ${nextNode.id} was elected (fence ${elected.fence})`,
+        );
     }
     await bettors.stop();
     expect(bettors.answers.filter((a) => a.status === 200).length, 'bets placed').toBeGreaterThan(addresses.length * 3);

@@ -28,7 +28,9 @@ function olderThanLatest(addresses: readonly string[], bets: readonly BetAccount
   return addresses.flatMap((address) => {
     const state = bettors.find((s) => s.bettor === address);
     const latest = state ? state.betCount - 1n : -1n;
-    return bets.filter((b) => b.bettor === address && b.seq !== latest).map((b) => `bettor ${address}: bet ${b.id} (seq ${b.seq}, status ${b.status}) is still on chain; its latest is seq ${latest}`);
+    return bets
+      .filter((b) => b.bettor === address && b.seq !== latest)
+      .map((b) => `bettor ${address}: bet ${b.id} (seq ${b.seq}, status ${b.status}) is still on chain; its latest is seq ${latest}`);
   });
 }
 
@@ -80,16 +82,25 @@ describe.each([['SIGKILL'], ['SIGSTOP then SIGCONT']])('leader changes (%s) whil
 
     // the last closes' reclaims trail them: wait (bounded) until only the latest bets are left
     let left: string[] = [];
-    for (const deadline = Date.now() + 20_000; ; ) {
+    for (const deadline = Date.now() + 20_000; ;) {
       const now = await programAccountsNow(c.chainUrl);
       left = olderThanLatest(addresses, now.bets, now.bettors);
       if (left.length === 0 || Date.now() > deadline) break;
       await sleep(500);
     }
-    const failures = c.nodes.flatMap((n) => logLines(n.process.output()).filter((l) => RECLAIM_FAILED.test(l.msg)).map((l) => `${n.id} ${new Date(l.time).toISOString()}: ${String(l.err)}`));
+    const failures = c.nodes.flatMap((n) =>
+      logLines(n.process.output())
+        .filter((l) => RECLAIM_FAILED.test(l.msg))
+        .map((l) => `${n.id} ${new Date(l.time).toISOString()}: ${String(l.err)}`),
+    );
     const bets = bettors.answers.filter((a) => a.status === 200).length;
     expect(bets, 'bets placed').toBeGreaterThan(addresses.length * 4);
-    expect.soft(failures.filter((f) => ALREADY_CLOSED.test(f)), `reclaims that failed on a closed account (all reclaim failures: ${failures.length}; leaders faulted: ${faults.join(', ')})`).toEqual([]);
+    expect
+      .soft(
+        failures.filter((f) => ALREADY_CLOSED.test(f)),
+        `reclaims that failed on a closed account (all reclaim failures: ${failures.length}; leaders faulted: ${faults.join(', ')})`,
+      )
+      .toEqual([]);
     expect.soft(left, `bet accounts left on chain besides each bettor's latest (${bets} bets placed)`).toEqual([]);
   }, 300_000);
 });

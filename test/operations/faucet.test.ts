@@ -33,7 +33,13 @@ describe('faucet under concurrency', () => {
     const addresses = await Promise.all(Array.from({ length: 6 }, wallet));
     const answers = await Promise.all(addresses.map((a) => call(stack.base, 'GET', `/api/faucet/${a}`)));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
-    for (const a of addresses) expect((await call(stack.base, 'GET', `/api/balance/${a}`)).body).toEqual({ sol: 5, solLamports: 5_000_000_000, tokenUnits: '10000000000', tokenHuman: '10000.000000' });
+    for (const a of addresses)
+      expect((await call(stack.base, 'GET', `/api/balance/${a}`)).body).toEqual({
+        sol: 5,
+        solLamports: 5_000_000_000,
+        tokenUnits: '10000000000',
+        tokenHuman: '10000.000000',
+      });
   });
 
   it('sequential calls each grant again', async () => {

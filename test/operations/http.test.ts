@@ -51,7 +51,11 @@ beforeAll(async () => {
   [ports.gw, ports.ex, ports.mgmt] = [await freePort(), await freePort(), await freePort()];
   [gateway, exchange] = await Promise.all([
     startService('gateway', { GATEWAY_PORT: String(ports.gw), NATS_URL: '', REDIS_URL: '', SOLANA_RPC_URL: '' }, ports.gw, 120_000),
-    startService('exchange', { EXCHANGE_PORT: String(ports.ex), EXCHANGE_MGMT_PORT: String(ports.mgmt), NATS_URL: '', REDIS_URL: '', EXCHANGE_FEED: 'synthetic' }, ports.mgmt),
+    startService(
+      'exchange',
+      { EXCHANGE_PORT: String(ports.ex), EXCHANGE_MGMT_PORT: String(ports.mgmt), NATS_URL: '', REDIS_URL: '', EXCHANGE_FEED: 'synthetic' },
+      ports.mgmt,
+    ),
   ]);
 }, 150_000);
 afterAll(async () => {
@@ -89,7 +93,11 @@ describe.each([
 
   it('a body over the limit: 413 JSON, and the connection is closed', async () => {
     const body = 'x'.repeat(200_000);
-    const r = await exchangeRaw(port(), [`POST ${postPath} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`], 1_000);
+    const r = await exchangeRaw(
+      port(),
+      [`POST ${postPath} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`],
+      1_000,
+    );
     expect(statusLines(r.replies)).toEqual([413]);
     expect(r.closed).toBe(true);
   });

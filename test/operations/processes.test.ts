@@ -28,7 +28,11 @@ afterAll(async () => {
 
 /** Runs `bin/<script>.ts` to its end (bounded) and returns what it printed and its exit code. */
 function runToEnd(script: string, env: Record<string, string>, args: string[] = [], timeoutMs = 60_000) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', `bin/${script}.ts`, ...args], { env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: tempDir(script), ...env }, encoding: 'utf8', timeout: timeoutMs });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', `bin/${script}.ts`, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: tempDir(script), ...env },
+    encoding: 'utf8',
+    timeout: timeoutMs,
+  });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -41,7 +45,11 @@ async function occupy(port: number): Promise<Server> {
 
 /** Every process below `pid` (children, their children, ...). */
 function descendants(pid: number): number[] {
-  const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map(Number);
+  const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
   return children.flatMap((c) => [c, ...descendants(c)]);
 }
 
@@ -95,26 +103,37 @@ describe('a busy port', () => {
     ['exchange', 'EXCHANGE_PORT'],
     ['exchange', 'EXCHANGE_MGMT_PORT'],
     ['chain', 'CHAIN_PORT'],
-  ])('%s exits 1 saying %s is in use (never shares it)', async (script, variable) => {
-    const port = await freePort();
-    const holder = await occupy(port);
-    try {
-      const env: Record<string, string> = { [variable]: String(port), NATS_URL: '', REDIS_URL: '' };
-      if (script === 'exchange') for (const other of ['EXCHANGE_PORT', 'EXCHANGE_MGMT_PORT']) if (other !== variable) env[other] = String(await freePort());
-      const r = runToEnd(script, env, [], 90_000);
-      expect(r.code).toBe(1);
-      expect(r.stderr.trim()).toMatch(new RegExp(`^[\\w-]+: port ${port} is in use \\(127\\.0\\.0\\.1:${port}\\); stop the other process or choose another port$`));
-    } finally {
-      holder.close();
-    }
-  }, 120_000);
+  ])(
+    '%s exits 1 saying %s is in use (never shares it)',
+    async (script, variable) => {
+      const port = await freePort();
+      const holder = await occupy(port);
+      try {
+        const env: Record<string, string> = { [variable]: String(port), NATS_URL: '', REDIS_URL: '' };
+        if (script === 'exchange') for (const other of ['EXCHANGE_PORT', 'EXCHANGE_MGMT_PORT']) if (other !== variable) env[other] = String(await freePort());
+        const r = runToEnd(script, env, [], 90_000);
+        expect(r.code).toBe(1);
+        expect(r.stderr.trim()).toMatch(
+          new RegExp(`^[\\w-]+: port ${port} is in use \\(127\\.0\\.0\\.1:${port}\\); stop the other process or choose another port$`),
+        );
+      } finally {
+        holder.close();
+      }
+    },
+    120_000,
+  );
 });
 
 describe('one data dir, one process', () => {
-  it('a second embedded gateway on the same DATA_DIR exits naming the first one\'s pid', async () => {
+  it("a second embedded gateway on the same DATA_DIR exits naming the first one's pid", async () => {
     const dataDir = tempDir('shared');
     const port = await freePort();
-    const first = await startService('gateway', { DATA_DIR: dataDir, GATEWAY_PORT: String(port), NATS_URL: '', REDIS_URL: '', SOLANA_RPC_URL: '' }, port, 120_000);
+    const first = await startService(
+      'gateway',
+      { DATA_DIR: dataDir, GATEWAY_PORT: String(port), NATS_URL: '', REDIS_URL: '', SOLANA_RPC_URL: '' },
+      port,
+      120_000,
+    );
     running.push(first);
     const r = runToEnd('gateway', { DATA_DIR: dataDir, GATEWAY_PORT: String(await freePort()), NATS_URL: '', REDIS_URL: '', SOLANA_RPC_URL: '' }, [], 60_000);
     expect(r.code).toBe(1);
@@ -138,7 +157,15 @@ describe('boot order', () => {
     const dataDir = tempDir('boot-order');
     const [chainPort, gwPort] = [await freePort(), await freePort()];
     const gateway = spawn(process.execPath, ['--import', 'tsx', 'bin/gateway.ts'], {
-      env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: dataDir, GATEWAY_PORT: String(gwPort), SOLANA_RPC_URL: `http://127.0.0.1:${chainPort}`, NATS_URL: '', REDIS_URL: '' },
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'info',
+        DATA_DIR: dataDir,
+        GATEWAY_PORT: String(gwPort),
+        SOLANA_RPC_URL: `http://127.0.0.1:${chainPort}`,
+        NATS_URL: '',
+        REDIS_URL: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -166,7 +193,15 @@ describe('npm start', () => {
     const dataDir = tempDir('npm-start');
     const ports = { GATEWAY_PORT: await freePort(), EXCHANGE_PORT: await freePort(), EXCHANGE_MGMT_PORT: await freePort(), CHAIN_PORT: await freePort() };
     const npm = spawn('npm', ['start'], {
-      env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: dataDir, NATS_URL: '', REDIS_URL: '', SOLANA_RPC_URL: '', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) },
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'info',
+        DATA_DIR: dataDir,
+        NATS_URL: '',
+        REDIS_URL: '',
+        SOLANA_RPC_URL: '',
+        ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -192,7 +227,10 @@ describe('what a gateway prints and where it listens', () => {
     const gw = await startService('gateway', { GATEWAY_PORT: String(port), NATS_URL: '', REDIS_URL: '', SOLANA_RPC_URL: '' }, port, 120_000);
     running.push(gw);
     await call(`http://127.0.0.1:${port}`, 'GET', '/api/state');
-    const lines = gw.output().split('\n').filter((l) => l.startsWith('{'));
+    const lines = gw
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
     expect(lines.length).toBeGreaterThan(5);
     for (const line of lines) expect(line.match(/"component":/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
     expect(gw.output()).toMatch(/"host":"127\.0\.0\.1".*gateway listening/);

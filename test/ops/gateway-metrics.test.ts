@@ -65,7 +65,9 @@ describe('metrics', () => {
 
     const after = await scrape();
     expect(sampleSum(after, 'gateway_bets_placed_total') - sampleSum(before, 'gateway_bets_placed_total')).toBe(1);
-    expect(sampleSum(after, 'gateway_bets_settled_total', { outcome: 'payout_done' }) - sampleSum(before, 'gateway_bets_settled_total', { outcome: 'payout_done' })).toBe(1);
+    expect(
+      sampleSum(after, 'gateway_bets_settled_total', { outcome: 'payout_done' }) - sampleSum(before, 'gateway_bets_settled_total', { outcome: 'payout_done' }),
+    ).toBe(1);
     expect(sampleSum(after, 'gateway_settlement_lag_seconds_count')).toBeGreaterThanOrEqual(1);
     expect(sampleSum(after, 'gateway_settlement_lag_seconds_sum')).toBeGreaterThan(0);
     // route patterns, never raw paths (no address in a label)

@@ -31,7 +31,15 @@ const shared = sharedTestRedis();
 const BETTOR = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const NO_CHAIN = 'http://127.0.0.1:9'; // nothing listens: the chain view reports it
 
-const betInput = (id: string, expireTime: number): BetInput => ({ id, bettor: BETTOR, seq: id, side: 'UP', amountUnits: '100000000', entryPrice: '15000000000', expireTime });
+const betInput = (id: string, expireTime: number): BetInput => ({
+  id,
+  bettor: BETTOR,
+  seq: id,
+  side: 'UP',
+  amountUnits: '100000000',
+  entryPrice: '15000000000',
+  expireTime,
+});
 
 /** Resolves once `check()` holds (polling), or fails after `timeoutMs`; for hooks, where expect.poll is not allowed. */
 async function waitUntil(check: () => boolean, timeoutMs = 5_000): Promise<void> {
@@ -90,7 +98,13 @@ describe('gateway commands on Redis', () => {
     runtime.tick(Date.now());
     await waitUntil(() => chain.calls.priceExit === 1);
     await runtime.settled();
-    retries = await listenForRetryRequests({ redis: shared.redis(), prefix, dataDir: mkdtempSync(join(tmpdir(), 'ops-')), retry: (id) => runtime.retryNow(id), log: quietLog });
+    retries = await listenForRetryRequests({
+      redis: shared.redis(),
+      prefix,
+      dataDir: mkdtempSync(join(tmpdir(), 'ops-')),
+      retry: (id) => runtime.retryNow(id),
+      log: quietLog,
+    });
   });
 
   afterAll(async () => {
@@ -103,7 +117,14 @@ describe('gateway commands on Redis', () => {
     expect(all.code, all.stderr).toBe(0);
     const rows = all.json();
     expect(rows.map((r: any) => r.id)).toEqual(['101', '102']);
-    expect(rows[0]).toMatchObject({ id: '101', bettor: BETTOR, state: 'settling.pricingBackoff', attempt: 1, lastError: expect.stringContaining('chain unreachable'), stuck: true });
+    expect(rows[0]).toMatchObject({
+      id: '101',
+      bettor: BETTOR,
+      state: 'settling.pricingBackoff',
+      attempt: 1,
+      lastError: expect.stringContaining('chain unreachable'),
+      stuck: true,
+    });
     expect(rows[0].age).toBeGreaterThanOrEqual(5);
     expect(rows[1]).toMatchObject({ id: '102', state: expect.stringMatching(/^open/), attempt: 0, lastError: null, stuck: false });
     expect(rows[1].age).toBeLessThan(0);
@@ -132,15 +153,33 @@ describe('gateway commands on Redis', () => {
     const history = createRedisBetHistory(shared.redis(), { prefix });
     const tick = { price: 15000000500, ts: Date.now() - 1_000 };
     await history.put({
-      id: '102', bettor: BETTOR, side: 'UP', amountUnits: '100000000', entryPrice: 15000000000, exitPrice: tick.price, status: 1,
-      expireTime: Math.floor(tick.ts / 1000), openedAt: tick.ts - 15_000, closedAt: tick.ts + 500, netUnits: '30000000',
+      id: '102',
+      bettor: BETTOR,
+      side: 'UP',
+      amountUnits: '100000000',
+      entryPrice: 15000000000,
+      exitPrice: tick.price,
+      status: 1,
+      expireTime: Math.floor(tick.ts / 1000),
+      openedAt: tick.ts - 15_000,
+      closedAt: tick.ts + 500,
+      netUnits: '30000000',
       entry: { price: 15000000000, ts: tick.ts - 15_000, source: 'nats' },
       exit: { price: tick.price, ts: tick.ts, source: 'nats', rule: 'last_tick_at_or_before_expiry', reason: 'the last tick at or before the expiry' },
-      ticks: [tick], placeTx: 'place-sig', closeTx: 'close-sig', prevId: null, nextId: null,
+      ticks: [tick],
+      placeTx: 'place-sig',
+      closeTx: 'close-sig',
+      prevId: null,
+      nextId: null,
     } satisfies BetRecord);
     const r = await runOps(['bet', '102', '--json', '--gateway-prefix', prefix], env);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json().evidence).toMatchObject({ exit: { price: tick.price, ts: tick.ts, rule: 'last_tick_at_or_before_expiry' }, ticks: [tick], placeTx: 'place-sig', closeTx: 'close-sig' });
+    expect(r.json().evidence).toMatchObject({
+      exit: { price: tick.price, ts: tick.ts, rule: 'last_tick_at_or_before_expiry' },
+      ticks: [tick],
+      placeTx: 'place-sig',
+      closeTx: 'close-sig',
+    });
   });
 
   it('retry <id> wakes the chain in the running runtime: it retries at once instead of after its backoff', async () => {
@@ -168,7 +207,10 @@ describe('gateway commands on Redis', () => {
     await expect.poll(() => out, { timeout: 10_000 }).toContain('"bet_open"');
     follower.kill('SIGTERM');
     expect(await exited).toBe(0);
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: 'bet_open', id: '103', seq: last + 1 });
   });
 
@@ -207,9 +249,28 @@ describe('exchange commands on Redis', () => {
     prefix = `${shared.prefix()}exchange`;
     env = { REDIS_URL: shared.url() };
     const feed = pushFeed();
-    exchange = await startExchange({ port: 0, mgmtPort: 0, bookMaxAgeMs: 30_000, feed, store: redisExchangeStore(shared.url(), prefix, quietLog), logger: quietLog });
+    exchange = await startExchange({
+      port: 0,
+      mgmtPort: 0,
+      bookMaxAgeMs: 30_000,
+      feed,
+      store: redisExchangeStore(shared.url(), prefix, quietLog),
+      logger: quietLog,
+    });
     base = `http://127.0.0.1:${exchange.port}`;
-    feed.push(book('BTCUSDT', [['99.00', '1'], ['98.00', '2']], [['100.00', '1'], ['101.00', '2']]));
+    feed.push(
+      book(
+        'BTCUSDT',
+        [
+          ['99.00', '1'],
+          ['98.00', '2'],
+        ],
+        [
+          ['100.00', '1'],
+          ['101.00', '2'],
+        ],
+      ),
+    );
     const created = await post('/api/v1/accounts', { name: 'ops-alice', initialCash: '10000' });
     expect(created.status).toBe(201);
     accountId = created.body.id;
@@ -233,12 +294,22 @@ describe('exchange commands on Redis', () => {
     expect(orders.code, orders.stderr).toBe(0);
     const rows = orders.json();
     expect(rows).toHaveLength(2);
-    expect(rows.map((r: any) => [r.side, r.state])).toEqual([['SELL', 'filled'], ['BUY', 'filled']]);
+    expect(rows.map((r: any) => [r.side, r.state])).toEqual([
+      ['SELL', 'filled'],
+      ['BUY', 'filled'],
+    ]);
     for (const r of rows) expect(r.orderId).toMatch(/^[0-9a-f-]{36}$/);
 
     const one = await ops(['order', accountId, rows[1].orderId, '--json']);
     expect(one.code, one.stderr).toBe(0);
-    expect(one.json()).toMatchObject({ orderId: rows[1].orderId, state: 'filled', status: 'FILLED', side: 'BUY', qty: '1.5000000000', fills: [{ price: '100.0000000000' }, { price: '101.0000000000' }] });
+    expect(one.json()).toMatchObject({
+      orderId: rows[1].orderId,
+      state: 'filled',
+      status: 'FILLED',
+      side: 'BUY',
+      qty: '1.5000000000',
+      fills: [{ price: '100.0000000000' }, { price: '101.0000000000' }],
+    });
 
     const human = await ops(['orders', accountId]);
     expect(human.stdout).toContain(rows[0].orderId);
@@ -291,7 +362,11 @@ describe('embedded stores in DATA_DIR', () => {
     const feed = pushFeed();
     const exchange = await startExchange({ port: 0, mgmtPort: 0, bookMaxAgeMs: 30_000, feed, store: ledger, logger: quietLog });
     try {
-      const res = await fetch(`http://127.0.0.1:${exchange.port}/api/v1/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'ops-file', initialCash: '500' }) });
+      const res = await fetch(`http://127.0.0.1:${exchange.port}/api/v1/accounts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'ops-file', initialCash: '500' }),
+      });
       const accountId = ((await res.json()) as { id: string }).id;
       const env = { DATA_DIR: dir, SOLANA_RPC_URL: NO_CHAIN };
 

@@ -62,7 +62,7 @@ export function betHistoryContract(name: string, make: () => BetHistoryStore | P
       expect(await h.get('7')).toEqual(closed);
     });
 
-    it('pages a bettor\'s records newest (highest id) first, below a cursor', async () => {
+    it("pages a bettor's records newest (highest id) first, below a cursor", async () => {
       const h = await make();
       for (const id of ['1', '2', '10', '11', '3']) await h.put(record(id));
       await h.put(record('5', { bettor: BOB }));

@@ -72,9 +72,16 @@ export class BetAccountWatch {
     const watch = new BetAccountWatch(rpcUrl, socket);
     return new Promise((resolve, reject) => {
       socket.once('error', reject);
-      socket.once('open', () => socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'programSubscribe', params: [PROGRAM_ID.toBase58(), { encoding: 'base64' }] })));
+      socket.once('open', () =>
+        socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'programSubscribe', params: [PROGRAM_ID.toBase58(), { encoding: 'base64' }] })),
+      );
       socket.on('message', (raw) => {
-        const m = JSON.parse(String(raw)) as { id?: number; result?: unknown; error?: { message: string }; params?: { result: { value: { account: EncodedAccount } } } };
+        const m = JSON.parse(String(raw)) as {
+          id?: number;
+          result?: unknown;
+          error?: { message: string };
+          params?: { result: { value: { account: EncodedAccount } } };
+        };
         if (m.id === 1) return m.error ? reject(new Error(`programSubscribe: ${m.error.message}`)) : resolve(watch);
         if (m.params) watch.seen(bytesOf(m.params.result.value.account));
       });

@@ -8,7 +8,13 @@
  */
 
 /** fetch with a deadline; never throws (a dead gateway is status 0). */
-export async function request(base: string, method: string, path: string, body?: unknown, timeoutMs = 8_000): Promise<{ status: number; headers: Headers | null; body: any; ms: number }> {
+export async function request(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs = 8_000,
+): Promise<{ status: number; headers: Headers | null; body: any; ms: number }> {
   const started = Date.now();
   try {
     const res = await fetch(base + path, {
@@ -31,4 +37,3 @@ export async function request(base: string, method: string, path: string, body?:
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-

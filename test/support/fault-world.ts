@@ -128,7 +128,16 @@ export class FaultWorld {
       gwPort,
     );
     await gateway.start();
-    const world = new FaultWorld(dataDir, nats, redis, chain, gateway, `http://127.0.0.1:${gwPort}`, chainUrl, await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 200 }));
+    const world = new FaultWorld(
+      dataDir,
+      nats,
+      redis,
+      chain,
+      gateway,
+      `http://127.0.0.1:${gwPort}`,
+      chainUrl,
+      await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 200 }),
+    );
     world.startTicker();
     // set-up is not under test: an outage answer (503, e.g. the chain slow to confirm on a loaded
     // machine) is retried after its Retry-After, as the API asks of a client

@@ -98,7 +98,13 @@ export interface JsonReply {
 }
 
 /** fetch + JSON; never throws on a status; no document check (services without one: the chain's JSON-RPC, a management port). */
-export async function fetchJson(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonReply & { text: string }> {
+export async function fetchJson(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<JsonReply & { text: string }> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);

@@ -36,7 +36,8 @@ async function recordProblems(base: string, bet: BetAccount): Promise<string[]> 
   if (rec.exitPrice !== Number(bet.exitPrice)) problems.push(`${described(bet)}: the history says exitPrice ${rec.exitPrice}`);
   if (bet.status !== 0 && !rec.evidence.closeTx) problems.push(`${described(bet)}: no closeTx in the evidence`);
   if (bet.status !== 0 && rec.evidence.exit === null) problems.push(`${described(bet)}: no exit evidence`);
-  if (rec.bettor !== bet.bettor || rec.entryPrice !== Number(bet.entryPrice)) problems.push(`${described(bet)}: the history has bettor ${rec.bettor}, entryPrice ${rec.entryPrice}; the chain ${bet.bettor}, ${bet.entryPrice}`);
+  if (rec.bettor !== bet.bettor || rec.entryPrice !== Number(bet.entryPrice))
+    problems.push(`${described(bet)}: the history has bettor ${rec.bettor}, entryPrice ${rec.entryPrice}; the chain ${bet.bettor}, ${bet.entryPrice}`);
   return problems;
 }
 
@@ -62,7 +63,8 @@ export async function historyProblems(base: string, bets: readonly BetAccount[])
   bettors.forEach((address, i) => {
     const ids = listed[i]!;
     if (typeof ids === 'string') return problems.push(ids);
-    for (const b of bets) if (b.bettor === address && !ids.has(b.id.toString())) problems.push(`${described(b)}: not on its bettor's pages of GET /api/bets?address=`);
+    for (const b of bets)
+      if (b.bettor === address && !ids.has(b.id.toString())) problems.push(`${described(b)}: not on its bettor's pages of GET /api/bets?address=`);
   });
   return problems;
 }

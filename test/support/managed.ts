@@ -133,11 +133,14 @@ export async function managedNats(): Promise<Managed & { url: string }> {
 
 /** One of the project's processes (`bin/<script>.ts`) with `env`, ready once `port` accepts. */
 export function managedService(script: string, env: Record<string, string>, port: number): Managed {
-  return new Managed(`${script} :${port}`, port, () =>
-    spawn(process.execPath, ['--import', 'tsx', `bin/${script}.ts`], {
-      env: { ...process.env, LOG_LEVEL: 'info', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
+  return new Managed(
+    `${script} :${port}`,
+    port,
+    () =>
+      spawn(process.execPath, ['--import', 'tsx', `bin/${script}.ts`], {
+        env: { ...process.env, LOG_LEVEL: 'info', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
     undefined,
     120_000,
   );

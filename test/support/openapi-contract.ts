@@ -95,13 +95,17 @@ export function checkAnswerAgainst(doc: OpenApiDocument, answer: SeenAnswer): vo
     return;
   }
   const response = operation.responses[String(answer.status)];
-  if (!response) throw new Error(`${where}: status ${answer.status} is not documented for ${method} ${template} (documented: ${Object.keys(operation.responses).join(', ')})`);
+  if (!response)
+    throw new Error(
+      `${where}: status ${answer.status} is not documented for ${method} ${template} (documented: ${Object.keys(operation.responses).join(', ')})`,
+    );
   if (!response.content) {
     if (!bodyless && answer.status !== 101) throw new Error(`${where}: the document says no body, got ${answer.text.slice(0, 200)}`);
     return;
   }
   const [mediaType, media] = Object.entries(response.content)[0]!;
-  if (!(answer.contentType ?? '').toLowerCase().startsWith(mediaType)) throw new Error(`${where}: content type ${answer.contentType} is not the documented ${mediaType}`);
+  if (!(answer.contentType ?? '').toLowerCase().startsWith(mediaType))
+    throw new Error(`${where}: content type ${answer.contentType} is not the documented ${mediaType}`);
   if (bodyless) return;
   validate(media.schema, mediaType === 'application/json' ? parse(answer.text, where) : answer.text, where);
 }

@@ -23,9 +23,7 @@ export function parseSamples(text: string): Sample[] {
 
 /** Sum of the samples of `name` whose labels include `labels`. */
 export function sampleSum(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number {
-  return samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-    .reduce((sum, s) => sum + s.value, 0);
+  return samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
 }
 
 /** Whether any sample of `name` exists. */

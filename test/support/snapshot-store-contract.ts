@@ -56,7 +56,7 @@ export function snapshotStoreContract(name: string, make: () => StoreUnderTest |
       expect(await store.isLive('2')).toBe(false);
     });
 
-    it('appends a commit\'s events to the event log with increasing seqs, in the same step as the snapshot', async () => {
+    it("appends a commit's events to the event log with increasing seqs, in the same step as the snapshot", async () => {
       const { store, events } = await make();
       const before = await events.lastSeq();
       const first = await store.commit('9', { snapshot: { status: 'active' }, final: false, events: [{ type: 'bet_open', id: '9' }], rev: 1 });
@@ -74,9 +74,13 @@ export function snapshotStoreContract(name: string, make: () => StoreUnderTest |
       const { store, events } = await make();
       await store.commit('5', { snapshot: { status: 'active', n: 1 }, final: false, events: [{ type: 'bet_open', id: '5' }], rev: 1 });
       const seq = await events.lastSeq();
-      expect(await store.commit('5', { snapshot: { status: 'active', n: 1 }, final: false, events: [{ type: 'bet_open', id: '5' }], rev: 1 })).toEqual({ applied: false });
+      expect(await store.commit('5', { snapshot: { status: 'active', n: 1 }, final: false, events: [{ type: 'bet_open', id: '5' }], rev: 1 })).toEqual({
+        applied: false,
+      });
       await store.commit('5', { snapshot: { status: 'done', n: 2 }, final: true, events: [{ type: 'bet_closed', id: '5' }], rev: 2 });
-      expect(await store.commit('5', { snapshot: { status: 'done', n: 2 }, final: true, events: [{ type: 'bet_closed', id: '5' }], rev: 2 })).toEqual({ applied: false });
+      expect(await store.commit('5', { snapshot: { status: 'done', n: 2 }, final: true, events: [{ type: 'bet_closed', id: '5' }], rev: 2 })).toEqual({
+        applied: false,
+      });
       expect((await events.readSince(seq - 1)).map((e) => e.type)).toEqual(['bet_open', 'bet_closed']);
       expect(await store.load('5')).toEqual({ status: 'done', n: 2 });
     });

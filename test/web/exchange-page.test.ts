@@ -21,7 +21,15 @@ const dataDir = mkdtempSync(join(tmpdir(), 'exchange-page-'));
 beforeAll(async () => {
   const [port, mgmt] = [await freePort(), await freePort()];
   base = `http://127.0.0.1:${port}`;
-  const env = { EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmt), DATA_DIR: dataDir, REDIS_URL: '', NATS_URL: '', EXCHANGE_FEED: 'synthetic', LOG_LEVEL: 'warn' };
+  const env = {
+    EXCHANGE_PORT: String(port),
+    EXCHANGE_MGMT_PORT: String(mgmt),
+    DATA_DIR: dataDir,
+    REDIS_URL: '',
+    NATS_URL: '',
+    EXCHANGE_FEED: 'synthetic',
+    LOG_LEVEL: 'warn',
+  };
   [exchange, browser] = await Promise.all([startService('exchange', env, mgmt, 60_000), launchBrowser()]);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   errors = pageErrors(page);

@@ -38,10 +38,24 @@ beforeAll(async () => {
   bus = await connect({ servers: nats.url });
   base = `http://127.0.0.1:${port}`;
   baseB = `http://127.0.0.1:${portB}`;
-  const env = { DATA_DIR: dataDir, GATEWAY_PORT: String(port), NATS_URL: nats.url, REDIS_URL: '', SOLANA_RPC_URL: '', GW_EXPIRY_SECONDS: '3', SMART_SETTLE_INTERVAL_MS: '200', SMART_MODE: 'test', LOG_LEVEL: 'warn' };
+  const env = {
+    DATA_DIR: dataDir,
+    GATEWAY_PORT: String(port),
+    NATS_URL: nats.url,
+    REDIS_URL: '',
+    SOLANA_RPC_URL: '',
+    GW_EXPIRY_SECONDS: '3',
+    SMART_SETTLE_INTERVAL_MS: '200',
+    SMART_MODE: 'test',
+    LOG_LEVEL: 'warn',
+  };
   // another deployment (its own chain) on the same NATS: its own event stream
   const envB = { ...env, DATA_DIR: dataDirB, GATEWAY_PORT: String(portB), GW_PROFILE: 'B', GW_EVENT_STREAM: 'gw.events-b' };
-  [gateway, gatewayB, browser] = await Promise.all([startService('gateway', env, port, 120_000), startService('gateway', envB, portB, 120_000), launchBrowser()]);
+  [gateway, gatewayB, browser] = await Promise.all([
+    startService('gateway', env, port, 120_000),
+    startService('gateway', envB, portB, 120_000),
+    launchBrowser(),
+  ]);
   tick();
   ticker = setInterval(tick, 250);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -133,7 +147,14 @@ it('resumes a dropped socket from the last seq, says so, and neither repeats nor
   const resumedAt = await lastSeq();
   await expect.poll(lastSeq, { timeout: 10_000 }).toBeGreaterThan(resumedAt);
   // every seq shown once, in order (the feed is newest first)
-  const seqs = (await testId('events').locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-seq')))).filter(Boolean).map(Number).reverse();
+  const seqs = (
+    await testId('events')
+      .locator('li')
+      .evaluateAll((items) => items.map((li) => li.getAttribute('data-seq')))
+  )
+    .filter(Boolean)
+    .map(Number)
+    .reverse();
   for (let i = 1; i < seqs.length; i++) expect(seqs[i], `seq after ${seqs[i - 1]}`).toBe((seqs[i - 1] as number) + 1);
 });
 

@@ -38,7 +38,14 @@ async function refreshPrices() {
   if (r.status !== 200) return;
   ui.prices.replaceChildren(
     ...r.body.map((p) =>
-      el('tr', { dataset: { symbol: p.symbol } }, el('td', {}, p.symbol), el('td', { class: 'num' }, money(p.bid, 4)), el('td', { class: 'num' }, money(p.ask, 4)), el('td', { class: 'muted' }, clock(Date.parse(p.ts)))),
+      el(
+        'tr',
+        { dataset: { symbol: p.symbol } },
+        el('td', {}, p.symbol),
+        el('td', { class: 'num' }, money(p.bid, 4)),
+        el('td', { class: 'num' }, money(p.ask, 4)),
+        el('td', { class: 'muted' }, clock(Date.parse(p.ts))),
+      ),
     ),
   );
 }
@@ -50,7 +57,13 @@ async function refreshAccounts() {
     ...r.body.map((a) =>
       el(
         'tr',
-        { testid: 'account-row', dataset: { accountId: a.id, selected: String(a.id === selected) }, class: a.id === selected ? 'selected' : undefined, style: 'cursor: pointer', onclick: () => void select(a.id) },
+        {
+          testid: 'account-row',
+          dataset: { accountId: a.id, selected: String(a.id === selected) },
+          class: a.id === selected ? 'selected' : undefined,
+          style: 'cursor: pointer',
+          onclick: () => void select(a.id),
+        },
         el('td', {}, a.id === selected ? '▸ ' : '', a.name),
         el('td', { class: 'num' }, money(a.equity)),
         el('td', { class: `num ${signClass(a.pnl)}` }, money(a.pnl)),
@@ -89,7 +102,10 @@ async function refreshAccount(withCurve = false) {
   ]);
   if (pnl.status === 200) {
     const p = pnl.body;
-    const item = (label, key, value, cls = '') => [el('dt', { class: 'muted' }, label), el('dd', { class: `num ${cls}`, dataset: { field: key }, title: value }, money(value))];
+    const item = (label, key, value, cls = '') => [
+      el('dt', { class: 'muted' }, label),
+      el('dd', { class: `num ${cls}`, dataset: { field: key }, title: value }, money(value)),
+    ];
     ui.pnl.replaceChildren(
       ...item('equity', 'equity', p.equity),
       ...item('PnL', 'pnl', p.pnl, signClass(p.pnl)),
@@ -103,7 +119,14 @@ async function refreshAccount(withCurve = false) {
   if (positions.status === 200) {
     ui.positions.replaceChildren(
       ...positions.body.map((p) =>
-        el('tr', { testid: 'position-row', dataset: { symbol: p.symbol, qty: p.qty } }, el('td', {}, p.symbol), el('td', { class: 'num' }, money(p.qty, 6)), el('td', { class: 'num' }, money(p.avgCost, 4)), el('td', { class: `num ${signClass(p.realizedPnl)}` }, money(p.realizedPnl))),
+        el(
+          'tr',
+          { testid: 'position-row', dataset: { symbol: p.symbol, qty: p.qty } },
+          el('td', {}, p.symbol),
+          el('td', { class: 'num' }, money(p.qty, 6)),
+          el('td', { class: 'num' }, money(p.avgCost, 4)),
+          el('td', { class: `num ${signClass(p.realizedPnl)}` }, money(p.realizedPnl)),
+        ),
       ),
     );
   }

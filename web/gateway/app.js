@@ -98,7 +98,12 @@ async function bet(side) {
     if (!amountUnits) return say('stake must be a number of tokens (up to 6 decimals)', true);
     const r = await request('POST', '/api/bet', { address, side, amountUnits });
     if (r.status !== 200) return say(`refused (${r.status}): ${errorText(r)}`, true);
-    history.placed(r.body.id, r.body.tx, { side, amountUnits, entryPrice: r.body.entryPrice, expireTime: contract ? Math.floor(Date.now() / 1000) + Number(contract.expirySeconds) : undefined });
+    history.placed(r.body.id, r.body.tx, {
+      side,
+      amountUnits,
+      entryPrice: r.body.entryPrice,
+      expireTime: contract ? Math.floor(Date.now() / 1000) + Number(contract.expirySeconds) : undefined,
+    });
     say(`bet #${r.body.id} placed: ${side} ${tokens(amountUnits)} tokens at ${price8(r.body.entryPrice)}`);
     void refreshBalance();
   } finally {

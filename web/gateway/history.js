@@ -25,7 +25,8 @@ export const tokens = (units) => {
 /** A bet item from the API, whatever subset of the Profile B bet fields it carries, in one shape. */
 function normalise(item) {
   const statusCode = typeof item.statusCode === 'number' ? item.statusCode : typeof item.status === 'number' ? item.status : undefined;
-  const statusName = item.statusName ?? item.result ?? (statusCode !== undefined ? STATUS_NAMES[statusCode] : item.status === 'open' ? 'open' : undefined) ?? 'open';
+  const statusName =
+    item.statusName ?? item.result ?? (statusCode !== undefined ? STATUS_NAMES[statusCode] : item.status === 'open' ? 'open' : undefined) ?? 'open';
   return {
     id: String(item.id),
     side: item.side,
@@ -140,12 +141,18 @@ export class BetHistory {
           el('td', { class: 'num' }, tokens(b.amountUnits)),
           el('td', { class: 'num' }, price8(b.entryPrice)),
           el('td', { class: 'num' }, price8(b.exitPrice)),
-          el('td', { class: b.statusName, testid: 'outcome' }, OUTCOME_TEXT[b.statusName] ?? b.statusName, b.replayedAs ? ` (tie, replayed as #${b.replayedAs})` : ''),
+          el(
+            'td',
+            { class: b.statusName, testid: 'outcome' },
+            OUTCOME_TEXT[b.statusName] ?? b.statusName,
+            b.replayedAs ? ` (tie, replayed as #${b.replayedAs})` : '',
+          ),
           el('td', {}, evidenceOf(b)),
         ),
       ),
     );
-    if (source) source.textContent = !this.address ? 'No wallet yet.' : this.api ? 'From the gateway’s bet history.' : 'From the event feed since this page opened.';
+    if (source)
+      source.textContent = !this.address ? 'No wallet yet.' : this.api ? 'From the gateway’s bet history.' : 'From the event feed since this page opened.';
   }
 }
 
@@ -157,7 +164,11 @@ function evidenceOf(b) {
   if (ev) {
     // evidence prices are x 1e8 like the bet's, times unix ms
     if (ev.entry) add('entry', `${price8(ev.entry.price)} at ${ev.entry.ts ? clock(Number(ev.entry.ts)) : '?'} (${ev.entry.source ?? '?'})`);
-    if (ev.exit) add('exit', `${price8(ev.exit.price)} at ${ev.exit.ts ? clock(Number(ev.exit.ts)) : '?'} (${ev.exit.source ?? '?'}${ev.exit.rule ? `; ${ev.exit.rule}` : ''})`);
+    if (ev.exit)
+      add(
+        'exit',
+        `${price8(ev.exit.price)} at ${ev.exit.ts ? clock(Number(ev.exit.ts)) : '?'} (${ev.exit.source ?? '?'}${ev.exit.rule ? `; ${ev.exit.rule}` : ''})`,
+      );
     if (ev.exit?.reason) add('why', ev.exit.reason);
     if (Array.isArray(ev.ticks)) add('ticks', ev.ticks.length ? `${ev.ticks.length}: ${ev.ticks.map((t) => price8(t.price)).join(', ')}` : '0');
     else if (ev.ticks !== undefined) add('ticks', ev.ticks);
@@ -165,7 +176,8 @@ function evidenceOf(b) {
     add('close tx', ev.closeTx);
     add('previous bet', ev.prevId);
     add('next bet', ev.nextId);
-    if (b.netUnits !== undefined && b.netUnits !== null) add('net', `${String(b.netUnits).startsWith('-') ? '-' : '+'}${tokens(String(b.netUnits).replace('-', ''))} tokens`);
+    if (b.netUnits !== undefined && b.netUnits !== null)
+      add('net', `${String(b.netUnits).startsWith('-') ? '-' : '+'}${tokens(String(b.netUnits).replace('-', ''))} tokens`);
   } else {
     add('entry', b.entryPrice !== undefined ? `${price8(b.entryPrice)} (bet_open${b.openSeq ? ` seq ${b.openSeq}` : ''})` : undefined);
     add('exit', b.exitPrice !== undefined ? `${price8(b.exitPrice)} (bet_closed${b.closeSeq ? ` seq ${b.closeSeq}` : ''})` : undefined);

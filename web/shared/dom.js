@@ -52,7 +52,8 @@ export async function request(method, path, body, headers = {}) {
 }
 
 /** The error text of a refused request. */
-export const errorText = (r) => (r.body && typeof r.body === 'object' ? r.body.message ?? r.body.error ?? JSON.stringify(r.body) : String(r.body ?? `HTTP ${r.status}`));
+export const errorText = (r) =>
+  r.body && typeof r.body === 'object' ? (r.body.message ?? r.body.error ?? JSON.stringify(r.body)) : String(r.body ?? `HTTP ${r.status}`);
 
 /** A decimal string cut to `digits` fraction digits (no rounding, no float). */
 export function decimals(text, digits) {

@@ -50,7 +50,9 @@ describe('compaction', () => {
     let paused = false;
     const crashImage = async (step: CompactionStep | 'before') => {
       paused = true;
-      land(step === 'snapshot-started' ? transfer(node, doomedDuring, bank, node.account(doomedDuring.publicKey.toBase58())?.lamports ?? 0n, bank) : somePayment());
+      land(
+        step === 'snapshot-started' ? transfer(node, doomedDuring, bank, node.account(doomedDuring.publicKey.toBase58())?.lamports ?? 0n, bank) : somePayment(),
+      );
       await Promise.all(inflight);
       const copy = dirs.make(`crash-${step}-`);
       cpSync(dir, copy, { recursive: true });

@@ -29,7 +29,12 @@ export async function deployUpgradeable(
     },
   });
   const send = (label: string, step: DeployStep) =>
-    sender.sendAndConfirm(label, step.instructions, authority, step.signers.filter((s) => s !== authority));
+    sender.sendAndConfirm(
+      label,
+      step.instructions,
+      authority,
+      step.signers.filter((s) => s !== authority),
+    );
   const [createBuffer, ...rest] = steps;
   const deploy = rest.pop();
   if (createBuffer === undefined || deploy === undefined) throw new Error('a deployment has at least two steps');

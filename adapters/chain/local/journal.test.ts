@@ -104,7 +104,14 @@ describe('Journal', () => {
     const j = new Journal(dir);
     const seen: JournalRecord[] = [];
     j.replay(0, (r) => seen.push(r));
-    expect(seen).toEqual([{ slot: 5, signature: 'old', err: null, accounts: [{ address: 'acc5', lamports: 10n, owner: 'owner', executable: false, data: Uint8Array.from([1, 2]) }] }]);
+    expect(seen).toEqual([
+      {
+        slot: 5,
+        signature: 'old',
+        err: null,
+        accounts: [{ address: 'acc5', lamports: 10n, owner: 'owner', executable: false, data: Uint8Array.from([1, 2]) }],
+      },
+    ]);
     j.append(record(6, 'new', 6)); // still appended to journal.log until the first rotation
     expect(j.rotate()).toBe(1);
     j.dropBefore(1);

@@ -9,7 +9,7 @@ import type { Logger } from '../../../runtime/log.ts';
 import { RPC_CODES, RpcFailure } from './rpc-failure.ts';
 
 /** A method takes the raw `params` array and returns the JSON `result` (throws RpcFailure to refuse). */
-export type RpcMethod = (params: unknown[]) => unknown;  // may return a Promise
+export type RpcMethod = (params: unknown[]) => unknown; // may return a Promise
 
 type Id = string | number | null;
 

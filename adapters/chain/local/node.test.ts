@@ -33,13 +33,21 @@ describe('LocalNode', () => {
     expect(report).toMatchObject({ accounts: 6, addresses: 7 });
     expect(readdirSync(dir).sort()).toEqual(['journal.2.log', 'snapshot.jsonl']);
     expect(readFileSync(join(dir, 'journal.2.log'), 'utf8')).toBe('');
-    const lines = readFileSync(join(dir, 'snapshot.jsonl'), 'utf8').trim().split('\n').map((l) => Object.keys(JSON.parse(l) as object)[0]);
+    const lines = readFileSync(join(dir, 'snapshot.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => Object.keys(JSON.parse(l) as object)[0]);
     expect(lines.filter((k) => k === 'accounts')).toHaveLength(3); // written in slices, one line each
     expect(lines.at(-1)).toBe('end');
 
     const again = openNode(dir);
     expect(seen(again)).toEqual(before);
-    expect(again.liveAddresses().sort()).toEqual(wallets.filter((w) => w !== gone).map((w) => w.publicKey.toBase58()).sort());
+    expect(again.liveAddresses().sort()).toEqual(
+      wallets
+        .filter((w) => w !== gone)
+        .map((w) => w.publicKey.toBase58())
+        .sort(),
+    );
     again.close();
   });
 

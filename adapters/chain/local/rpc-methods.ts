@@ -23,11 +23,16 @@ const MAX_AIRDROP_LAMPORTS = 1_000_000n * 1_000_000_000n;
 const b58enc = getBase58Encoder();
 const b58dec = getBase58Decoder();
 
-const Pubkey = v.pipe(v.string(), v.check((s) => isAddress(s), 'Invalid param: not a base58 public key'));
+const Pubkey = v.pipe(
+  v.string(),
+  v.check((s) => isAddress(s), 'Invalid param: not a base58 public key'),
+);
 const Encoding = v.optional(v.picklist(['base58', 'base64', 'base64+zstd', 'jsonParsed']));
 const DataSlice = v.optional(v.object({ offset: v.pipe(v.number(), v.integer(), v.minValue(0)), length: v.pipe(v.number(), v.integer(), v.minValue(0)) }));
 const MinContextSlot = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
-const AccountConfig = v.optional(v.looseObject({ encoding: Encoding, dataSlice: DataSlice, commitment: v.optional(v.string()), minContextSlot: MinContextSlot }));
+const AccountConfig = v.optional(
+  v.looseObject({ encoding: Encoding, dataSlice: DataSlice, commitment: v.optional(v.string()), minContextSlot: MinContextSlot }),
+);
 const Memcmp = v.object({
   memcmp: v.object({ offset: v.pipe(v.number(), v.integer(), v.minValue(0)), bytes: v.string(), encoding: v.optional(v.picklist(['base58', 'base64'])) }),
 });
@@ -51,10 +56,20 @@ const TxConfig = v.optional(
 );
 const Commitment = v.optional(v.looseObject({ commitment: v.optional(v.string()) }));
 const U64 = v.pipe(v.number(), v.integer(), v.minValue(0));
-const Signature = v.pipe(v.string(), v.check((s) => isSignature(s), 'Invalid param: not a base58 signature'));
+const Signature = v.pipe(
+  v.string(),
+  v.check((s) => isSignature(s), 'Invalid param: not a base58 signature'),
+);
 const SignaturesConfig = v.optional(
   v.looseObject({
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1, `Invalid limit; max ${MAX_SIGNATURES_PER_ADDRESS}`), v.maxValue(MAX_SIGNATURES_PER_ADDRESS, `Invalid limit; max ${MAX_SIGNATURES_PER_ADDRESS}`))),
+    limit: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1, `Invalid limit; max ${MAX_SIGNATURES_PER_ADDRESS}`),
+        v.maxValue(MAX_SIGNATURES_PER_ADDRESS, `Invalid limit; max ${MAX_SIGNATURES_PER_ADDRESS}`),
+      ),
+    ),
     before: v.optional(Signature),
     until: v.optional(Signature),
     commitment: v.optional(v.picklist(['confirmed', 'finalized', 'processed'])),
@@ -123,7 +138,14 @@ export function rpcMethods(node: LocalNode, genesisHash: string): Record<string,
     getGenesisHash: () => genesisHash,
     getSlot: () => node.slot,
     getBlockHeight: () => node.slot,
-    getEpochInfo: () => ({ absoluteSlot: node.slot, blockHeight: node.slot, epoch: Math.floor(node.slot / 432_000), slotIndex: node.slot % 432_000, slotsInEpoch: 432_000, transactionCount: null }),
+    getEpochInfo: () => ({
+      absoluteSlot: node.slot,
+      blockHeight: node.slot,
+      epoch: Math.floor(node.slot / 432_000),
+      slotIndex: node.slot % 432_000,
+      slotsInEpoch: 432_000,
+      transactionCount: null,
+    }),
     getLatestBlockhash: (p) => {
       parseParams(v.tuple([Commitment]), p);
       return withContext(node.latestBlockhash());
@@ -149,10 +171,12 @@ export function rpcMethods(node: LocalNode, genesisHash: string): Record<string,
     getMultipleAccounts: (p) => {
       const [keys, cfg] = parseParams(v.tuple([v.pipe(v.array(Pubkey), v.maxLength(100, 'Invalid param: too many accounts')), AccountConfig]), p);
       assertMinContextSlot(node.slot, cfg?.minContextSlot);
-      return withContext(keys.map((k) => {
-        const acc = node.account(k);
-        return acc ? accountJson(acc, cfg?.encoding, cfg?.dataSlice) : null;
-      }));
+      return withContext(
+        keys.map((k) => {
+          const acc = node.account(k);
+          return acc ? accountJson(acc, cfg?.encoding, cfg?.dataSlice) : null;
+        }),
+      );
     },
     getProgramAccounts: (p) => {
       const [owner, cfg] = parseParams(v.tuple([Pubkey, ProgramAccountsConfig]), p);
@@ -175,12 +199,17 @@ export function rpcMethods(node: LocalNode, genesisHash: string): Record<string,
       return withContext({ amount: amount.toString(), decimals, uiAmount: Number(uiAmountString), uiAmountString });
     },
     getSignatureStatuses: (p) => {
-      const [sigs] = parseParams(v.tuple([v.pipe(v.array(v.string()), v.maxLength(256, 'Invalid param: too many signatures')), v.optional(v.looseObject({}))]), p);
-      return withContext(sigs.map((sig) => {
-        const st = node.status(sig);
-        if (!st) return null;
-        return { slot: st.slot, confirmations: null, err: st.err, status: st.err === null ? { Ok: null } : { Err: st.err }, confirmationStatus: 'finalized' };
-      }));
+      const [sigs] = parseParams(
+        v.tuple([v.pipe(v.array(v.string()), v.maxLength(256, 'Invalid param: too many signatures')), v.optional(v.looseObject({}))]),
+        p,
+      );
+      return withContext(
+        sigs.map((sig) => {
+          const st = node.status(sig);
+          if (!st) return null;
+          return { slot: st.slot, confirmations: null, err: st.err, status: st.err === null ? { Ok: null } : { Err: st.err }, confirmationStatus: 'finalized' };
+        }),
+      );
     },
     getSignaturesForAddress: (p) => {
       const [key, cfg] = parseParams(v.tuple([Pubkey, SignaturesConfig]), p);
@@ -206,7 +235,16 @@ export function rpcMethods(node: LocalNode, genesisHash: string): Record<string,
         replaceRecentBlockhash: cfg?.replaceRecentBlockhash ?? false,
       });
       const accounts = cfg?.accounts ? cfg.accounts.addresses.map(() => null) : null;
-      return withContext({ err: sim.err, logs: sim.logs, accounts, unitsConsumed: sim.unitsConsumed, returnData: null, replacementBlockhash: sim.replacementBlockhash ? { blockhash: sim.replacementBlockhash, lastValidBlockHeight: node.latestBlockhash().lastValidBlockHeight } : null });
+      return withContext({
+        err: sim.err,
+        logs: sim.logs,
+        accounts,
+        unitsConsumed: sim.unitsConsumed,
+        returnData: null,
+        replacementBlockhash: sim.replacementBlockhash
+          ? { blockhash: sim.replacementBlockhash, lastValidBlockHeight: node.latestBlockhash().lastValidBlockHeight }
+          : null,
+      });
     },
   };
 }

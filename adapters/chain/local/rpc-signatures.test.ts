@@ -12,7 +12,11 @@ afterEach(() => dirs.removeAll());
 const SOL = 1_000_000_000n;
 
 /** One JSON-RPC call to `node`, answered as over HTTP. */
-async function call(node: LocalNode, method: string, params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }> {
+async function call(
+  node: LocalNode,
+  method: string,
+  params: unknown[],
+): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }> {
   const dispatcher = new JsonRpcDispatcher(rpcMethods(node, 'genesis'), quietLog);
   return JSON.parse(await dispatcher.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))) as { result?: unknown };
 }
@@ -109,7 +113,9 @@ describe('minContextSlot', () => {
 
     node.advanceSlot();
     node.advanceSlot();
-    expect(await call(node, 'getAccountInfo', [addr, { encoding: 'base64', minContextSlot: ahead }])).toMatchObject({ result: { context: { slot: ahead }, value: { lamports: Number(SOL) } } });
+    expect(await call(node, 'getAccountInfo', [addr, { encoding: 'base64', minContextSlot: ahead }])).toMatchObject({
+      result: { context: { slot: ahead }, value: { lamports: Number(SOL) } },
+    });
     expect(await call(node, 'getMultipleAccounts', [[addr], { minContextSlot: ahead }])).toMatchObject({ result: { value: [{ lamports: Number(SOL) }] } });
     expect(await call(node, 'getSignaturesForAddress', [addr, { minContextSlot: ahead }])).toMatchObject({ result: [{ err: null }] });
     node.close();

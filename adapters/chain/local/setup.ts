@@ -62,7 +62,13 @@ export async function setUpFreshChain(o: SetupOptions): Promise<PublicKey> {
   await sender.sendAndConfirm(
     'create test mint',
     [
-      SystemProgram.createAccount({ fromPubkey: minter.publicKey, newAccountPubkey: mint.publicKey, lamports: await rentExempt(MINT_SIZE), space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
+      SystemProgram.createAccount({
+        fromPubkey: minter.publicKey,
+        newAccountPubkey: mint.publicKey,
+        lamports: await rentExempt(MINT_SIZE),
+        space: MINT_SIZE,
+        programId: TOKEN_PROGRAM_ID,
+      }),
       createInitializeMint2Instruction(mint.publicKey, TEST_MINT_DECIMALS, minter.publicKey, null),
     ],
     minter,
@@ -82,7 +88,12 @@ export async function setUpFreshChain(o: SetupOptions): Promise<PublicKey> {
     try {
       const outcome = await initializeContract(chain, o.init);
       o.log.info(
-        { outcome, admin: o.keys.admin.publicKey.toBase58(), relayer: o.keys.relayer.publicKey.toBase58(), ...Object.fromEntries(Object.entries(o.init).map(([k, val]) => [k, String(val)])) },
+        {
+          outcome,
+          admin: o.keys.admin.publicKey.toBase58(),
+          relayer: o.keys.relayer.publicKey.toBase58(),
+          ...Object.fromEntries(Object.entries(o.init).map(([k, val]) => [k, String(val)])),
+        },
         'contract initialised by its upgrade authority, vault funded',
       );
     } finally {

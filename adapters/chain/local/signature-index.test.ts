@@ -50,7 +50,8 @@ describe('SignatureIndex', () => {
       [['bet', 'fresh'], tx('t4', 13)],
       [['bet'], tx('t5', 13)],
       [['other'], tx('t6', 14)],
-    ] as const) index.add(addresses, entry);
+    ] as const)
+      index.add(addresses, entry);
     index.settle();
     expect(names(index.query('bet', { limit: 10 }, nowhere))).toEqual(['t5', 't4', 't3', 't1']);
     expect(names(index.query('other', { limit: 10 }, nowhere))).toEqual(['t6', 't3']);

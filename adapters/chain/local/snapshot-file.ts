@@ -46,7 +46,12 @@ const Line = v.union([
   v.object({ accounts: v.array(StoredAccountSchema) }),
   v.object({ statuses: v.array(v.tuple([v.string(), v.number(), TxErr])) }),
   // transactions of the chunk once each, then each address with indexes into them
-  v.object({ signatures: v.object({ txs: v.array(v.tuple([v.string(), v.number(), TxErr, v.nullable(v.number())])), addresses: v.array(v.tuple([v.string(), v.array(v.number())])) }) }),
+  v.object({
+    signatures: v.object({
+      txs: v.array(v.tuple([v.string(), v.number(), TxErr, v.nullable(v.number())])),
+      addresses: v.array(v.tuple([v.string(), v.array(v.number())])),
+    }),
+  }),
   v.object({ end: v.object({ accounts: v.number(), statuses: v.number(), addresses: v.number() }) }),
 ]);
 
@@ -93,11 +98,14 @@ export function readSnapshot(dir: string, visitor: SnapshotVisitor): SnapshotHea
         });
         for (const [address, refs] of line.signatures.addresses) {
           seen.addresses++;
-          visitor.signatures(address, refs.map((i) => {
-            const entry = chunk[i];
-            if (!entry) throw new Error(`signature index ${i} out of range`);
-            return entry;
-          }));
+          visitor.signatures(
+            address,
+            refs.map((i) => {
+              const entry = chunk[i];
+              if (!entry) throw new Error(`signature index ${i} out of range`);
+              return entry;
+            }),
+          );
         }
       } else {
         const want = line.end;

@@ -26,10 +26,22 @@ export const StoredAccountSchema = v.tuple([v.string(), v.nullable(v.pipe(v.stri
 
 /** The stored form of an image. */
 export function storedAccount(a: AccountImage): StoredAccount {
-  return [a.address, a.lamports === null ? null : a.lamports.toString(), a.owner, a.executable ? 1 : 0, Buffer.from(a.data.buffer, a.data.byteOffset, a.data.length).toString('base64')];
+  return [
+    a.address,
+    a.lamports === null ? null : a.lamports.toString(),
+    a.owner,
+    a.executable ? 1 : 0,
+    Buffer.from(a.data.buffer, a.data.byteOffset, a.data.length).toString('base64'),
+  ];
 }
 
 /** The image a stored tuple describes. */
 export function accountFromStored([address, lamports, owner, executable, data]: StoredAccount): AccountImage {
-  return { address, lamports: lamports === null ? null : BigInt(lamports), owner, executable: executable === 1, data: new Uint8Array(Buffer.from(data, 'base64')) };
+  return {
+    address,
+    lamports: lamports === null ? null : BigInt(lamports),
+    owner,
+    executable: executable === 1,
+    data: new Uint8Array(Buffer.from(data, 'base64')),
+  };
 }

@@ -35,7 +35,8 @@ export type Notify = (method: string, subscription: number, result: object) => v
 const Request = v.object({ jsonrpc: v.literal('2.0'), id: v.union([v.number(), v.string()]), method: v.string(), params: v.optional(v.array(v.unknown())) });
 
 /** An account as a subscriber sees it; a deleted one is the validator's empty system account. */
-const shown = (a: AccountImage): AccountImage => (a.lamports === null ? { ...a, lamports: 0n, owner: SYSTEM_PROGRAM, executable: false, data: new Uint8Array() } : a);
+const shown = (a: AccountImage): AccountImage =>
+  a.lamports === null ? { ...a, lamports: 0n, owner: SYSTEM_PROGRAM, executable: false, data: new Uint8Array() } : a;
 
 /** Who listens to which account and program; one node listener dispatches each write to them. */
 export class Watchers {
@@ -77,12 +78,15 @@ export function subscribeOnNode(node: LocalNode, watchers: Watchers, method: str
     }
     case 'accountSubscribe': {
       const [key, cfg] = parseParams(v.tuple([Pubkey, AccountConfig]), params);
-      return watchers.add('account', key, (slot, a) => notify('accountNotification', sub, { context: { slot }, value: accountJson(shown(a), cfg?.encoding, cfg?.dataSlice) }));
+      return watchers.add('account', key, (slot, a) =>
+        notify('accountNotification', sub, { context: { slot }, value: accountJson(shown(a), cfg?.encoding, cfg?.dataSlice) }),
+      );
     }
     case 'programSubscribe': {
       const [owner, cfg] = parseParams(v.tuple([Pubkey, ProgramAccountsConfig]), params);
       return watchers.add('program', owner, (slot, a) => {
-        if (matches(a, cfg?.filters)) notify('programNotification', sub, { context: { slot }, value: { pubkey: a.address, account: accountJson(a, cfg?.encoding, cfg?.dataSlice) } });
+        if (matches(a, cfg?.filters))
+          notify('programNotification', sub, { context: { slot }, value: { pubkey: a.address, account: accountJson(a, cfg?.encoding, cfg?.dataSlice) } });
       });
     }
     default:
@@ -108,7 +112,13 @@ export async function listenSubscriptions(node: LocalNode, host: string, port: n
     idleTimeout: 120,
     maxBackpressure: 16 * 1024 * 1024,
     upgrade: (res, req, context) => {
-      res.upgrade<Client>({ closed: false, subs: new Map() }, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
+      res.upgrade<Client>(
+        { closed: false, subs: new Map() },
+        req.getHeader('sec-websocket-key'),
+        req.getHeader('sec-websocket-protocol'),
+        req.getHeader('sec-websocket-extensions'),
+        context,
+      );
     },
     open: (ws) => {
       open.add(ws);

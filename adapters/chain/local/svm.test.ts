@@ -20,7 +20,9 @@ describe('keyBytes', () => {
       expect(base58(keyBytes(text))).toBe(text);
     }
     expect([...keyBytes('11111111111111111111111111111111')]).toEqual(new Array(32).fill(0));
-    expect(Buffer.from(keyBytes('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA')).equals(Buffer.from(kitBytes.encode('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA')))).toBe(true);
+    expect(
+      Buffer.from(keyBytes('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA')).equals(Buffer.from(kitBytes.encode('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'))),
+    ).toBe(true);
   });
 
   it('leaves what is not a 32-byte key to the codec, which refuses bad characters', () => {

@@ -29,7 +29,11 @@ describe('readWire', () => {
   it('reads a v0 transaction without lookups, refuses one with lookups and bytes that are not a transaction', () => {
     const payer = Keypair.generate();
     const to = Keypair.generate().publicKey;
-    const msg = MessageV0.compile({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1 })] });
+    const msg = MessageV0.compile({
+      payerKey: payer.publicKey,
+      recentBlockhash: blockhash,
+      instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1 })],
+    });
     const tx = new VersionedTransaction(msg);
     tx.sign([payer]);
     const facts = readWire(tx.serialize());

@@ -45,7 +45,12 @@ export class BetHarness {
   readonly clock = new SimulatedClock();
   readonly history = createMemoryBetHistory();
   readonly store = new MemorySnapshotStore<BetEmittedEvent, BetRecord>(createMemoryEventLog<BetEmittedEvent>(), this.history);
-  private readonly records = betRecords({ stored: (id) => this.history.get(id), history: createMemoryPriceHistory(), source: 'model', multiplierBps: async () => 13_000n });
+  private readonly records = betRecords({
+    stored: (id) => this.history.get(id),
+    history: createMemoryPriceHistory(),
+    source: 'model',
+    multiplierBps: async () => 13_000n,
+  });
   readonly fx = new ScriptedEffects();
   readonly published: BetEmittedEvent[] = [];
   runtime!: BetActors;

@@ -19,10 +19,7 @@ export function contractOutcome(side: 'UP' | 'DOWN', entry: bigint, exit: bigint
 export function worldEvents(snap: AnyMachineSnapshot, maxFailures: number): EventObject[] {
   const c = snap.context as BetContext;
   const entry = BigInt(c.entryPrice);
-  const candidates: EventObject[] = [
-    { type: 'TICK', now: c.expireTime * 1000 - 1 } as EventObject,
-    { type: 'TICK', now: c.expireTime * 1000 } as EventObject,
-  ];
+  const candidates: EventObject[] = [{ type: 'TICK', now: c.expireTime * 1000 - 1 } as EventObject, { type: 'TICK', now: c.expireTime * 1000 } as EventObject];
   const prices: PriceExitOutput[] = [
     { kind: 'price', value: String(entry + 250n) },
     { kind: 'price', value: String(entry - 250n) },
@@ -146,7 +143,13 @@ export class BetOracle {
     const out = event.output as CloseOutput | ReplaceOutput;
     if (out.kind === 'replaced') {
       const prev = this.bet;
-      this.bet = { id: out.next.id, seq: out.next.seq, entryPrice: BigInt(out.next.entryPrice), expireTime: out.next.expireTime, replayCount: prev.replayCount + 1 };
+      this.bet = {
+        id: out.next.id,
+        seq: out.next.seq,
+        entryPrice: BigInt(out.next.entryPrice),
+        expireTime: out.next.expireTime,
+        replayCount: prev.replayCount + 1,
+      };
       this.events.push({
         type: 'bet_replay',
         id: this.bet.id,
@@ -180,7 +183,12 @@ export class BetOracle {
         amount: BigInt(this.input.amountUnits),
       });
     } else {
-      this.expectCall('closeOnChain', { betId: BigInt(this.bet.id), ref: { bettor: this.input.bettor, seq: BigInt(this.bet.seq) }, exitPrice: this.exit, refund: out.kind === 'refund_at_entry' });
+      this.expectCall('closeOnChain', {
+        betId: BigInt(this.bet.id),
+        ref: { bettor: this.input.bettor, seq: BigInt(this.bet.seq) },
+        exitPrice: this.exit,
+        refund: out.kind === 'refund_at_entry',
+      });
     }
   }
 }

@@ -100,7 +100,11 @@ export class FakeChain {
       if (bet.status !== 0) {
         const replacement = [...this.bets.values()].find((b) => b.replaces === betId);
         if (replacement) {
-          return { kind: 'replaced', signature: `replace-${betId}`, next: { id: replacement.id, seq: replacement.seq, entryPrice: replacement.entryPrice, expireTime: replacement.expireTime } };
+          return {
+            kind: 'replaced',
+            signature: `replace-${betId}`,
+            next: { id: replacement.id, seq: replacement.seq, entryPrice: replacement.entryPrice, expireTime: replacement.expireTime },
+          };
         }
         return { kind: 'already_closed', status: bet.status, exitPrice: bet.exitPrice, signature: `close-${betId}` };
       }
@@ -121,7 +125,11 @@ export class FakeChain {
       this.bets.set(next.id, next);
       if (fault === 'fail_after_tx') throw new Error('confirmation timed out');
       if (fault === 'hang_after_tx') return FakeChain.never();
-      return { kind: 'replaced', signature: `replace-${betId}`, next: { id: next.id, seq: next.seq, entryPrice: next.entryPrice, expireTime: next.expireTime } };
+      return {
+        kind: 'replaced',
+        signature: `replace-${betId}`,
+        next: { id: next.id, seq: next.seq, entryPrice: next.entryPrice, expireTime: next.expireTime },
+      };
     },
   };
 
