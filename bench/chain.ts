@@ -102,7 +102,7 @@ try {
     return (performance.now() - started) / 1000;
   };
   const placeWires = await Promise.all(
-    rawBettors.map((b, i) =>
+    rawBettors.map((b) =>
       sign(
         [
           placeBetIx(

@@ -142,6 +142,6 @@ try {
 } finally {
   await browser.close();
   for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once('exit', r)))));
+  await Promise.all(children.map((c) => (c.exitCode !== null ? Promise.resolve() : new Promise((r) => c.once('exit', r)))));
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -7,7 +7,7 @@
  * for (const step of upgradeableDeploySteps({ payer, program: programKeypair(), buffer: Keypair.generate(), elf, rentExempt })) send(step);
  * send({ instructions: [setUpgradeAuthorityInstruction(programId, payer.publicKey, null)], signers: [payer] }); // immutable
  */
-import { Keypair, PublicKey, SYSVAR_CLOCK_PUBKEY, SYSVAR_RENT_PUBKEY, SystemProgram, TransactionInstruction } from '@solana/web3.js';
+import { type Keypair, PublicKey, SYSVAR_CLOCK_PUBKEY, SYSVAR_RENT_PUBKEY, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 
 /** The upgradeable BPF loader's program id. */
 export const BPF_LOADER_UPGRADEABLE_ID = new PublicKey('BPFLoaderUpgradeab1e11111111111111111111111');

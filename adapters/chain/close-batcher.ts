@@ -85,10 +85,15 @@ export class CloseBatcher {
     while (this.running < this.maxInFlight && this.queue.length > 0) {
       const pack = this.queue.splice(0, this.perTx);
       this.running++;
-      void this.sendPack(pack).finally(() => {
-        this.running--;
-        this.pump();
-      });
+      // sendPack answers every close of the pack itself, failures included: nothing is left to reject
+      this.sendPack(pack)
+        .catch((err: unknown) => {
+          for (const p of pack) p.reject(err);
+        })
+        .finally(() => {
+          this.running--;
+          this.pump();
+        });
     }
   }
 

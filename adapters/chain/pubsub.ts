@@ -135,7 +135,12 @@ export class WsPubSub implements PubSub {
       this.attempts = 0;
       if (reconnected) this.log.info({ url: this.url, subscriptions: this.entries.size }, 'chain subscriptions reconnected; re-syncing');
       const renewals = [...this.entries].map((e) => new Promise<void>((resolve) => this.renew(e, resolve)));
-      if (reconnected) void Promise.all(renewals).then(() => this.emitResync());
+      // renewals only resolve; emitResync guards each listener
+      if (reconnected)
+        Promise.all(renewals).then(
+          () => this.emitResync(),
+          () => undefined,
+        );
     });
     ws.on('message', (data) => this.receive(String(data)));
     ws.on('error', () => undefined); // 'close' follows

@@ -10,7 +10,7 @@
  * batcher, several per transaction.
  */
 import * as v from 'valibot';
-import { Keypair, PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { type Keypair, PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction } from '@solana/spl-token';
 import { ChainMirror } from './mirror.ts';
 import { CloseBatcher } from './close-batcher.ts';
@@ -395,9 +395,13 @@ export class RpcChain implements ChainPort {
       () => undefined,
     );
     this.placing.set(key, settled);
-    void settled.then(() => {
-      if (this.placing.get(key) === settled) this.placing.delete(key);
-    });
+    // `settled` never rejects
+    settled.then(
+      () => {
+        if (this.placing.get(key) === settled) this.placing.delete(key);
+      },
+      () => undefined,
+    );
     return run;
   }
 

@@ -76,10 +76,13 @@ export class StatusPoller {
   private run(): void {
     this.scheduled = null;
     this.polling = true;
-    void this.poll().finally(() => {
-      this.polling = false;
-      this.schedule();
-    });
+    // poll() turns every failure into a rejection of the waiter it concerns
+    this.poll()
+      .catch(() => undefined)
+      .finally(() => {
+        this.polling = false;
+        this.schedule();
+      });
   }
 
   private async poll(): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { errorMessage, errorName } from './codec.ts';
 import { ChainRejected, ProgramRefusal } from './port.ts';
-import { RpcError } from './rpc-client.ts';
+import type { RpcError } from './rpc-client.ts';
 
 /** SPL Token error names a bettor can run into (token program custom codes). */
 const TOKEN_ERRORS: Record<number, string> = { 1: 'InsufficientFunds', 4: 'OwnerMismatch', 17: 'AccountFrozen' };

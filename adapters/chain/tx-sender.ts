@@ -10,7 +10,7 @@
 import * as v from 'valibot';
 import type { Keypair, TransactionInstruction } from '@solana/web3.js';
 import { ChainRejected, ChainUnavailable } from './port.ts';
-import { RpcClient, RpcError } from './rpc-client.ts';
+import { type RpcClient, RpcError } from './rpc-client.ts';
 import { signTransaction } from './signing.ts';
 import { StatusPoller, type Confirmed } from './status-poller.ts';
 import { failureOf, preflightOf } from './tx-outcome.ts';

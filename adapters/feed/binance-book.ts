@@ -113,7 +113,7 @@ export class BinanceBookFeed implements BookFeed {
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.settleStart(new Error(`no connection to ${this.url} within ${this.opts.connectTimeoutMs} ms`));
-        void this.stop();
+        this.stop().catch((err: unknown) => this.log.warn({ err }, 'Binance book stream did not stop cleanly'));
       }, this.opts.connectTimeoutMs);
       this.pendingStart = { resolve, reject, timer };
       this.dial();
@@ -149,7 +149,7 @@ export class BinanceBookFeed implements BookFeed {
       this.connections++;
       this.log.info({ url: this.url, replacing: previous !== undefined }, 'Binance book stream connected');
       // proactive replacement: the new link is open before the old one closes, so no book is missed
-      if (previous) void closeSocket(previous);
+      if (previous) closeSocket(previous).catch(() => undefined); // it only resolves
       clearTimeout(this.ageTimer);
       this.ageTimer = setTimeout(() => this.rotate(ws), this.opts.maxConnectionAgeMs);
       this.armSilence(ws);

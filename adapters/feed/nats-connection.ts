@@ -55,14 +55,17 @@ export async function connectNats(url: string, name: string, logger: Logger = ro
     throw new Error(`cannot connect to NATS at ${url}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   log.info({ server: nc.getServer() }, 'connected to NATS');
-  void (async () => {
+  (async () => {
     for await (const status of nc.status()) {
       const { level, fields } = describeStatus(status);
       log[level]({ status: fields }, `NATS ${status.type}`);
     }
-  })();
-  void nc.closed().then((err) => {
-    if (err) log.error({ err }, 'NATS connection closed on error');
-  });
+  })().catch((err: unknown) => log.warn({ err }, 'NATS status feed ended'));
+  nc.closed().then(
+    (err) => {
+      if (err) log.error({ err }, 'NATS connection closed on error');
+    },
+    (err: unknown) => log.error({ err }, 'NATS connection closed on error'),
+  );
   return nc;
 }

@@ -86,7 +86,7 @@ describe('SyntheticBookFeed', () => {
     const feed = new SyntheticBookFeed({ clock, random: seededRandom(6), logger: quiet });
     let seen = 0;
     feed.onBook(() => {
-      if (++seen === 4) void feed.stop();
+      if (++seen === 4) feed.stop().catch(() => undefined);
     });
     await feed.start();
     clock.advance(10_000);

@@ -103,7 +103,7 @@ describe('SyntheticPriceFeed', () => {
     const feed = new SyntheticPriceFeed({ clock, random: seededRandom(9), logger: quiet });
     let seen = 0;
     feed.onTick(() => {
-      if (++seen === 3) void feed.stop();
+      if (++seen === 3) feed.stop().catch(() => undefined);
     });
     await feed.start();
     clock.advance(60_000);

@@ -86,10 +86,10 @@ export function openRedis(url: string, options: OpenRedisOptions): GuardedRedis 
   const untilFirstReady = () =>
     new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new RedisUnavailable(`redis is unavailable: no connection within ${timeoutMs} ms`)), timeoutMs);
-      void firstReady.then(() => {
+      firstReady.then(() => {
         clearTimeout(timer);
         resolve();
-      });
+      }, reject);
     });
   client.on('error', (err: Error) => {
     if (!down) log.warn({ err: err.message, redis: redactUrl(url) }, 'redis connection lost; commands fail with 503 until it is back');

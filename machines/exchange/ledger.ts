@@ -10,7 +10,7 @@
  * pnl = realizedPnl + unrealizedPnl = equity - (initialCash + netDeposits).
  */
 import type { BookSymbol } from '../../adapters/feed/port.ts';
-import { Decimal, toMoney, ZERO } from './money.ts';
+import { type Decimal, toMoney, ZERO } from './money.ts';
 
 /** Order side. */
 export type Side = 'BUY' | 'SELL';

@@ -4,7 +4,7 @@
  * regression shows.
  */
 import { readFileSync } from 'node:fs';
-import { Keypair, PublicKey } from '@solana/web3.js';
+import { Keypair, type PublicKey } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { PROGRAM_SO_PATH } from '../index.ts';
 import { tokenAccountAt } from './forge.ts';

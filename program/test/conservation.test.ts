@@ -10,7 +10,7 @@
  * - every lamport of a reclaimed bet or closed bettor state returns to its payer (the relayer).
  */
 import fc from 'fast-check';
-import { PublicKey } from '@solana/web3.js';
+import type { PublicKey } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { tokenAccountAt } from './forge.ts';
 import { expectRefused } from './refusal.ts';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BN, BorshCoder, Program, type Idl } from '@coral-xyz/anchor';
-import { Connection, Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
+import { Connection, Keypair, type PublicKey, SystemProgram } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { BET_STATUS, ERRORS, PROGRAM_ID, UPDOWN_IDL, bettorPda, configPda, errorByCode, programDataPda, programKeypair } from '../index.ts';
 

@@ -18,7 +18,7 @@ import {
   createMintToInstruction,
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
-import { Connection, Keypair, PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
+import { Connection, Keypair, type PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
 import { address, getTransactionDecoder, lamports } from '@solana/kit';
 import { Clock, FailedTransactionMetadata, LiteSVM } from 'litesvm';
 import { PROGRAM_ID, PROGRAM_SO_PATH, UPDOWN_IDL, UPGRADEABLE_LOADER_ID, betPda, bettorPda, configPda, programDataPda } from '../index.ts';

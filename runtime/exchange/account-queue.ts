@@ -16,8 +16,12 @@ export function serialPerAccount<T>(owner: object, accountId: string, work: () =
     () => undefined,
   );
   byAccount.set(accountId, settled);
-  void settled.then(() => {
-    if (byAccount.get(accountId) === settled) byAccount.delete(accountId);
-  });
+  // `settled` never rejects
+  settled.then(
+    () => {
+      if (byAccount.get(accountId) === settled) byAccount.delete(accountId);
+    },
+    () => undefined,
+  );
   return run;
 }

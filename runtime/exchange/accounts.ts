@@ -8,7 +8,7 @@ import type { AccountBundle, EquityPoint, OrderRecord } from '../../adapters/sto
 import { serialPerAccount } from './account-queue.ts';
 import type { ExchangeContext } from './context.ts';
 import { applyCashMovement, openingBalances, type Balances } from '../../machines/exchange/ledger.ts';
-import { Decimal, fmt } from '../../machines/exchange/money.ts';
+import { type Decimal, fmt } from '../../machines/exchange/money.ts';
 import { ok, refuse, retryOnConflict, type Outcome } from './outcome.ts';
 import { valueAccount, type Totals } from './valuation.ts';
 import { accountTotalsView, accountView, equityPointOf, pnlView, positionView } from './views.ts';

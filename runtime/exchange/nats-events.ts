@@ -26,7 +26,8 @@ export function natsExchangeEvents(url: string, log: Logger): ExchangeEventsPubl
   let closed = false;
   let dropping = false;
   const connecting = waitFor(`NATS at ${url} (exchange events)`, () => connectNats(url, 'exchange-events', log), log).then((c) => {
-    if (closed) void c.close();
+    if (closed)
+      c.close().catch(() => undefined); // closing a connection nobody uses
     else nc = c;
   });
   return {

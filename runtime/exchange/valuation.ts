@@ -4,7 +4,7 @@
  */
 import type { BookSymbol } from '../../adapters/feed/port.ts';
 import { realizedTotal, type Balances } from '../../machines/exchange/ledger.ts';
-import { Decimal, toMoney, ZERO } from '../../machines/exchange/money.ts';
+import { type Decimal, toMoney, ZERO } from '../../machines/exchange/money.ts';
 
 /** Best bid per symbol used for valuation. */
 export type Bids = Partial<Record<BookSymbol, Decimal>>;

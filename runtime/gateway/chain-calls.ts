@@ -2,7 +2,7 @@
  * Turns chain-adapter failures into gateway refusals: an unreachable chain is a 500, and the
  * program's refusals map to the spec's statuses (section 7).
  */
-import { ChainUnavailable, ProgramRefusal } from '../../adapters/chain/port.ts';
+import { ChainUnavailable, type ProgramRefusal } from '../../adapters/chain/port.ts';
 import { MESSAGES, refusal, type GatewayRefusal } from './refusals.ts';
 
 /** SPL Token program error codes that reach us through the stake-transfer CPI. */

@@ -3,8 +3,8 @@
  * Profile B). `POST /bet` and `GET /state` both go through `readFacts` + `decide`, so
  * `canBet*` and the decision object can never disagree.
  */
-import { PublicKey } from '@solana/web3.js';
-import type { BetAccount, ChainPort, ContractConfig, Side } from '../../adapters/chain/port.ts';
+import type { PublicKey } from '@solana/web3.js';
+import type { BetAccount, ContractConfig, Side } from '../../adapters/chain/port.ts';
 import { onChain } from './chain-calls.ts';
 import { placeOnChain, type BetDeps } from './place-bet.ts';
 import { betAmount, decide, refuse, type Decision, type DecisionFacts, type Refusal } from './profile-b.ts';

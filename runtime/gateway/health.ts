@@ -79,8 +79,14 @@ export function startHealthChecks(deps: HealthDeps): Health {
     state.redis = redis.status === 'fulfilled' ? 'UP' : 'DOWN';
     running = false;
   };
-  void probe();
-  const timer = setInterval(() => void probe(), intervalMs);
+  // probe() settles its checks itself (allSettled): it does not reject
+  const probeNow = () => {
+    probe().catch(() => {
+      running = false;
+    });
+  };
+  probeNow();
+  const timer = setInterval(probeNow, intervalMs);
   timer.unref();
 
   const priceState = (): CheckState => {

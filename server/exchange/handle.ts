@@ -99,7 +99,7 @@ export function handler(
     const url = req.getUrl();
     const body = opts.withBody ? readBody(r) : Promise.resolve(Buffer.alloc(0));
     opts.inFlight?.enter();
-    void (async () => {
+    (async () => {
       try {
         const bytes = await body;
         const json = opts.withBody
@@ -118,6 +118,6 @@ export function handler(
       } finally {
         opts.inFlight?.leave();
       }
-    })();
+    })().catch((err: unknown) => log.error({ err, method, url }, 'answering a request failed'));
   };
 }

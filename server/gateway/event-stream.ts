@@ -163,7 +163,10 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
       this.lastPublished = next.seq;
       this.app?.publish(TOPIC, JSON.stringify(next));
     }
-    if (this.waiting.size > 0) this.gapTimer ??= setTimeout(() => void this.fillGap(), this.gapFillMs);
+    if (this.waiting.size > 0)
+      this.gapTimer ??= setTimeout(() => {
+        this.fillGap().catch((err: unknown) => this.options.logger.error({ err }, 'filling a gap in the event stream failed'));
+      }, this.gapFillMs);
     else if (this.gapTimer) {
       clearTimeout(this.gapTimer);
       this.gapTimer = null;

@@ -3,7 +3,7 @@
  * router. Handlers only translate HTTP to runtime calls: parse with the wire schemas, call the
  * runtime, map refusals to statuses (`answers.ts`).
  */
-import { PublicKey } from '@solana/web3.js';
+import type { PublicKey } from '@solana/web3.js';
 import { ChainRejected, type ChainPort } from '../../adapters/chain/port.ts';
 import { publicKeyOf } from '../../adapters/chain/account-layout.ts';
 import { refusesLamports } from '../../adapters/chain/tx-outcome.ts';

@@ -252,13 +252,15 @@ describe('RpcChain on the local chain', () => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
-        void fetch(t.chain.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (answer) => {
-          const text = await answer.text();
-          if (body.includes('"sendTransaction"')) {
-            lost++;
-            res.socket?.destroy();
-          } else res.writeHead(200, { 'content-type': 'application/json' }).end(text);
-        });
+        fetch(t.chain.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+          .then(async (answer) => {
+            const text = await answer.text();
+            if (body.includes('"sendTransaction"')) {
+              lost++;
+              res.socket?.destroy();
+            } else res.writeHead(200, { 'content-type': 'application/json' }).end(text);
+          })
+          .catch(() => res.socket?.destroy());
       });
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));

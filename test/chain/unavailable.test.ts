@@ -8,7 +8,6 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keypair } from '@solana/web3.js';
 import { ChainUnavailable } from '../../adapters/chain/port.ts';
-import { PROGRAM_ID } from '../../adapters/chain/codec.ts';
 import { RpcChain } from '../../adapters/chain/rpc-chain.ts';
 import { freePort } from '../support/servers.ts';
 

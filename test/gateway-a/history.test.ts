@@ -54,7 +54,7 @@ beforeAll(async () => {
     const ts = Date.now();
     const cents = 15_000 + n++;
     published.push({ e8: cents * 1_000_000, ts });
-    void stack.tick(`${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`, ts);
+    stack.tick(`${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`, ts).catch(() => undefined);
   };
   publish();
   ticker = setInterval(publish, 250);

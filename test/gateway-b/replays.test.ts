@@ -19,7 +19,9 @@ beforeAll(async () => {
   await api('GET', `/api/faucet/${bettor}`);
   await stack.restartGateway('SIGTERM', { GW_FIXED_BETTOR: bettor });
   // a steady feed: every 250 ms the current price, so windows end in ties unless the test moves it
-  ticker = setInterval(() => void stack.tick(price), 250);
+  ticker = setInterval(() => {
+    stack.tick(price).catch(() => undefined);
+  }, 250);
   // (expect.poll is only allowed inside a test)
   for (let i = 0; i < 100 && (await api('GET', '/api/state')).body.canBet !== true; i++) await sleep(100);
 }, 180_000);

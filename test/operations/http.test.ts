@@ -15,7 +15,7 @@ import { freePort, startService, type ServiceProcess } from '../support/servers.
 
 /** Writes `requests` (raw HTTP) on one connection, one after another's answer; returns what came back and whether the server closed it. */
 function exchangeRaw(port: number, requests: string[], waitMs = 400): Promise<{ replies: string; closed: boolean; closedAfterMs: number }> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const started = Date.now();
     let replies = '';
@@ -36,7 +36,7 @@ function exchangeRaw(port: number, requests: string[], waitMs = 400): Promise<{ 
       const result = { replies, closed, closedAfterMs };
       socket.destroy();
       resolve(result);
-    })();
+    })().catch(reject);
   });
 }
 

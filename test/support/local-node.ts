@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Keypair, SystemProgram, Transaction } from '@solana/web3.js';
+import { type Keypair, SystemProgram, Transaction } from '@solana/web3.js';
 import { quietLog } from './quiet-log.ts';
 import { LocalNode, type LocalNodeOptions } from '../../adapters/chain/local/node.ts';
 

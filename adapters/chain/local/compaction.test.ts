@@ -40,7 +40,7 @@ describe('compaction', () => {
     const land = (wire: Uint8Array) => {
       const p = send(node, wire).then((sig) => sigs.push(sig));
       inflight.add(p);
-      void p.finally(() => inflight.delete(p));
+      p.finally(() => inflight.delete(p)).catch(() => undefined); // awaited through `inflight`
     };
     const somePayment = () => {
       const to = wallets[3 + (amount % 9)] as Keypair;

@@ -33,9 +33,14 @@ export async function listenJsonRpc(dispatcher: JsonRpcDispatcher, host: string,
     });
     req.on('end', () => {
       if (res.writableEnded) return;
-      void dispatcher.handleText(Buffer.concat(chunks).toString('utf8')).then((body) => {
-        if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-      });
+      dispatcher.handleText(Buffer.concat(chunks).toString('utf8')).then(
+        (body) => {
+          if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+        },
+        () => {
+          if (!res.destroyed) res.writeHead(500).end();
+        },
+      );
     });
     req.on('error', () => res.destroy());
   });

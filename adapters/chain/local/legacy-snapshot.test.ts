@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Keypair, PublicKey, Transaction, TransactionInstruction } from '@solana/web3.js';
+import { Keypair, type PublicKey, Transaction, TransactionInstruction } from '@solana/web3.js';
 import { Account, LiteSvm } from 'litesvm/dist/internal.js';
 import { PROGRAM_ID, PROGRAM_SO_PATH } from '../../../program/index.ts';
 import { TempDirs, openNode } from '../../../test/support/local-node.ts';
