@@ -8,13 +8,13 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createActor, type AnyActorRef } from 'xstate';
-import type { CommitResult, SnapshotCommit, SnapshotStore } from '../adapters/store/snapshot-port.ts';
+import type { CommitResult, SnapshotCommit, SnapshotStore } from '../adapters/store/snapshot/port.ts';
 import type { BetEmittedEvent } from '../machines/bet-events.ts';
 import { betMachine } from '../machines/bet.ts';
 import type { BetInput } from '../machines/bet-types.ts';
-import { BetActors } from '../runtime/gateway/bet-actors.ts';
-import type { BetEffects } from '../runtime/gateway/bet-effects.ts';
-import { log } from '../runtime/log.ts';
+import { LiveBets } from '../runtime/gateway/bets/live-bets.ts';
+import type { BetEffects } from '../runtime/gateway/bets/effects.ts';
+import { log } from '../kernel/log.ts';
 import { report } from './support/measure.ts';
 
 const N = Number(process.env.BENCH_HEAP_BETS ?? 10_000);
@@ -71,7 +71,7 @@ resident.length = 0;
 
 // the runtime: chains waiting for their expiry
 const base = heapUsed();
-const bets = await BetActors.boot({ store: discardingStore(), effects: never, publish: () => undefined, log: log.child({}, { level: 'warn' }) });
+const bets = await LiveBets.boot({ store: discardingStore(), effects: never, publish: () => undefined, log: log.child({}, { level: 'warn' }) });
 for (let i = 0; i < N; i++) bets.open(input(i));
 await bets.settled();
 const perBet = (heapUsed() - base) / N;

@@ -18,8 +18,8 @@
  */
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { commitArgs, type CommitText } from '../adapters/store/exchange-redis.ts';
-import { COMMIT } from '../adapters/store/exchange-redis-scripts.ts';
+import { commitArgs, type CommitText } from '../adapters/store/exchange/redis.ts';
+import { COMMIT } from '../adapters/store/exchange/redis-scripts.ts';
 import { JsonClient } from './support/http-client.ts';
 import { cpuMs, machineIdleMs, percentile, report, type Row } from './support/measure.ts';
 import { measuredExchangeArgs, startBareServer, startBenchRedis, startExchangeProcess } from './support/stack.ts';

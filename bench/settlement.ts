@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { startLocalChain } from '../adapters/chain/local/start.ts';
-import { log } from '../runtime/log.ts';
+import { log } from '../kernel/log.ts';
 import { cpuMs, percentile, report, sleep, until } from './support/measure.ts';
 import { blockhash, firstBetWires, fundBettors, sendBatches, type RpcExchange } from './support/raw-chain.ts';
 import { measuredGatewayArgs, startBenchRedis, startChain, startGatewayProcess } from './support/stack.ts';

@@ -7,21 +7,21 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EXCHANGE_FEEDS, binanceWsUrl, bookFeedFromEnv } from '../runtime/feed-from-env.ts';
-import { lockDataDir } from '../adapters/store/data-dir-lock.ts';
-import { openFileExchangeStore } from '../adapters/store/exchange-file.ts';
-import type { ExchangeStore } from '../adapters/store/exchange-port.ts';
-import { redactUrl } from '../adapters/store/redis-client.ts';
-import { redisExchangeStore } from '../adapters/store/exchange-redis.ts';
+import { lockDataDir } from '../adapters/store/file/data-dir-lock.ts';
+import { openFileExchangeStore } from '../adapters/store/exchange/file.ts';
+import type { ExchangeStore } from '../adapters/store/exchange/port.ts';
+import { redactUrl } from '../adapters/store/redis/client.ts';
+import { redisExchangeStore } from '../adapters/store/exchange/redis.ts';
 import { commonEnv, describe, integer, natsUrl, optionalOneOf, port, readEnv, text, url } from '../runtime/env.ts';
 import { natsExchangeEvents } from '../runtime/exchange/nats-events.ts';
 import { publishingStore } from '../runtime/exchange/published-store.ts';
-import { log } from '../runtime/log.ts';
-import { startExchange, type RunningExchange } from '../server/exchange/app.ts';
+import { log } from '../kernel/log.ts';
+import { startExchange, type RunningExchange } from './exchange-app.ts';
 import { runService } from './process.ts';
 
 /** Starts the exchange in-process (used by `npm start`). */
 export { startExchange };
-export type { ExchangeOptions, RunningExchange } from '../server/exchange/app.ts';
+export type { ExchangeOptions, RunningExchange } from './exchange-app.ts';
 
 /** The exchange's variables, each with its default and meaning (`--help`). */
 export const exchangeEnvFields = {

@@ -9,10 +9,8 @@ import { publishBook, publishPrice } from '../adapters/feed/publisher.ts';
 import { SyntheticBookFeed } from '../adapters/feed/synthetic-book.ts';
 import { SyntheticPriceFeed } from '../adapters/feed/synthetic-price.ts';
 import { commonEnv, describe, integer, natsUrl, readEnv } from '../runtime/env.ts';
-import { componentLog, log as rootLog } from '../runtime/log.ts';
+import { componentLog, log as rootLog } from '../kernel/log.ts';
 import { runService } from './process.ts';
-
-const log = componentLog(rootLog, 'feed');
 
 const feedEnv = {
   NATS_URL: describe('NATS server to publish to', natsUrl('nats://127.0.0.1:4222')),
@@ -30,6 +28,7 @@ await runService(
   },
   async () => {
     const cfg = readEnv(feedEnv);
+    const log = componentLog(rootLog, 'feed');
     const nc = await connectNats(cfg.NATS_URL, 'synthetic-feed', rootLog);
     const prices = new SyntheticPriceFeed({ logger: rootLog });
     const books = new SyntheticBookFeed({ intervalMs: cfg.FEED_BOOK_INTERVAL_MS, logger: rootLog });

@@ -13,31 +13,31 @@ import type { LocalChain } from '../adapters/chain/local/start.ts';
 import type { BetAccount } from '../adapters/chain/port.ts';
 import { priceFeedFromEnv } from '../runtime/feed-from-env.ts';
 import type { PriceFeed } from '../adapters/feed/port.ts';
-import { RedisLease } from '../adapters/store/lease-redis.ts';
-import { BetActors, type BetActorsOptions } from '../runtime/gateway/bet-actors.ts';
-import { betRecords } from '../runtime/gateway/bet-records.ts';
-import { startHistoryPruning } from '../runtime/gateway/history-pruning.ts';
+import { RedisLease } from '../adapters/store/lease/redis.ts';
+import { LiveBets, type LiveBetsOptions } from '../runtime/gateway/bets/live-bets.ts';
+import { betRecords } from '../runtime/gateway/history/records.ts';
+import { startHistoryPruning } from '../runtime/gateway/history/pruning.ts';
 import { connectChain } from '../runtime/gateway/chain-setup.ts';
-import type { GatewayConfig } from '../runtime/gateway/config.ts';
-import type { FixedBettorDeps } from '../runtime/gateway/fixed-bettor.ts';
-import { resolveFixedBettor } from '../runtime/gateway/fixed-bettor-address.ts';
+import type { GatewayConfig } from './gateway-env.ts';
+import type { FixedBettorDeps } from '../runtime/gateway/profile-b/fixed-bettor.ts';
+import { resolveFixedBettor } from '../runtime/gateway/profile-b/bettor-address.ts';
 import { startHealthChecks } from '../runtime/gateway/health.ts';
 import { createGatewayMetrics } from '../runtime/gateway/metrics.ts';
-import type { BetDeps } from '../runtime/gateway/place-bet.ts';
-import { startPriceIngestion } from '../runtime/gateway/prices.ts';
-import { decideEntryPrice } from '../runtime/gateway/pricing.ts';
-import { settlementEffects } from '../runtime/gateway/settlement-effects.ts';
-import { BetReclaimer } from '../runtime/gateway/reclaimer.ts';
-import { betInputOf, Settler, type ReplayPolicy } from '../runtime/gateway/settler.ts';
-import { listenForRetryRequests } from '../runtime/gateway/retry-requests.ts';
-import { allRoles, soleLeadership, startLeaseLeadership } from '../runtime/gateway/leadership.ts';
-import { OutboxRelay } from '../runtime/gateway/outbox-relay.ts';
-import { openSharedStream } from '../runtime/gateway/shared-stream.ts';
-import { SettlementRole } from '../runtime/gateway/settlement-role.ts';
+import type { BetDeps } from '../runtime/gateway/bets/place-bet.ts';
+import { startPriceIngestion } from '../runtime/gateway/prices/ingestion.ts';
+import { decideEntryPrice } from '../runtime/gateway/prices/rules.ts';
+import { settlementEffects } from '../runtime/gateway/settlement/effects.ts';
+import { BetReclaimer } from '../runtime/gateway/settlement/reclaimer.ts';
+import { betInputOf, Settler, type ReplayPolicy } from '../runtime/gateway/settlement/settler.ts';
+import { listenForRetryRequests } from '../runtime/gateway/settlement/retry-requests.ts';
+import { allRoles, soleLeadership, startLeaseLeadership } from '../runtime/gateway/leader/leadership.ts';
+import { OutboxRelay } from '../runtime/gateway/events/outbox-relay.ts';
+import { openSharedStream } from '../runtime/gateway/events/shared-stream.ts';
+import { SettlementRole } from '../runtime/gateway/leader/settlement-role.ts';
 import { openStores, REDIS_PREFIX } from '../runtime/gateway/stores.ts';
-import type { GatewayEvent } from '../runtime/gateway/events.ts';
+import type { GatewayEvent } from '../runtime/gateway/events/schemas.ts';
 import { waitFor } from '../runtime/wait-for.ts';
-import { componentLog, log as rootLog, type Logger } from '../runtime/log.ts';
+import { componentLog, log as rootLog, type Logger } from '../kernel/log.ts';
 import { registerGatewayRoutes } from '../server/gateway/routes.ts';
 import { createGatewayShell } from '../server/gateway/shell.ts';
 import { ASSET_PREFIX, servicePage } from '../server/web/pages.ts';
@@ -133,7 +133,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const keyFor = async (address: string) => stores.keys.get(address);
     let reclaimer: BetReclaimer | null = null; // set once the bet actors are up (it asks them what is live)
     const policy: ReplayPolicy = { replayTies: config.GW_PROFILE === 'B', maxReplays: config.GW_MAX_REPLAYS };
-    const actorOptions: BetActorsOptions = {
+    const actorOptions: LiveBetsOptions = {
       store: stores.snapshots,
       effects: settlementEffects({ chain, history: stores.history, keyFor, now: Date.now }),
       records,
@@ -159,12 +159,12 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       log,
     };
     // a bet placed while this node does not lead is committed by the intake and taken over by the leader
-    const intake = BetActors.intake(actorOptions);
+    const intake = LiveBets.intake(actorOptions);
     cleanups.push(() => intake.stop());
     role = new SettlementRole({
       actors: async () => {
-        const bets = await BetActors.boot(actorOptions);
-        for (const id of bets.chainIds()) {
+        const bets = await LiveBets.boot(actorOptions);
+        for (const id of bets.seriesIds()) {
           const context = bets.contextOf(id);
           if (context) metrics.betExpires(context.id, context.expireTime);
         }
@@ -186,9 +186,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     // a paused leader resumed past its lease sends no close and starts no settlement run, before any renewal tells it so
     leads = () => leadership.holds();
     chain.guardSettlement(leads);
-    const betsHere = (): BetActors => role?.actors() ?? intake;
+    const betsHere = (): LiveBets => role?.actors() ?? intake;
 
-    const liveActors = { chainIds: () => betsHere().chainIds(), snapshotOf: (id: string) => betsHere().snapshotOf(id), stats: () => betsHere().stats() };
+    const liveActors = { seriesIds: () => betsHere().seriesIds(), snapshotOf: (id: string) => betsHere().snapshotOf(id), stats: () => betsHere().stats() };
     const retries = await listenForRetryRequests({
       redis: stores.redis,
       prefix: REDIS_PREFIX,
@@ -253,7 +253,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         embeddedChain: chainConn.embedded !== null,
         leader: leadership.isLeader(),
         fence: leadership.fence(),
-        liveBetChains: role.actors()?.chainIds().length ?? 0,
+        liveBetSeries: role.actors()?.seriesIds().length ?? 0,
         settleIntervalMs: config.SMART_SETTLE_INTERVAL_MS,
         readyMs: Math.round(performance.now() - started),
       },

@@ -1,5 +1,5 @@
 /** `npm run gateway`: the betting gateway as its own process, configured by env (design: "Run contract"). */
-import { gatewayEnv, readGatewayConfig } from '../runtime/gateway/config.ts';
+import { gatewayEnv, readGatewayConfig } from './gateway-env.ts';
 import { startGateway } from './gateway-app.ts';
 import { runService } from './process.ts';
 

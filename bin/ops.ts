@@ -1,7 +1,7 @@
 /**
  * `npm run ops -- <command>`: the operator CLI. It reads the stores the services use (Redis at
  * `REDIS_URL` under their key prefixes, else the files in `DATA_DIR`) and the chain over
- * JSON-RPC; `retry` asks the running gateway to retry a bet chain now. Tables for people,
+ * JSON-RPC; `retry` asks the running gateway to retry a bet series now. Tables for people,
  * `--json` for scripts. A mistake (unknown id, unreachable Redis, bad option) prints one line
  * and exits non-zero.
  *
@@ -57,9 +57,9 @@ function program(io: OpsIo, done: (code: number) => void): Command {
   };
   const json_ = (c: Command) => c.option('--json', 'print JSON (for scripts)');
 
-  json_(cmd.command('bets').description('live bet chains (id, bettor, state, attempt, lastError, age)'))
-    .option('--stuck', 'only chains that failed, are retrying, or are open well past their expiry')
-    .option('--state <value>', 'only chains in this state (e.g. settling, settling.closingBackoff)')
+  json_(cmd.command('bets').description('live bet series (id, bettor, state, attempt, lastError, age)'))
+    .option('--stuck', 'only series that failed, are retrying, or are open well past their expiry')
+    .option('--state <value>', 'only series in this state (e.g. settling, settling.closingBackoff)')
     .option('--stuck-after <seconds>', 'an open chain this long past its expiry is stuck', '30')
     .action(async (opts: { stuck?: boolean; state?: string; stuckAfter: string }, c: Command) => {
       const o = options(c);
@@ -74,14 +74,14 @@ function program(io: OpsIo, done: (code: number) => void): Command {
   json_(
     cmd
       .command('bet')
-      .argument('<id>', 'bet chain id (or the id of the bet in play)')
-      .description('one bet chain: persisted snapshot, the bet account on chain, settlement evidence'),
+      .argument('<id>', 'bet series id (or the id of the bet in play)')
+      .description('one bet series: persisted snapshot, the bet account on chain, settlement evidence'),
   ).action(async (id: string, _opts: unknown, c: Command) => {
     const o = options(c);
     print(o, await betCommand(o, parseInput(BetId, id, 'bet id')));
   });
 
-  json_(cmd.command('retry').argument('<id>', 'bet chain id').description('makes the running gateway retry a chain waiting in a backoff now')).action(
+  json_(cmd.command('retry').argument('<id>', 'bet series id').description('makes the running gateway retry a chain waiting in a backoff now')).action(
     async (id: string, _opts: unknown, c: Command) => {
       const o = options(c);
       print(o, await retryCommand(o, parseInput(BetId, id, 'bet id')));

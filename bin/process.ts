@@ -7,12 +7,13 @@
  * @example
  *   await runService({ name: 'gateway', command: 'npm run gateway', purpose: '...', env: gatewayEnv }, async () => startGateway(readGatewayConfig()));
  */
-import { PortInUse } from '../adapters/port-in-use.ts';
-import { DataDirLocked } from '../adapters/store/data-dir-lock.ts';
+import { PortInUse } from '../kernel/errors.ts';
+import { DataDirLocked } from '../adapters/store/file/data-dir-lock.ts';
 import { OldDataDirLayout } from '../adapters/chain/local/data-dir.ts';
 import { RoleMismatch } from '../runtime/gateway/chain-setup.ts';
-import { ConfigError, exitOnHelp, type EnvFields } from '../runtime/env.ts';
-import { log } from '../runtime/log.ts';
+import { commonEnv, exitOnHelp, readEnv, type EnvFields } from '../runtime/env.ts';
+import { log, setLogLevel } from '../kernel/log.ts';
+import { ConfigError } from '../kernel/errors.ts';
 
 /** What a running service offers its process. */
 export interface Stoppable {
@@ -43,6 +44,8 @@ export async function runService(info: ServiceInfo, start: () => Promise<Stoppab
   exitOnHelp(info.command, info.purpose, info.env);
   let service: Stoppable;
   try {
+    // the level first: every component logger made while starting takes it
+    setLogLevel(readEnv(commonEnv).LOG_LEVEL);
     service = await start();
   } catch (err) {
     const line = userFacingError(err);

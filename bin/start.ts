@@ -7,8 +7,8 @@
 import { startLocalChain, type LocalChain } from '../adapters/chain/local/start.ts';
 import { describe, port, readEnv, text } from '../runtime/env.ts';
 import { initParams } from '../runtime/gateway/chain-setup.ts';
-import { gatewayEnv, readGatewayConfig } from '../runtime/gateway/config.ts';
-import { log } from '../runtime/log.ts';
+import { gatewayEnv, readGatewayConfig } from './gateway-env.ts';
+import { log } from '../kernel/log.ts';
 import { assertNativeUws } from '../server/http.ts';
 import { exchangeEnv, exchangeEnvFields, startExchangeFromEnv } from './exchange.ts';
 import { startGateway } from './gateway-app.ts';

@@ -1,24 +1,20 @@
 /**
- * What a bet chain tells the outside world (spec section 6), declared once as valibot
+ * What a bet series tells the outside world (spec section 6), declared once as valibot
  * schemas so the WebSocket server, the tests and the benchmarks agree on every field.
  *
  * @example
  *   const ev = v.parse(BetClosedEvent, raw); // { type: 'bet_closed', id, bettor, exitPrice, status, statusName }
  */
 import * as v from 'valibot';
+import { SIDES, STATUS_NAMES } from '../kernel/domain.ts';
 import type { BetContext } from './bet-types.ts';
 
-const Side = v.picklist(['UP', 'DOWN']);
+const Side = v.picklist(SIDES);
 const DecimalId = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a decimal integer string'));
 const Units = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a decimal integer string'));
 const Address = v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address'));
 const PriceX1e8 = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const UnixSeconds = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
-
-/** Status names of spec section 3, indexed by the raw contract status. */
-export const STATUS_NAMES = ['open', 'payout_done', 'house_won', 'refunded'] as const;
-/** A raw contract status name (`open`, `payout_done`, `house_won`, `refunded`). */
-export type StatusName = (typeof STATUS_NAMES)[number];
 
 /** `bet_open`: a bet was accepted (spec section 6). */
 export const BetOpenEvent = v.strictObject({
@@ -31,7 +27,7 @@ export const BetOpenEvent = v.strictObject({
   expireTime: UnixSeconds,
 });
 
-/** `bet_closed`: the scheduler settled a bet, or a Profile B chain ended (spec section 6); `statusName` matches `status`. */
+/** `bet_closed`: the scheduler settled a bet, or a Profile B series ended (spec section 6); `statusName` matches `status`. */
 export const BetClosedEvent = v.pipe(
   v.strictObject({
     type: v.literal('bet_closed'),
@@ -57,7 +53,7 @@ export const BetReplayEvent = v.strictObject({
   replayCount: v.pipe(v.number(), v.safeInteger(), v.minValue(1)),
 });
 
-/** Any event a bet chain emits. */
+/** Any event a bet series emits. */
 export const BetEmittedEvent = v.union([BetOpenEvent, BetClosedEvent, BetReplayEvent]);
 
 export type BetOpenEvent = v.InferOutput<typeof BetOpenEvent>;

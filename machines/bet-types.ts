@@ -3,12 +3,7 @@
  * amounts and ids are decimal strings (price x 1e8, token base units), so a persisted
  * snapshot survives `JSON.stringify`/`JSON.parse` unchanged (design: "Shape").
  */
-import type { Side } from '../adapters/chain/port.ts';
-
-export type { Side };
-
-/** Contract status of a settled bet: 1 payout_done, 2 house_won, 3 refunded (spec section 3). */
-export type SettledStatus = 1 | 2 | 3;
+import type { SettledStatus, Side } from '../kernel/domain.ts';
 
 /** What the runtime knows when it starts an actor for a freshly placed bet. */
 export interface BetInput {
@@ -30,10 +25,10 @@ export interface BetInput {
   placeTx?: string | null;
 }
 
-/** State of one bet chain: the bet now in play plus what the chain has done so far. */
+/** State of one bet series: the bet now in play plus what the chain has done so far. */
 export interface BetContext {
-  /** id of the first bet of the chain: the chain's key in the snapshot store */
-  chainId: string;
+  /** id of the first bet of the series: its key in the snapshot store */
+  seriesId: string;
   /** id of the bet now in play */
   id: string;
   /** seq of the bet now in play (its address with `bettor`) */
@@ -120,7 +115,7 @@ export type ReplaceOutput =
 
 /** Final output of a chain. */
 export interface BetOutput {
-  chainId: string;
+  seriesId: string;
   id: string;
   status: SettledStatus;
   exitPrice: string;

@@ -1,5 +1,5 @@
 /**
- * One bet chain as a pure XState machine (spec section 3; design: "Shape"). No I/O here:
+ * One bet series as a pure XState machine (spec section 3; design: "Shape"). No I/O here:
  * pricing and the chain calls are invoked actors (`priceExit`, `closeOnChain`,
  * `closeAndReplace`) that the runtime supplies with `machine.provide({ actors })`.
  *
@@ -34,8 +34,8 @@ import type {
   PriceExitOutput,
   ReplaceInput,
   ReplaceOutput,
-  SettledStatus,
 } from './bet-types.ts';
+import type { SettledStatus } from '../kernel/domain.ts';
 
 /** How failed effects are retried: `baseMs`, doubling per failure, at most `maxMs`. */
 export interface RetryPolicy {
@@ -133,7 +133,7 @@ export const betMachine = setup({
 }).createMachine({
   id: 'bet',
   context: ({ input }) => ({
-    chainId: input.id,
+    seriesId: input.id,
     id: input.id,
     seq: input.seq,
     prevId: null,
@@ -277,7 +277,7 @@ export const betMachine = setup({
     refunded: { type: 'final', entry: 'announceClosed' },
   },
   output: ({ context }) => ({
-    chainId: context.chainId,
+    seriesId: context.seriesId,
     id: context.id,
     status: context.status === 0 ? 3 : context.status,
     exitPrice: context.exitPrice ?? context.entryPrice,
@@ -287,3 +287,18 @@ export const betMachine = setup({
 
 /** The bet-chain machine type. */
 export type BetMachine = typeof betMachine;
+
+/**
+ * A persisted snapshot as this version restores it: snapshots written before the series got its
+ * name carry `chainId` for `seriesId`, and none before placements were recorded carries `placeTx`.
+ * Anything that is not such a snapshot is returned as it is (the caller validates it).
+ */
+export function upgradeBetSnapshot(snapshot: unknown): unknown {
+  if (typeof snapshot !== 'object' || snapshot === null) return snapshot;
+  const s = snapshot as { context?: Record<string, unknown> };
+  if (typeof s.context !== 'object' || s.context === null) return snapshot;
+  const { chainId, ...context } = s.context;
+  if (context.seriesId === undefined && typeof chainId === 'string') context.seriesId = chainId;
+  if (context.placeTx === undefined) context.placeTx = null;
+  return { ...s, context };
+}

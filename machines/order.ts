@@ -8,7 +8,7 @@
  * A repeated Idempotency-Key found at execution ends in `replayed` with the first answer.
  */
 import { assign, setup } from 'xstate';
-import type { BookSymbol } from '../adapters/feed/port.ts';
+import type { BookSymbol } from '../kernel/domain.ts';
 
 /** What the client asked for, already validated. */
 export interface OrderRequest {

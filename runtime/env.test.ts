@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bigUint, ConfigError, integer, oneOf, optionalText, port, readEnv } from './env.ts';
+import { bigUint, integer, oneOf, optionalText, port, readEnv } from './env.ts';
+import { ConfigError } from '../kernel/errors.ts';
 
 describe('readEnv', () => {
   const fields = { P: port(8080), N: integer(2000, 1), B: bigUint(100n), M: oneOf(['A', 'B'] as const), U: optionalText() };

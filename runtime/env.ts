@@ -10,9 +10,8 @@
  *   const cfg = readEnv(fields);
  */
 import * as v from 'valibot';
-import { ConfigError } from '../adapters/config-error.ts';
-
-export { ConfigError };
+import { ConfigError } from '../kernel/errors.ts';
+import { LOG_LEVELS } from '../kernel/log.ts';
 
 export type Field<T> = v.GenericSchema<string | undefined, T>;
 /** A set of variables and how each is read. */
@@ -92,9 +91,6 @@ export function natsUrl(fallback?: string): Field<string | undefined> {
   );
   return fallback === undefined ? v.optional(check) : v.optional(check, fallback);
 }
-
-/** pino's levels (`LOG_LEVEL`). */
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** The variables every process reads. */
 export const commonEnv = {

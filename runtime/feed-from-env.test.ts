@@ -1,11 +1,12 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from './env.ts';
+
 import { BinanceBookFeed } from '../adapters/feed/binance-book.ts';
 import { bookFeedFromEnv, priceFeedFromEnv } from './feed-from-env.ts';
 import { NatsBookFeed, NatsPriceFeed } from '../adapters/feed/nats-feeds.ts';
 import { SyntheticBookFeed } from '../adapters/feed/synthetic-book.ts';
 import { SyntheticPriceFeed } from '../adapters/feed/synthetic-price.ts';
+import { ConfigError } from '../kernel/errors.ts';
 
 const quiet = pino({ level: 'silent' });
 const NATS_URL = 'nats://127.0.0.1:4222';

@@ -8,13 +8,14 @@
  *   const books = bookFeedFromEnv(process.env);
  */
 import * as v from 'valibot';
-import { ConfigError, natsUrl, oneOf, readEnv } from './env.ts';
-import { log as rootLog, type Logger } from './log.ts';
+import { natsUrl, oneOf, readEnv } from './env.ts';
+import { log as rootLog, type Logger } from '../kernel/log.ts';
 import { BINANCE_WS_URL, BinanceBookFeed } from '../adapters/feed/binance-book.ts';
 import { NatsBookFeed, NatsPriceFeed } from '../adapters/feed/nats-feeds.ts';
 import type { BookFeed, PriceFeed } from '../adapters/feed/port.ts';
 import { SyntheticBookFeed } from '../adapters/feed/synthetic-book.ts';
 import { SyntheticPriceFeed } from '../adapters/feed/synthetic-price.ts';
+import { ConfigError } from '../kernel/errors.ts';
 
 type Env = Record<string, string | undefined>;
 

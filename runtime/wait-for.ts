@@ -7,7 +7,7 @@
  * @example
  *   await waitFor('the chain at http://127.0.0.1:8899', () => chain.genesisHash(), log);
  */
-import type { Logger } from './log.ts';
+import type { Logger } from '../kernel/log.ts';
 
 /** Resolves with the probe's first success; never gives up (stop the process to stop it). */
 export async function waitFor<T>(what: string, probe: () => Promise<T>, log: Logger, hint?: string): Promise<T> {

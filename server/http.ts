@@ -5,11 +5,10 @@
  * headers such as Retry-After), and an exclusive listen that names a busy port.
  */
 import uws from 'uWebSockets.js';
-import { PortInUse } from '../adapters/port-in-use.ts';
+import { PortInUse } from '../kernel/errors.ts';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 
 export type { HttpRequest, HttpResponse, TemplatedApp };
-export { PortInUse };
 
 /** An error that becomes an HTTP reply: `status` and a JSON body (`{error, ...}` or `{error, message}`). */
 export class HttpError extends Error {

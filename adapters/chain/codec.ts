@@ -11,8 +11,9 @@ import anchor from '@coral-xyz/anchor';
 import { PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { PROGRAM_ID, UPDOWN_IDL, betPda, bettorPda, configPda, errorByCode, programDataPda } from '../../program/index.ts';
-import type { BetAccount, BetRef, BetStatus, BettorState, ContractConfig, InitParams, Side } from './port.ts';
+import type { BetAccount, BetRef, BettorState, ContractConfig, InitParams } from './port.ts';
 import { nameOf, structReader, type FieldValue } from './account-layout.ts';
+import type { BetStatus, Side } from '../../kernel/domain.ts';
 
 const { BorshCoder, BN } = anchor;
 

@@ -18,7 +18,7 @@
 import * as v from 'valibot';
 import { PublicKey } from '@solana/web3.js';
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import type { Logger } from '../../runtime/log.ts';
+import type { Logger } from '../../kernel/log.ts';
 import { nameOf } from './account-layout.ts';
 import { accountKind, betAddress, bettorAddress, decodeBet, decodeBettorState, decodeConfig, tokenAccountOf } from './codec.ts';
 import { ChainUnavailable, type BetAccount, type BetRef, type BettorState, type ContractConfig } from './port.ts';
@@ -236,9 +236,9 @@ export class ChainMirror {
 
   /**
    * A closed account sends no notification (programSubscribe follows accounts the program owns),
-   * so a reclaim is seen in the bettor state instead: the gateway's reclaimer goes in seq order
-   * (`runtime/gateway/reclaimer.ts`), so `reclaimed` = r means the bettor's settled bets below
-   * seq r are gone, whichever node reclaimed them.
+   * so a reclaim is seen in the bettor state instead: reclaims go in seq order
+   * (docs/architecture.md#reclaiming-settled-bets), so `reclaimed` = r means the bettor's settled
+   * bets below seq r are gone, whichever node reclaimed them.
    */
   private forgetReclaimed(before: bigint, state: BettorState): void {
     for (let seq = before; seq < state.reclaimed; seq++) {

@@ -5,11 +5,8 @@
  * answer, or answers garbage, as `ChainUnavailable`.
  */
 import type { Keypair, PublicKey } from '@solana/web3.js';
-import { DependencyUnavailable } from '../dependency.ts';
-
-export type Side = 'UP' | 'DOWN';
-/** Raw contract status: 0 open, 1 payout_done, 2 house_won, 3 refunded (spec section 3). */
-export type BetStatus = 0 | 1 | 2 | 3;
+import type { BetStatus, Side } from '../../kernel/domain.ts';
+import { DependencyUnavailable } from '../../kernel/errors.ts';
 
 export interface ContractConfig {
   admin: string;

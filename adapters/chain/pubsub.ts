@@ -11,7 +11,7 @@
  */
 import WebSocket from 'ws';
 import * as v from 'valibot';
-import type { Logger } from '../../runtime/log.ts';
+import type { Logger } from '../../kernel/log.ts';
 
 /** The subscription methods used. */
 export type SubscribeMethod = 'accountSubscribe' | 'programSubscribe' | 'signatureSubscribe';

@@ -50,7 +50,7 @@ import {
 import { WsPubSub, type PubSub } from './pubsub.ts';
 import { HttpTransport, RpcClient, RpcError, type JsonRpcTransport } from './rpc-client.ts';
 import { TxSender } from './tx-sender.ts';
-import { log as rootLog, type Logger } from '../../runtime/log.ts';
+import { log as rootLog, type Logger } from '../../kernel/log.ts';
 
 /** getSignaturesForAddress as the chain answers it (newest first). */
 const SignatureHistory = v.array(v.object({ signature: v.string(), slot: v.number(), err: v.optional(v.unknown()) }));

@@ -11,12 +11,13 @@
  */
 import WebSocket from 'ws';
 import * as v from 'valibot';
-import { componentLog, log as rootLog, type Logger } from '../../runtime/log.ts';
+import { componentLog, log as rootLog, type Logger } from '../../kernel/log.ts';
 import { DroppedLog } from './dropped-log.ts';
 import { Listeners } from './listeners.ts';
 import { checkBook } from './messages.ts';
-import { BOOK_SYMBOLS, type BookFeed, type BookSnapshot, type BookSymbol, type Unsubscribe } from './port.ts';
+import { type BookFeed, type BookSnapshot, type Unsubscribe } from './port.ts';
 import type { Random } from './random.ts';
+import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
 /** Binance's public market-stream endpoint. */
 export const BINANCE_WS_URL = 'wss://stream.binance.com:9443';

@@ -7,7 +7,7 @@
  *   const drops = new DroppedLog(log, 'malformed market message dropped');
  *   drops.record({ subject, reason });
  */
-import type { Logger } from '../../runtime/log.ts';
+import type { Logger } from '../../kernel/log.ts';
 import { systemClock, type Clock } from './clock.ts';
 
 /** Counts drops and logs them at a bounded rate. */

@@ -2,7 +2,7 @@
  * Fan-out of one feed's values to its listeners. A listener that throws is logged and the
  * others still run: a consumer's bug never stops the feed (design: "Messages on NATS").
  */
-import type { Logger } from '../../runtime/log.ts';
+import type { Logger } from '../../kernel/log.ts';
 import type { Unsubscribe } from './port.ts';
 
 /** The listeners of one feed. */

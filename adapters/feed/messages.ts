@@ -8,7 +8,8 @@
  */
 import { Decimal } from 'decimal.js';
 import * as v from 'valibot';
-import { BOOK_SYMBOLS, type BookLevel, type BookSnapshot, type BookSymbol, type PriceTick } from './port.ts';
+import { type BookLevel, type BookSnapshot, type PriceTick } from './port.ts';
+import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
 /** Subject of SOL/USDT ticks (gateway spec §1.4). */
 export const PRICE_SUBJECT = 'market.price.solusdt';

@@ -6,7 +6,7 @@
  *   const nc = await connectNats('nats://127.0.0.1:4222', 'gateway-price-feed');
  */
 import { connect, type NatsConnection, type Status } from '@nats-io/transport-node';
-import { componentLog, log as rootLog, type Logger } from '../../runtime/log.ts';
+import { componentLog, log as rootLog, type Logger } from '../../kernel/log.ts';
 
 /** Status fields worth a log line, without the live objects some statuses carry. */
 export function describeStatus(status: Status): { level: 'debug' | 'info' | 'warn' | 'error'; fields: Record<string, unknown> } {

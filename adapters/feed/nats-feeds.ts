@@ -8,7 +8,7 @@
  *   feed.onTick((t) => history.add(t)); await feed.start();
  */
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { componentLog, log as rootLog, type Logger } from '../../runtime/log.ts';
+import { componentLog, log as rootLog, type Logger } from '../../kernel/log.ts';
 import { DroppedLog } from './dropped-log.ts';
 import { Listeners } from './listeners.ts';
 import { BOOK_SUBJECTS, decodeBook, decodePriceTick, PRICE_SUBJECT, symbolOfBookSubject, type Decoded } from './messages.ts';

@@ -3,6 +3,8 @@
  * Wire formats of the NATS subjects are in `messages.ts` (design: "Messages on NATS").
  */
 
+import type { BookSymbol } from '../../kernel/domain.ts';
+
 /** One SOL/USDT tick (gateway). `price` is a decimal string; `ts` unix ms of the exchange event. */
 export interface PriceTick {
   symbol: 'solusdt';
@@ -15,9 +17,6 @@ export interface Tick {
   price: string;
   ts: number;
 }
-
-export const BOOK_SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'] as const;
-export type BookSymbol = (typeof BOOK_SYMBOLS)[number];
 
 /** [price, qty] as decimal strings, best level first. */
 export type BookLevel = readonly [price: string, qty: string];

@@ -3,9 +3,10 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../test/support/manual-clock.ts';
 import { checkBook, decodeBook, encodeBook } from './messages.ts';
-import { BOOK_SYMBOLS, type BookSnapshot, type BookSymbol } from './port.ts';
+import { type BookSnapshot } from './port.ts';
 import { seededRandom } from './random.ts';
 import { BOOK_MARKETS, SyntheticBookFeed } from './synthetic-book.ts';
+import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
 const quiet = pino({ level: 'silent' });
 

@@ -8,11 +8,12 @@
  *   const feed = new SyntheticBookFeed({ intervalMs: 500 });
  *   feed.onBook((b) => books.set(b.symbol, b)); await feed.start();
  */
-import { componentLog, log as rootLog, type Logger } from '../../runtime/log.ts';
+import { componentLog, log as rootLog, type Logger } from '../../kernel/log.ts';
 import { Repeater, systemClock, type Clock } from './clock.ts';
 import { Listeners } from './listeners.ts';
-import { BOOK_SYMBOLS, type BookLevel, type BookSnapshot, type BookFeed, type BookSymbol, type Unsubscribe } from './port.ts';
+import { type BookLevel, type BookSnapshot, type BookFeed, type Unsubscribe } from './port.ts';
 import { normal, type Random } from './random.ts';
+import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
 /** Shape of one synthetic market. Prices move in ticks of 10^-priceDecimals, sizes in steps of 10^-qtyDecimals. */
 export interface BookMarketShape {

@@ -10,7 +10,7 @@
  *   const feed = new SyntheticPriceFeed();            // real time, Math.random
  *   const test = new SyntheticPriceFeed({ clock, random: seededRandom(1) });
  */
-import { componentLog, log as rootLog, type Logger } from '../../runtime/log.ts';
+import { componentLog, log as rootLog, type Logger } from '../../kernel/log.ts';
 import { Repeater, systemClock, type Clock } from './clock.ts';
 import { Listeners } from './listeners.ts';
 import type { PriceFeed, PriceTick, Unsubscribe } from './port.ts';

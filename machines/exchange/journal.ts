@@ -4,9 +4,10 @@
  * journal entry"). Entries are flat string maps so they fit a Redis stream as they are.
  */
 import * as v from 'valibot';
-import { BOOK_SYMBOLS } from '../../adapters/feed/port.ts';
+
 import { applyCashMovement, applyTrade, openingBalances, type Balances } from './ledger.ts';
 import { dec } from './money.ts';
+import { BOOK_SYMBOLS } from '../../kernel/domain.ts';
 
 const amount = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/));
 const reason = v.optional(v.string());

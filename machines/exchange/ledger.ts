@@ -9,8 +9,9 @@
  * (gross - fee) - released basis. avgCost = basis / qty. Hence, exactly:
  * pnl = realizedPnl + unrealizedPnl = equity - (initialCash + netDeposits).
  */
-import type { BookSymbol } from '../../adapters/feed/port.ts';
+
 import { type Decimal, toMoney, ZERO } from './money.ts';
+import type { BookSymbol } from '../../kernel/domain.ts';
 
 /** Order side. */
 export type Side = 'BUY' | 'SELL';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccountBundle } from '../../adapters/store/exchange-port.ts';
+import type { AccountBundle } from '../../adapters/store/exchange/port.ts';
 import { AccountCache, accountCacheOf } from './account-cache.ts';
 
 const bundle = (version: number) => ({ version }) as unknown as AccountBundle;

@@ -6,7 +6,7 @@
  * a refusal decided on a cached account is decided again on a fresh load before it is
  * answered. Reads that answer clients never use it.
  */
-import type { AccountBundle } from '../../adapters/store/exchange-port.ts';
+import type { AccountBundle } from '../../adapters/store/exchange/port.ts';
 
 /** The most recently used accounts, at most `max`. */
 export class AccountCache {

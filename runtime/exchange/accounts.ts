@@ -4,7 +4,7 @@
  * in the same commit (spec §1.6).
  */
 import { randomUUID } from 'node:crypto';
-import type { AccountBundle, EquityPoint, OrderRecord } from '../../adapters/store/exchange-port.ts';
+import type { AccountBundle, EquityPoint, OrderRecord } from '../../adapters/store/exchange/port.ts';
 import { serialPerAccount } from './account-queue.ts';
 import type { ExchangeContext } from './context.ts';
 import { applyCashMovement, openingBalances, type Balances } from '../../machines/exchange/ledger.ts';

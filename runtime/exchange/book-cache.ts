@@ -3,9 +3,10 @@
  * a book older than `maxAgeMs` is never used to trade or to quote a single price
  * (spec §1.6, §8: 30 s cut-off).
  */
-import { BOOK_SYMBOLS, type BookSnapshot, type BookSymbol } from '../../adapters/feed/port.ts';
+import { type BookSnapshot } from '../../adapters/feed/port.ts';
 import { dec } from '../../machines/exchange/money.ts';
 import type { Bids } from './valuation.ts';
+import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
 /** Latest books by symbol, with the freshness rule. */
 export interface BookCache {

@@ -9,9 +9,10 @@
  *   for (const e of ledgerEvents(accountId, change)) nc.publish(exchangeSubject(e), JSON.stringify(e));
  */
 import * as v from 'valibot';
-import { BOOK_SYMBOLS } from '../../adapters/feed/port.ts';
-import type { LedgerCommit } from '../../adapters/store/exchange-port.ts';
+
+import type { LedgerCommit } from '../../adapters/store/exchange/port.ts';
 import { journalFields, JournalEntrySchema, type JournalEntry } from '../../machines/exchange/journal.ts';
+import { BOOK_SYMBOLS } from '../../kernel/domain.ts';
 
 const decimal = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/));
 

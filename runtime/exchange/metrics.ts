@@ -10,9 +10,10 @@
  *   feed.onBook((b) => metrics.bookArrived(b.symbol, b.ts));
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { BOOK_SYMBOLS, type BookSymbol } from '../../adapters/feed/port.ts';
-import type { ExchangeStore } from '../../adapters/store/exchange-port.ts';
+
+import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
 import { LATENCY_BUCKETS, serviceRegistry } from '../metrics.ts';
+import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
 /** Metrics of one exchange. */
 export interface ExchangeMetrics {

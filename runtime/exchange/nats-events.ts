@@ -10,7 +10,7 @@
  */
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats } from '../../adapters/feed/nats-connection.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../../kernel/log.ts';
 import { waitFor } from '../wait-for.ts';
 import { exchangeSubject, type ExchangeEvent } from './events.ts';
 

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
-import type { ExchangeStore } from '../../adapters/store/exchange-port.ts';
-import { redisExchangeStore } from '../../adapters/store/exchange-redis.ts';
+import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
+import { redisExchangeStore } from '../../adapters/store/exchange/redis.ts';
 import { dec } from '../../machines/exchange/money.ts';
 import { startRedisServer, type RunningServer } from '../../test/support/servers.ts';
-import { log } from '../log.ts';
+import { log } from '../../kernel/log.ts';
 import { accountCacheOf } from './account-cache.ts';
 import { depositCash, openAccount, readAccount, setCash } from './accounts.ts';
 import { bookCache } from './book-cache.ts';

@@ -14,7 +14,7 @@
  * (INSUFFICIENT_POSITION) when the position is below the requested qty.
  */
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
-import type { AccountBundle, IdempotencyRecord, OrderRecord } from '../../adapters/store/exchange-port.ts';
+import type { AccountBundle, IdempotencyRecord, OrderRecord } from '../../adapters/store/exchange/port.ts';
 import { applyTrade, flatPosition, tradeFee, type TradeFacts } from '../../machines/exchange/ledger.ts';
 import { dec, fmt } from '../../machines/exchange/money.ts';
 import type { Execution, OrderRequest, Refusal } from '../../machines/order.ts';

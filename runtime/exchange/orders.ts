@@ -7,14 +7,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SnapshotFrom } from 'xstate';
-import { DependencyUnavailable, type Dependency } from '../../adapters/dependency.ts';
+import { DependencyUnavailable, type Dependency } from '../../kernel/errors.ts';
 import { dec } from '../../machines/exchange/money.ts';
 import { orderMachine, type Execution, type OrderEvent, type OrderRequest } from '../../machines/order.ts';
 import { stepper } from '../../machines/stepper.ts';
-import type { BookSymbol } from '../../adapters/feed/port.ts';
+
 import type { ExchangeContext } from './context.ts';
 import { answerRepeat, executeOrder, recordKeyOf } from './order-execution.ts';
 import { ok, refuse, type Outcome } from './outcome.ts';
+import type { BookSymbol } from '../../kernel/domain.ts';
 
 /** A validated order placement. */
 export interface PlaceOrder {

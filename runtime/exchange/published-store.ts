@@ -6,8 +6,8 @@
  * @example
  *   const store = publishingStore(redisExchangeStore(url), (e) => nc.publish(exchangeSubject(e), JSON.stringify(e)), log);
  */
-import type { ExchangeStore } from '../../adapters/store/exchange-port.ts';
-import type { Logger } from '../log.ts';
+import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
+import type { Logger } from '../../kernel/log.ts';
 import { journalEvents, ledgerEvents, type ExchangeEvent } from './events.ts';
 
 /** Wraps `store`; every other method passes through. */

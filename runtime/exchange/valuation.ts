@@ -2,9 +2,10 @@
  * Account totals: positions valued at the bid (spec §1.6), equity, and
  * PnL = equity - (initialCash + netDeposits) (spec §1.6), split into realized/unrealized.
  */
-import type { BookSymbol } from '../../adapters/feed/port.ts';
+
 import { realizedTotal, type Balances } from '../../machines/exchange/ledger.ts';
 import { type Decimal, toMoney, ZERO } from '../../machines/exchange/money.ts';
+import type { BookSymbol } from '../../kernel/domain.ts';
 
 /** Best bid per symbol used for valuation. */
 export type Bids = Partial<Record<BookSymbol, Decimal>>;

@@ -3,7 +3,7 @@
  * (spec §1.5, §2; design: money formatting). Prices in the price object keep 8 digits.
  */
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
-import type { AccountRecord, EquityPoint } from '../../adapters/store/exchange-port.ts';
+import type { AccountRecord, EquityPoint } from '../../adapters/store/exchange/port.ts';
 import { avgCost, type Balances, type PositionState } from '../../machines/exchange/ledger.ts';
 import { dec, fmt, fmtPrice } from '../../machines/exchange/money.ts';
 import type { Totals } from './valuation.ts';

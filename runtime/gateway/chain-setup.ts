@@ -21,8 +21,8 @@ import { ChainUnavailable, type ContractConfig, type InitParams } from '../../ad
 import { RpcChain, pubsubUrlOf, type ChainKeys } from '../../adapters/chain/rpc-chain.ts';
 import { HttpTransport, RpcClient } from '../../adapters/chain/rpc-client.ts';
 import { observedTransport, type RpcObserver } from '../../adapters/chain/observed-transport.ts';
-import type { Logger } from '../log.ts';
-import type { GatewayConfig } from './config.ts';
+import type { Logger } from '../../kernel/log.ts';
+import type { GatewayConfig } from '../../bin/gateway-env.ts';
 import { waitFor } from '../wait-for.ts';
 
 /** The chain adapter and, when embedded, the local chain behind it. */

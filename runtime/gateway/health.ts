@@ -11,7 +11,7 @@
  *   health.report(); // { status: 'UP', node: 'gw-1', leader: true, checks: { chain: 'UP', redis: 'UP', price: 'UP' } }
  */
 import type { Redis } from 'ioredis';
-import { PRICE_RULES } from './pricing.ts';
+import { PRICE_RULES } from './prices/rules.ts';
 
 export type CheckState = 'UP' | 'DOWN';
 

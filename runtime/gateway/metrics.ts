@@ -13,8 +13,8 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import { LATENCY_BUCKETS, serviceRegistry } from '../metrics.ts';
-import type { BetActorStats } from './bet-actors.ts';
-import { stateName } from './state-name.ts';
+import type { LiveBetStats } from './bets/live-bets.ts';
+import { stateName } from './bets/state-name.ts';
 
 /** What the scrape-time gauges read from the running gateway. */
 export interface LiveGatewayState {
@@ -22,11 +22,11 @@ export interface LiveGatewayState {
   sockets: () => number;
   /** ts (unix ms) of the newest SOL tick; undefined before the first */
   lastTickMs: () => number | undefined;
-  /** live bet chains and the runtime's failure counters */
+  /** live bet series and the runtime's failure counters */
   actors: {
-    chainIds(): string[];
-    snapshotOf(chainId: string): { value: unknown } | undefined;
-    stats(): BetActorStats;
+    seriesIds(): string[];
+    snapshotOf(seriesId: string): { value: unknown } | undefined;
+    stats(): LiveBetStats;
   };
   now?: () => number;
 }
@@ -36,7 +36,7 @@ export interface GatewayMetrics {
   registry: Registry;
   /** a bet was placed on chain */
   betPlaced(): void;
-  /** events committed by bet chains (settlements, replays; expiries are remembered for the lag) */
+  /** events committed by bet series (settlements, replays; expiries are remembered for the lag) */
   betEvents(events: readonly BetEmittedEvent[]): void;
   /** a bet known to be open (rehydrated at boot): its expiry, for the settlement lag */
   betExpires(betId: string, expireTimeSeconds: number): void;
@@ -96,13 +96,13 @@ export function createGatewayMetrics(): GatewayMetrics {
   });
   new Gauge({
     name: 'gateway_bet_actors',
-    help: 'Live bet chains by state (dormant: held as a snapshot until its expiry)',
+    help: 'Live bet series by state (dormant: held as a snapshot until its expiry)',
     labelNames: ['state'],
     registers,
     collect() {
       if (!live) return;
       this.reset();
-      for (const id of live.actors.chainIds()) this.inc({ state: stateName(live.actors.snapshotOf(id)?.value) });
+      for (const id of live.actors.seriesIds()) this.inc({ state: stateName(live.actors.snapshotOf(id)?.value) });
     },
   });
   // the actor runtime keeps its own counts; the counters follow them at each scrape
@@ -120,8 +120,8 @@ export function createGatewayMetrics(): GatewayMetrics {
       },
     });
   };
-  followActorStat('gateway_bet_actor_failures_total', 'Bet chain actors that failed (each is restarted from its last snapshot)', 'actorFailures');
-  followActorStat('gateway_bet_actor_restarts_total', 'Bet chain actors restarted from their last snapshot after a failure', 'actorRestarts');
+  followActorStat('gateway_bet_actor_failures_total', 'Bet series actors that failed (each is restarted from its last snapshot)', 'actorFailures');
+  followActorStat('gateway_bet_actor_restarts_total', 'Bet series actors restarted from their last snapshot after a failure', 'actorRestarts');
   new Gauge({
     name: 'gateway_price_age_seconds',
     help: 'Age of the newest SOL price tick (NaN before the first)',

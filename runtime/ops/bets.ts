@@ -1,10 +1,10 @@
 /**
- * `bets` and `bet <id>`: bet chains as their persisted actor snapshots show them. A chain is
+ * `bets` and `bet <id>`: bet series as their persisted actor snapshots show them. A series is
  * stuck when its actor failed, an effect is being retried (`attempt` > 0), or it is still open
  * `stuckAfterSeconds` past its expiry (the settler runs every 2 s by default).
  */
 import * as v from 'valibot';
-import { stateName } from '../gateway/state-name.ts';
+import { stateName } from '../gateway/bets/state-name.ts';
 import type { GatewayRecords, StoredBet } from './gateway-records.ts';
 
 const BetSnapshot = v.looseObject({
@@ -25,7 +25,7 @@ const BetSnapshot = v.looseObject({
 
 /** One row of `bets`. */
 export interface BetRow {
-  /** chain id: the key of its snapshot (its first bet's id) */
+  /** series id: the key of its snapshot (its first bet's id) */
   id: string;
   /** the bet now in play (differs from `id` after a Profile B replay) */
   betId: string;
@@ -57,7 +57,7 @@ export interface BetFilter {
   now?: number;
 }
 
-/** A row from a stored snapshot; null when the record is not a bet chain snapshot. */
+/** A row from a stored snapshot; null when the record is not a bet series snapshot. */
 export function betRow(stored: StoredBet, stuckAfterSeconds = 30, now = Date.now()): BetRow | null {
   const parsed = v.safeParse(BetSnapshot, stored.snapshot);
   if (!parsed.success) return null;
@@ -84,7 +84,7 @@ export function betRow(stored: StoredBet, stuckAfterSeconds = 30, now = Date.now
   };
 }
 
-/** Live bet chains, filtered; records that are not bet snapshots are listed as `state: unreadable`. */
+/** Live bet series, filtered; records that are not bet snapshots are listed as `state: unreadable`. */
 export async function listBets(records: GatewayRecords, filter: BetFilter = {}): Promise<BetRow[]> {
   const now = filter.now ?? Date.now();
   const rows = (await records.liveBets()).map(
@@ -99,7 +99,7 @@ export async function listBets(records: GatewayRecords, filter: BetFilter = {}):
         state: 'unreadable',
         status: 'unknown',
         attempt: 0,
-        lastError: 'the stored snapshot is not a bet chain',
+        lastError: 'the stored snapshot is not a bet series',
         replayCount: 0,
         expireTime: 0,
         age: 0,
@@ -110,7 +110,7 @@ export async function listBets(records: GatewayRecords, filter: BetFilter = {}):
   return rows.filter((r) => (!filter.stuck || r.stuck) && (filter.state === undefined || r.state === filter.state || r.state.startsWith(`${filter.state}.`)));
 }
 
-/** The chain stored under `id`, or the live chain whose bet in play is `id` (after replays); null when none. */
+/** The series stored under `id`, or the live series whose bet in play is `id` (after replays); null when none. */
 export async function findBet(records: GatewayRecords, id: string): Promise<StoredBet | null> {
   const direct = await records.bet(id);
   if (direct) return direct;

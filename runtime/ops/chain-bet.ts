@@ -5,9 +5,10 @@
  */
 import { betAddress, decodeBet } from '../../adapters/chain/codec.ts';
 import { fetchAccount } from '../../adapters/chain/accounts.ts';
-import { STATUS_NAMES } from '../../machines/bet-events.ts';
+
 import { HttpTransport, RpcClient } from '../../adapters/chain/rpc-client.ts';
 import { messageOf } from './errors.ts';
+import { STATUS_NAMES } from '../../kernel/domain.ts';
 
 /** The bet account as JSON (u64 fields as decimal strings). */
 export interface ChainBetView {

@@ -2,7 +2,7 @@
  * The operator commands, each a function from validated options to an output that the CLI
  * prints as a table or as JSON. Sources are opened per command and always closed.
  */
-import type { LoggedEvent, Sequenced } from '../../adapters/store/event-log.ts';
+import type { LoggedEvent, Sequenced } from '../../adapters/store/event-log/port.ts';
 import { betRow, findBet, listBets, type BetFilter, type BetRow } from './bets.ts';
 import { readChainBet } from './chain-bet.ts';
 import { OpsError } from './errors.ts';
@@ -37,7 +37,7 @@ const withExchange: <T>(o: OpsOptions, run: (s: ExchangeReads) => Promise<T>) =>
 
 const betTable = (rows: BetRow[]) =>
   rows.length === 0
-    ? 'no live bet chains'
+    ? 'no live bet series'
     : table(
         ['id', 'bet', 'bettor', 'side', 'amount', 'state', 'attempt', 'lastError', 'age', 'stuck'],
         rows.map((r) => [r.id, r.betId, r.bettor, r.side, r.amountUnits, r.state, r.attempt, r.lastError, seconds(r.age), r.stuck ? 'yes' : '']),
@@ -53,7 +53,7 @@ export async function betsCommand(o: OpsOptions, filter: BetFilter): Promise<Com
 export async function betCommand(o: OpsOptions, id: string): Promise<CommandOutput> {
   return withGateway(o, async (records) => {
     const stored = await findBet(records, id);
-    if (!stored) throw new OpsError(`no bet chain ${id} in ${records.where}`);
+    if (!stored) throw new OpsError(`no bet series ${id} in ${records.where}`);
     const row = betRow(stored);
     const read =
       row && /^\d+$/.test(row.seq)
@@ -85,7 +85,7 @@ export async function betCommand(o: OpsOptions, id: string): Promise<CommandOutp
             age: seconds(row.age),
             live: stored.live,
           })
-        : 'snapshot is not a bet chain',
+        : 'snapshot is not a bet series',
       read.chain ? `on chain:\n${fields({ ...read.chain })}` : `on chain: ${read.chainError}`,
       evidence
         ? `evidence:\n${fields({ entry: JSON.stringify(evidence.entry), exit: JSON.stringify(evidence.exit), ticks: evidence.ticks.length, placeTx: evidence.placeTx, closeTx: evidence.closeTx, prevId: evidence.prevId, nextId: evidence.nextId })}`
@@ -99,17 +99,17 @@ export async function betCommand(o: OpsOptions, id: string): Promise<CommandOutp
 export async function retryCommand(o: OpsOptions, id: string): Promise<CommandOutput> {
   return withGateway(o, async (records) => {
     const stored = await findBet(records, id);
-    if (!stored) throw new OpsError(`no bet chain ${id} in ${records.where}`);
-    if (!stored.live) throw new OpsError(`bet chain ${stored.id} is settled; there is nothing to retry`);
+    if (!stored) throw new OpsError(`no bet series ${id} in ${records.where}`);
+    if (!stored.live) throw new OpsError(`bet series ${stored.id} is settled; there is nothing to retry`);
     const state = betRow(stored)?.state ?? 'unknown';
     const delivery = await records.requestRetry(stored.id);
     if (delivery.receivers === 0)
       throw new OpsError(
-        `no running gateway took the retry request for bet chain ${stored.id} (${delivery.via === 'redis' ? 'nobody subscribes to the retry channel' : 'the request file was not picked up'}): is the gateway running on these stores?`,
+        `no running gateway took the retry request for bet series ${stored.id} (${delivery.via === 'redis' ? 'nobody subscribes to the retry channel' : 'the request file was not picked up'}): is the gateway running on these stores?`,
         4,
       );
     const data = { ok: true, id: stored.id, state, via: delivery.via, receivers: delivery.receivers };
-    return { data, text: `retry of bet chain ${stored.id} (state ${state}) sent to ${delivery.receivers} gateway(s) via ${delivery.via}` };
+    return { data, text: `retry of bet series ${stored.id} (state ${state}) sent to ${delivery.receivers} gateway(s) via ${delivery.via}` };
   });
 }
 

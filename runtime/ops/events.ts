@@ -2,7 +2,7 @@
  * `events --since <seq> [--follow]`: the gateway's event log from a seq on, paged; following
  * polls for new events until the signal aborts.
  */
-import type { LoggedEvent, Sequenced } from '../../adapters/store/event-log.ts';
+import type { LoggedEvent, Sequenced } from '../../adapters/store/event-log/port.ts';
 import type { GatewayRecords } from './gateway-records.ts';
 
 const PAGE = 500;

@@ -3,14 +3,15 @@
  * The replay check rebuilds an account's balances from its journal alone, with the ledger
  * functions the live path uses (`replayJournal`), and compares them with the stored balances.
  */
-import { BOOK_SYMBOLS } from '../../adapters/feed/port.ts';
-import type { OrderRecord } from '../../adapters/store/exchange-port.ts';
+
+import type { OrderRecord } from '../../adapters/store/exchange/port.ts';
 import type { JournalEntry } from '../../machines/exchange/journal.ts';
 import { replayJournal } from '../../machines/exchange/journal.ts';
 import { flatPosition, type Balances } from '../../machines/exchange/ledger.ts';
 import { fmt } from '../../machines/exchange/money.ts';
 import { OpsError } from './errors.ts';
 import type { ExchangeReads } from './sources.ts';
+import { BOOK_SYMBOLS } from '../../kernel/domain.ts';
 
 /** One row of `accounts`. */
 export interface AccountRow {

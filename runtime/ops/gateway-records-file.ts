@@ -5,8 +5,8 @@
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJournalRecords } from '../../adapters/store/journal-store.ts';
-import { retryRequestDir } from '../gateway/retry-requests.ts';
+import { readJournalRecords } from '../../adapters/store/file/gateway-journal.ts';
+import { retryRequestDir } from '../gateway/settlement/retry-requests.ts';
 import { OpsError } from './errors.ts';
 import type { GatewayRecords } from './gateway-records.ts';
 

@@ -4,11 +4,11 @@
  * (`event-log-redis.ts`), and retry requests published on `<p>ops:retry`.
  */
 import type { Redis } from 'ioredis';
-import { createRedisBetHistory } from '../../adapters/store/bet-history-redis.ts';
-import { createRedisEventLog } from '../../adapters/store/event-log-redis.ts';
-import type { LoggedEvent } from '../../adapters/store/event-log.ts';
-import { parseOrNull } from '../../adapters/store/snapshot-port.ts';
-import { retryChannel } from '../gateway/retry-requests.ts';
+import { createRedisBetHistory } from '../../adapters/store/bet-history/redis.ts';
+import { createRedisEventLog } from '../../adapters/store/event-log/redis.ts';
+import type { LoggedEvent } from '../../adapters/store/event-log/port.ts';
+import { parseOrNull } from '../../adapters/store/snapshot/port.ts';
+import { retryChannel } from '../gateway/settlement/retry-requests.ts';
 import type { GatewayRecords, StoredBet } from './gateway-records.ts';
 
 /** Records over an open connection (closed by `close`). */

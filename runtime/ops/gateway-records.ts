@@ -1,14 +1,14 @@
 /**
- * What the operator CLI reads and asks of the gateway: bet chain snapshots (live and final),
+ * What the operator CLI reads and asks of the gateway: bet series snapshots (live and final),
  * the event log, and retry requests. Two adapters, matching the gateway's stores: Redis
  * (`gateway-records-redis.ts`) and the embedded journal in DATA_DIR (`gateway-records-file.ts`).
  */
-import type { BetRecord } from '../../adapters/store/bet-history.ts';
-import type { LoggedEvent, Sequenced } from '../../adapters/store/event-log.ts';
+import type { BetRecord } from '../../adapters/store/bet-history/port.ts';
+import type { LoggedEvent, Sequenced } from '../../adapters/store/event-log/port.ts';
 
-/** One stored bet chain snapshot. */
+/** One stored bet series snapshot. */
 export interface StoredBet {
-  /** the chain id (its first bet's id): the key it is stored under */
+  /** the series id (its first bet's id): the key it is stored under */
   id: string;
   snapshot: unknown;
   live: boolean;

@@ -37,7 +37,7 @@ export const OpsOptions = v.object({
 });
 export type OpsOptions = v.InferOutput<typeof OpsOptions>;
 
-/** A bet chain id or bet id: a decimal integer. */
+/** A bet series id or bet id: a decimal integer. */
 export const BetId = v.pipe(v.string(), v.regex(/^\d{1,20}$/, 'a bet id is a decimal integer'));
 /** An exchange account or order id (UUIDs; anything printable is looked up). */
 export const RecordId = v.pipe(v.string(), v.regex(/^[\w-]{1,100}$/, 'an id is letters, digits, - and _'));

@@ -3,9 +3,9 @@
  * synchronously, runs the handler, and answers JSON or `{error, message}` (spec §7).
  */
 import * as v from 'valibot';
-import { DependencyUnavailable } from '../../adapters/dependency.ts';
+import { DependencyUnavailable } from '../../kernel/errors.ts';
 import { HttpError, parseJson, readBody, reply, retryAfter, sendJson, type HttpRequest, type HttpResponse } from '../http.ts';
-import type { Logger } from '../../runtime/log.ts';
+import type { Logger } from '../../kernel/log.ts';
 import { STATUS_OF, type Outcome } from '../../runtime/exchange/outcome.ts';
 import { describeIssues } from './wire.ts';
 

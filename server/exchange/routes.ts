@@ -2,7 +2,7 @@
  * The exchange REST API under /api/v1 (spec §4; design: unspecified paths). Routes only
  * validate and translate; the runtime does the work.
  */
-import { BOOK_SYMBOLS, type BookSnapshot, type BookSymbol } from '../../adapters/feed/port.ts';
+import { type BookSnapshot } from '../../adapters/feed/port.ts';
 import {
   deleteAccount,
   depositCash,
@@ -19,15 +19,16 @@ import type { ExchangeContext } from '../../runtime/exchange/context.ts';
 import { dec } from '../../machines/exchange/money.ts';
 import { placeOrder } from '../../runtime/exchange/orders.ts';
 import { priceView } from '../../runtime/exchange/views.ts';
-import type { ExchangeStore } from '../../adapters/store/exchange-port.ts';
+import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
 import type { Registry } from 'prom-client';
-import { DependencyUnavailable } from '../../adapters/dependency.ts';
+import { DependencyUnavailable } from '../../kernel/errors.ts';
 import type { ExchangeMetrics } from '../../runtime/exchange/metrics.ts';
 import { PROMETHEUS_CONTENT_TYPE } from '../../runtime/metrics.ts';
 import { HttpError, RawJson, reply, sendJson, sendPreflight, sendText, type HttpRequest, type HttpResponse, type TemplatedApp } from '../http.ts';
 import { exchangeOpenApi } from '../openapi/exchange.ts';
 import { answer, handler, InFlight, validate } from './handle.ts';
 import { CreateAccountBody, DepositBody, EquitySince, EquitySnapshot, IdempotencyKey, OrderBody, OrderLimit, SetCashBody } from './wire.ts';
+import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
 const API = '/api/v1';
 

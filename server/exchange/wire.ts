@@ -3,8 +3,9 @@
  * server and the tests. Every number arrives as a decimal string; a JSON number is refused.
  */
 import * as v from 'valibot';
-import { BOOK_SYMBOLS } from '../../adapters/feed/port.ts';
+
 import { dec } from '../../machines/exchange/money.ts';
+import { BOOK_SYMBOLS } from '../../kernel/domain.ts';
 
 /** A plain decimal string with at most 10 fraction digits (the ledger's precision). */
 export const DecimalString = v.pipe(

@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { ChainPort } from '../../adapters/chain/port.ts';
-import type { Logger } from '../../runtime/log.ts';
+import type { Logger } from '../../kernel/log.ts';
 import { HttpError } from '../http.ts';
 import { answering } from './answers.ts';
 import type { GatewayRouter } from './router.ts';

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { ChainRejected, ChainUnavailable, ProgramRefusal } from '../../adapters/chain/port.ts';
-import { RedisUnavailable } from '../../adapters/store/redis-client.ts';
+import { RedisUnavailable } from '../../adapters/store/redis/client.ts';
 import { refusal } from '../../runtime/gateway/refusals.ts';
 import { HttpError } from '../http.ts';
 import { answering, orRefuse } from './answers.ts';

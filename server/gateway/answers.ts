@@ -5,7 +5,7 @@
  * answers 500 when the chain node is unreachable. Anything else stays an internal error (logged
  * by the router).
  */
-import { DependencyUnavailable } from '../../adapters/dependency.ts';
+import { DependencyUnavailable } from '../../kernel/errors.ts';
 import { ChainRejected, ChainUnavailable, ProgramRefusal } from '../../adapters/chain/port.ts';
 import { isRefusal, MESSAGES, REFUSAL_STATUS, type GatewayRefusal } from '../../runtime/gateway/refusals.ts';
 import { HttpError, retryAfter } from '../http.ts';

@@ -33,9 +33,9 @@
  * unavoidable); a `since` above the last seq (a memory log restarted) replays everything held.
  * Events appended by other processes sharing a Redis log appear in replays but not live here.
  */
-import type { Logger } from '../../runtime/log.ts';
-import type { AppendOptions, EventLog, LoggedEvent, Sequenced } from '../../adapters/store/event-log.ts';
-import { DEFAULT_READ_LIMIT } from '../../adapters/store/event-log.ts';
+import type { Logger } from '../../kernel/log.ts';
+import type { AppendOptions, EventLog, LoggedEvent, Sequenced } from '../../adapters/store/event-log/port.ts';
+import { DEFAULT_READ_LIMIT } from '../../adapters/store/event-log/port.ts';
 import { reply, sendJson, type TemplatedApp } from '../http.ts';
 import type { WebSocket } from 'uWebSockets.js';
 

@@ -5,7 +5,7 @@
  * 400 for a bad `since` or `limit`; 503 with Retry-After while the log is unreachable.
  */
 import * as v from 'valibot';
-import type { LoggedEvent } from '../../adapters/store/event-log.ts';
+import type { LoggedEvent } from '../../adapters/store/event-log/port.ts';
 import { HttpError } from '../http.ts';
 import type { EventPage } from './event-stream.ts';
 import type { GatewayRouter } from './router.ts';

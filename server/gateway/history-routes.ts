@@ -3,8 +3,8 @@
  * 400 malformed), `GET /api/bets?address=&limit=&cursor=` (a bettor's bets newest first) and
  * `GET /api/leaderboard?window=24h` (bettors by net result).
  */
-import type { BetHistoryStore } from '../../adapters/store/bet-history.ts';
-import { betHistoryView, leaderboard } from '../../runtime/gateway/history-views.ts';
+import type { BetHistoryStore } from '../../adapters/store/bet-history/port.ts';
+import { betHistoryView, leaderboard } from '../../runtime/gateway/history/views.ts';
 import { HttpError } from '../http.ts';
 import type { GatewayRouter } from './router.ts';
 import { parseBetId, parseBetPageQuery, parseLeaderboardWindow, type BetPage, type Leaderboard } from './wire-history.ts';

@@ -17,8 +17,8 @@
  *   router.get('/balance/:address', ({ params }) => balances.of(params.address));
  *   router.post('/bet', ({ body }) => placeBet(parseBetBodyA(body)));
  */
-import { DependencyUnavailable } from '../../adapters/dependency.ts';
-import type { Logger } from '../../runtime/log.ts';
+import { DependencyUnavailable } from '../../kernel/errors.ts';
+import type { Logger } from '../../kernel/log.ts';
 import {
   HttpError,
   parseJson,

@@ -10,8 +10,8 @@
  *   const port = await shell.listen(8080);
  */
 import uws from 'uWebSockets.js';
-import type { EventLog, LoggedEvent } from '../../adapters/store/event-log.ts';
-import type { Logger } from '../../runtime/log.ts';
+import type { EventLog, LoggedEvent } from '../../adapters/store/event-log/port.ts';
+import type { Logger } from '../../kernel/log.ts';
 import { assertNativeUws, listenExclusive, type TemplatedApp } from '../http.ts';
 import { EventStream, type EventStreamOptions } from './event-stream.ts';
 import { registerEventsRoute } from './events-route.ts';

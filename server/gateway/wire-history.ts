@@ -1,7 +1,7 @@
 /**
  * Wire formats of the bet history routes: the path and query parameters, parsed with valibot
  * (every failure is HttpError 400 `{error}`), and the response schemas the runtime declares
- * (`runtime/gateway/history-views.ts`), re-exported for the server, tests and the OpenAPI document.
+ * (`runtime/gateway/history/views.ts`), re-exported for the server, tests and the OpenAPI document.
  *
  * @example
  *   const { address, limit, cursor } = parseBetPageQuery(req.query); // throws HttpError(400, {error})
@@ -17,7 +17,7 @@ export {
   type BetHistoryView,
   type BetPage,
   type Leaderboard,
-} from '../../runtime/gateway/history-views.ts';
+} from '../../runtime/gateway/history/views.ts';
 
 /** Most bets on one page of `GET /api/bets`. */
 export const MAX_PAGE_LIMIT = 100;

@@ -3,7 +3,7 @@
  * schemas: the OpenAPI document is generated from them and the tests check every answer against it.
  */
 import * as v from 'valibot';
-import { STATUS_NAMES } from '../../machines/bet-events.ts';
+import { STATUS_NAMES } from '../../kernel/domain.ts';
 
 const Int = v.pipe(v.number(), v.safeInteger());
 const UIntText = v.pipe(v.string(), v.regex(/^\d+$/));

@@ -1,7 +1,7 @@
 /**
  * Wire formats of the gateway, declared once (style rule 2): the POST /bet bodies of profiles A
  * and B with the 400 wording of spec sections 4 and 7; the price object and the WebSocket events
- * of spec section 6 are the runtime's (`runtime/gateway/events.ts`), re-exported here.
+ * of spec section 6 are the runtime's (`runtime/gateway/events/schemas.ts`), re-exported here.
  *
  * @example
  *   const { address, side, amountUnits } = parseBetBodyA(body); // throws HttpError(400, {error})
@@ -27,7 +27,7 @@ export {
   type PriceEvent,
   type PriceObject,
   type SequencedEvent,
-} from '../../runtime/gateway/events.ts';
+} from '../../runtime/gateway/events/schemas.ts';
 
 export * from './wire-history.ts';
 export * from './wire-responses.ts';

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startLocalChain, type LocalChain } from '../../adapters/chain/local/start.ts';
 import { WsPubSub, type PubSub } from '../../adapters/chain/pubsub.ts';
 import { HttpTransport, RpcClient } from '../../adapters/chain/rpc-client.ts';
-import { log } from '../../runtime/log.ts';
+import { log } from '../../kernel/log.ts';
 import { freePort } from '../support/servers.ts';
 
 const quiet = log.child({}, { level: 'silent' });

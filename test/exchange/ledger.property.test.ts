@@ -7,17 +7,18 @@
 import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BookSnapshot, BookSymbol } from '../../adapters/feed/port.ts';
-import { memoryExchangeStore } from '../../adapters/store/exchange-memory.ts';
-import type { ExchangeStore } from '../../adapters/store/exchange-port.ts';
-import { redisExchangeStore } from '../../adapters/store/exchange-redis.ts';
+import type { BookSnapshot } from '../../adapters/feed/port.ts';
+import { memoryExchangeStore } from '../../adapters/store/exchange/memory.ts';
+import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
+import { redisExchangeStore } from '../../adapters/store/exchange/redis.ts';
 import { depositCash, openAccount, readAccount, readPnl, readPositions, setCash } from '../../runtime/exchange/accounts.ts';
 import { bookCache } from '../../runtime/exchange/book-cache.ts';
 import type { ExchangeContext } from '../../runtime/exchange/context.ts';
 import { replayJournal } from '../../machines/exchange/journal.ts';
 import { placeOrder } from '../../runtime/exchange/orders.ts';
-import { log } from '../../runtime/log.ts';
+import { log } from '../../kernel/log.ts';
 import { startRedisServer, type RunningServer } from '../support/servers.ts';
+import type { BookSymbol } from '../../kernel/domain.ts';
 
 const SYMBOLS: BookSymbol[] = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'];
 const cents = (n: number, dp: number) => new Decimal(n).div(10 ** dp).toFixed(dp);

@@ -7,7 +7,8 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { Decimal } from 'decimal.js';
 import { publishBook } from '../../adapters/feed/publisher.ts';
 import { checkAnswer } from '../support/openapi-contract.ts';
-import type { BookLevel, BookSnapshot, BookSymbol } from '../../adapters/feed/port.ts';
+import type { BookLevel, BookSnapshot } from '../../adapters/feed/port.ts';
+import type { BookSymbol } from '../../kernel/domain.ts';
 
 /** An HTTP answer with its parsed JSON body. */
 export interface Response<T = any> {

@@ -7,7 +7,7 @@
  */
 import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFUSAL_TEXT } from '../../runtime/gateway/profile-b.ts';
+import { REFUSAL_TEXT } from '../../runtime/gateway/profile-b/decision.ts';
 import { call, EventClient, startGatewayStack, until, type GatewayStack } from '../support/gateway-stack.ts';
 
 const MIN = 15_000_000_000n;

@@ -5,10 +5,10 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { MemorySnapshotStore } from '../../adapters/store/snapshot-memory.ts';
+import { MemorySnapshotStore } from '../../adapters/store/snapshot/memory.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
-import { BetActors } from '../../runtime/gateway/bet-actors.ts';
-import type { BetEffects } from '../../runtime/gateway/bet-effects.ts';
+import { LiveBets } from '../../runtime/gateway/bets/live-bets.ts';
+import type { BetEffects } from '../../runtime/gateway/bets/effects.ts';
 import { FakeChain } from './support/fake-chain.ts';
 import { quietLog } from '../support/quiet-log.ts';
 import { recordInto } from '../support/published.ts';
@@ -20,7 +20,7 @@ async function setup(profileB = false) {
   const chain = new FakeChain();
   const clock = new SimulatedClock();
   const published: BetEmittedEvent[] = [];
-  const runtime = await BetActors.boot({
+  const runtime = await LiveBets.boot({
     store: new MemorySnapshotStore<BetEmittedEvent>(),
     effects: chain.effects,
     publish: recordInto(published),
@@ -76,7 +76,7 @@ describe('bet settlement retries', () => {
     expect(w.published.filter((e) => e.type === 'bet_closed')).toEqual([
       { type: 'bet_closed', id: '5', bettor: BETTOR, exitPrice: 14_999_999_000, status: 1, statusName: 'payout_done' },
     ]);
-    expect(w.runtime.chainIds()).toEqual([]);
+    expect(w.runtime.seriesIds()).toEqual([]);
   });
 
   it('records the failure in the snapshot while it waits (for operators)', async () => {

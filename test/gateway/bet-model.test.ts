@@ -1,7 +1,7 @@
 /**
- * Model-based test of the bet chain: every maximal simple path of the machine (Profile A and
+ * Model-based test of the bet series: every maximal simple path of the machine (Profile A and
  * Profile B, tie replays up to the cap, failures and retries, restarts while a retry waits)
- * is generated with @xstate/graph and lived through by the real runtime (`BetActors` on the
+ * is generated with @xstate/graph and lived through by the real runtime (`LiveBets` on the
  * in-memory snapshot store). After every step the test checks what the outside world sees:
  * emitted events (exact fields, in order), effect calls made, the persisted snapshot, and the
  * bet history records committed with it.
@@ -102,7 +102,7 @@ async function livePath(path: Path, input: Required<BetInput>): Promise<void> {
     expectHistory(h, step.state, input, where);
     const stored = await h.store.load(input.id);
     if (model.status === 'done') {
-      expect(h.runtime.chainIds(), where).not.toContain(input.id);
+      expect(h.runtime.seriesIds(), where).not.toContain(input.id);
       expect(await h.store.isLive(input.id), where).toBe(false);
       expect(stored, where).toMatchObject({ status: 'done', value: model.value, context: model.context });
       expect(h.fx.pendingCount(), where).toBe(0);
@@ -136,7 +136,7 @@ const scenarios: Array<{ name: string; input: Required<BetInput>; maxFailures: n
 ];
 
 for (const { name, input, maxFailures } of scenarios) {
-  describe(`bet chain model: ${name}`, () => {
+  describe(`bet series model: ${name}`, () => {
     const paths = scenario(input, maxFailures);
 
     it('reaches every final state the spec allows', () => {

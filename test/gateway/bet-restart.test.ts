@@ -1,5 +1,5 @@
 /**
- * Restarts in the middle of a bet chain: the runtime is stopped as a crash would stop it
+ * Restarts in the middle of a bet series: the runtime is stopped as a crash would stop it
  * (pending effects abandoned) and a fresh one is booted from the same snapshot store, on
  * the in-memory store and on real Redis. The chain must finish with exactly one `bet_closed`,
  * replay counts that continue, and close_bet run at most once per bet.
@@ -8,12 +8,12 @@ import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { MemorySnapshotStore } from '../../adapters/store/snapshot-memory.ts';
-import type { SnapshotStore } from '../../adapters/store/snapshot-port.ts';
-import { RedisSnapshotStore } from '../../adapters/store/snapshot-redis.ts';
+import { MemorySnapshotStore } from '../../adapters/store/snapshot/memory.ts';
+import type { SnapshotStore } from '../../adapters/store/snapshot/port.ts';
+import { RedisSnapshotStore } from '../../adapters/store/snapshot/redis.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import type { BetInput } from '../../machines/bet-types.ts';
-import { BetActors } from '../../runtime/gateway/bet-actors.ts';
+import { LiveBets } from '../../runtime/gateway/bets/live-bets.ts';
 import { FakeChain } from './support/fake-chain.ts';
 import { quietLog } from '../support/quiet-log.ts';
 import { recordInto } from '../support/published.ts';
@@ -33,12 +33,12 @@ class World {
   readonly chain = new FakeChain();
   readonly clock = new SimulatedClock();
   readonly published: BetEmittedEvent[] = [];
-  runtime!: BetActors;
+  runtime!: LiveBets;
 
   constructor(readonly store: SnapshotStore<BetEmittedEvent>) {}
 
   async boot(): Promise<void> {
-    this.runtime = await BetActors.boot({
+    this.runtime = await LiveBets.boot({
       store: this.store,
       effects: this.chain.effects,
       publish: recordInto(this.published),
@@ -95,7 +95,7 @@ const stores: Array<[string, () => SnapshotStore<BetEmittedEvent>]> = [
   ['redis', () => new RedisSnapshotStore<BetEmittedEvent>(redis, { kind: 'bet', prefix: `${prefix}${Math.random().toString(36).slice(2)}:` })],
 ];
 
-describe.each(stores)('bet chain across restarts (%s store)', (_, makeStore) => {
+describe.each(stores)('bet series across restarts (%s store)', (_, makeStore) => {
   it('after 2 replays, crashed while pricing: the chain resumes, the 3rd replay has replayCount 3, one bet_closed', async () => {
     const w = new World(makeStore());
     await w.boot();
@@ -113,7 +113,7 @@ describe.each(stores)('bet chain across restarts (%s store)', (_, makeStore) => 
     expect(saved.context).toMatchObject({ replayCount: 2, id: '101' });
 
     await w.crashAndReboot();
-    expect(w.runtime.chainIds()).toEqual(['1']);
+    expect(w.runtime.seriesIds()).toEqual(['1']);
     // the rehydrated actor re-ran pricing, replayed (3rd), and the 4th bet waits for its expiry
     expect(w.of('bet_replay').at(-1)).toMatchObject({ id: '102', prevId: '101', replayCount: 3, expireTime: T0 + 45 });
     expect(w.of('bet_closed')).toEqual([]);
@@ -125,7 +125,7 @@ describe.each(stores)('bet chain across restarts (%s store)', (_, makeStore) => 
     expect(await w.store.isLive('1')).toBe(false);
 
     await w.crashAndReboot(); // a finished chain is not rehydrated and says nothing more
-    expect(w.runtime.chainIds()).toEqual([]);
+    expect(w.runtime.seriesIds()).toEqual([]);
     expect(w.published).toHaveLength(5);
   });
 

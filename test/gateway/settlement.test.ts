@@ -7,14 +7,14 @@
 import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { createMemoryPriceHistory } from '../../adapters/store/price-history-memory.ts';
-import { MemorySnapshotStore } from '../../adapters/store/snapshot-memory.ts';
+import { createMemoryPriceHistory } from '../../adapters/store/price-history/memory.ts';
+import { MemorySnapshotStore } from '../../adapters/store/snapshot/memory.ts';
 import type { RpcChain } from '../../adapters/chain/rpc-chain.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
-import { BetActors } from '../../runtime/gateway/bet-actors.ts';
-import { formatE8 } from '../../runtime/gateway/pricing.ts';
-import { settlementEffects } from '../../runtime/gateway/settlement-effects.ts';
-import { Settler } from '../../runtime/gateway/settler.ts';
+import { LiveBets } from '../../runtime/gateway/bets/live-bets.ts';
+import { formatE8 } from '../../runtime/gateway/prices/rules.ts';
+import { settlementEffects } from '../../runtime/gateway/settlement/effects.ts';
+import { Settler } from '../../runtime/gateway/settlement/settler.ts';
 import { fundedBettor, startTestChain, untilUnix, type TestChain } from '../chain/support.ts';
 import { recordInto } from '../support/published.ts';
 
@@ -35,7 +35,7 @@ async function placed(bettor: Keypair) {
   return (await rpc.placeBet({ stake: { kind: 'signer', bettor }, side: 'UP', amount: 100_000_000n, entryPrice: ENTRY })).bet;
 }
 
-it('adopts an expired open bet without an actor, settles it once, and leaves stored chains to their actors', async () => {
+it('adopts an expired open bet without an actor, settles it once, and leaves stored series to their actors', async () => {
   const [orphanOwner, storedOwner] = await Promise.all([fundedBettor(rpc), fundedBettor(rpc)]);
   const orphan = await placed(orphanOwner);
   const stored = await placed(storedOwner);
@@ -47,7 +47,7 @@ it('adopts an expired open bet without an actor, settles it once, and leaves sto
   const snapshots = new MemorySnapshotStore<BetEmittedEvent>();
   await snapshots.commit(stored.id.toString(), { snapshot: { status: 'done' }, final: true, events: [], rev: 1 }); // its chain is recorded: not ours to adopt
   const published: BetEmittedEvent[] = [];
-  const bets = await BetActors.boot({
+  const bets = await LiveBets.boot({
     store: snapshots,
     effects: settlementEffects({ chain: rpc, history, keyFor: async () => undefined, now: Date.now }),
     publish: recordInto(published),
@@ -112,7 +112,7 @@ it('adopts a bet that expires before the next run ahead of its expiry, and a tic
   const history = createMemoryPriceHistory();
   const snapshots = new MemorySnapshotStore<BetEmittedEvent>();
   const published: BetEmittedEvent[] = [];
-  const bets = await BetActors.boot({
+  const bets = await LiveBets.boot({
     store: snapshots,
     effects: settlementEffects({ chain: rpc, history, keyFor: async () => undefined, now: Date.now }),
     publish: recordInto(published),

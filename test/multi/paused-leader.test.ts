@@ -13,7 +13,7 @@
  *   SIGCONT, is a moment with two leaders.
  * - The leader's work shows in its log: a close is logged by the leader that committed it (`bet
  *   <id> settled: ...`, with the fence of the lease it runs under), and so are the settler's
- *   take-overs (`bet chain rehydrated`, `bet chains placed on other gateways taken over`, `open
+ *   take-overs (`bet series rehydrated`, `bet series placed on other gateways taken over`, `open
  *   bet without an actor`) and the bet actors' commits that found their transition stored already
  *   by someone else (`bet commit was already stored`). Any such line of the old leader written
  *   after the new leader logged its election, while the old node is not asked to take bets, is
@@ -37,8 +37,8 @@ const OBSERVE_MS = 3_000;
 const LEADER_WORK = [
   /^bet \d+ settled/,
   /^tie of bet/,
-  /^bet chain rehydrated/,
-  /^bet chains placed on other gateways taken over/,
+  /^bet series rehydrated/,
+  /^bet series placed on other gateways taken over/,
   /^open bet without an actor/,
   /^bet commit was already stored/,
 ];
@@ -137,7 +137,7 @@ describe('a paused leader resumed past its lease', () => {
       const stale = logLines(old.process.output()).filter((l) => l.time > elected.time && l.time <= endAt && LEADER_WORK.some((w) => w.test(l.msg)));
       for (const l of stale)
         staleWork.push(
-          `round ${round}: ${old.id} (fence ${oldFence}) logged "${l.msg}" (bet ${String(l.betId ?? l.chainId ?? '-')}, fence ${String(l.fence ?? '-')}) ${l.time - elected.time} ms after ${nextNode.id} was elected (fence ${elected.fence})`,
+          `round ${round}: ${old.id} (fence ${oldFence}) logged "${l.msg}" (bet ${String(l.betId ?? l.seriesId ?? '-')}, fence ${String(l.fence ?? '-')}) ${l.time - elected.time} ms after ${nextNode.id} was elected (fence ${elected.fence})`,
         );
     }
     await bettors.stop();

@@ -18,7 +18,7 @@ import { logLines } from '../support/gateway-log.ts';
 import { collect } from '../support/ws-collector.ts';
 
 const FAULTS = 2;
-/** the reclaimer's failure line (runtime/gateway/reclaimer.ts) */
+/** the reclaimer's failure line (runtime/gateway/settlement/reclaimer.ts) */
 const RECLAIM_FAILED = /^reclaim of settled bets failed/;
 /** what the program answers for an account that is no longer its own: a bet reclaimed already */
 const ALREADY_CLOSED = /owned by the wrong program|InvalidAccountOwner/i;

@@ -1,5 +1,5 @@
 /**
- * Profile B on three gateways: a tie replay chain goes on across a SIGKILL of the leader (design:
+ * Profile B on three gateways: a tie replay series goes on across a SIGKILL of the leader (design:
  * "Several gateways"): the new leader rehydrates the chain from Redis and continues it with its
  * replayCount; every replay and the final bet_closed are in the stream once, and the bet history
  * holds every bet of the chain with the chain's outcome (each tie refunded, with the transaction
@@ -12,7 +12,7 @@ import { GatewayCluster } from '../support/gateway-cluster.ts';
 import { auditHistory } from '../support/history-audit.ts';
 import { collect } from '../support/ws-collector.ts';
 
-describe('Profile B replay chain across a leader failover', () => {
+describe('Profile B replay series across a leader failover', () => {
   let cluster: GatewayCluster | undefined;
   let chainWatch: BetAccountWatch | undefined;
   afterAll(async () => {

@@ -8,20 +8,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookFeed, BookSnapshot } from '../../adapters/feed/port.ts';
-import type { BetRecord } from '../../adapters/store/bet-history.ts';
-import { createRedisBetHistory } from '../../adapters/store/bet-history-redis.ts';
-import { openFileExchangeStore } from '../../adapters/store/exchange-file.ts';
-import { redisExchangeStore } from '../../adapters/store/exchange-redis.ts';
-import { openJournalStore } from '../../adapters/store/journal-store.ts';
-import { RedisSnapshotStore } from '../../adapters/store/snapshot-redis.ts';
-import type { SnapshotStore } from '../../adapters/store/snapshot-port.ts';
+import type { BetRecord } from '../../adapters/store/bet-history/port.ts';
+import { createRedisBetHistory } from '../../adapters/store/bet-history/redis.ts';
+import { openFileExchangeStore } from '../../adapters/store/exchange/file.ts';
+import { redisExchangeStore } from '../../adapters/store/exchange/redis.ts';
+import { openJournalStore } from '../../adapters/store/file/gateway-journal.ts';
+import { RedisSnapshotStore } from '../../adapters/store/snapshot/redis.ts';
+import type { SnapshotStore } from '../../adapters/store/snapshot/port.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import type { BetInput } from '../../machines/bet-types.ts';
-import { BetActors } from '../../runtime/gateway/bet-actors.ts';
-import type { BetEffects } from '../../runtime/gateway/bet-effects.ts';
-import type { GatewayEvent } from '../../runtime/gateway/events.ts';
-import { listenForRetryRequests, type RetryRequests } from '../../runtime/gateway/retry-requests.ts';
-import { startExchange, type RunningExchange } from '../../server/exchange/app.ts';
+import { LiveBets } from '../../runtime/gateway/bets/live-bets.ts';
+import type { BetEffects } from '../../runtime/gateway/bets/effects.ts';
+import type { GatewayEvent } from '../../runtime/gateway/events/schemas.ts';
+import { listenForRetryRequests, type RetryRequests } from '../../runtime/gateway/settlement/retry-requests.ts';
+import { startExchange, type RunningExchange } from '../../bin/exchange-app.ts';
 import { book } from '../exchange/support.ts';
 import { quietLog } from '../support/quiet-log.ts';
 import { sharedTestRedis } from '../support/redis-prefix.ts';
@@ -63,8 +63,8 @@ function downChain() {
 }
 
 /** Bet runtime with a long retry backoff, so a failed chain waits until an operator retries it. */
-async function betRuntime(store: SnapshotStore<BetEmittedEvent>, effects: BetEffects): Promise<BetActors> {
-  return BetActors.boot({ store, effects, publish: () => undefined, retry: { baseMs: 600_000, maxMs: 600_000 }, log: quietLog });
+async function betRuntime(store: SnapshotStore<BetEmittedEvent>, effects: BetEffects): Promise<LiveBets> {
+  return LiveBets.boot({ store, effects, publish: () => undefined, retry: { baseMs: 600_000, maxMs: 600_000 }, log: quietLog });
 }
 
 /** A book feed the test pushes into. */
@@ -84,7 +84,7 @@ function pushFeed(): BookFeed & { push(b: BookSnapshot): void } {
 describe('gateway commands on Redis', () => {
   let prefix: string;
   let env: Record<string, string>;
-  let runtime: BetActors;
+  let runtime: LiveBets;
   let retries: RetryRequests;
   const chain = downChain();
   const nowS = () => Math.floor(Date.now() / 1000);
@@ -112,7 +112,7 @@ describe('gateway commands on Redis', () => {
     await runtime?.stop();
   });
 
-  it('bets lists live chains with id, bettor, state, attempt, lastError and age; --stuck and --state filter', async () => {
+  it('bets lists live series with id, bettor, state, attempt, lastError and age; --stuck and --state filter', async () => {
     const all = await runOps(['bets', '--json', '--gateway-prefix', prefix], env);
     expect(all.code, all.stderr).toBe(0);
     const rows = all.json();
@@ -143,7 +143,7 @@ describe('gateway commands on Redis', () => {
     const r = await runOps(['bet', '101', '--json', '--gateway-prefix', prefix], env);
     expect(r.code, r.stderr).toBe(0);
     const out = r.json();
-    expect(out.snapshot).toMatchObject({ status: 'active', value: { settling: 'pricingBackoff' }, context: { chainId: '101', id: '101', attempt: 1 } });
+    expect(out.snapshot).toMatchObject({ status: 'active', value: { settling: 'pricingBackoff' }, context: { seriesId: '101', id: '101', attempt: 1 } });
     expect(out.chain).toBeNull();
     expect(out.chainError).toContain('127.0.0.1:9');
     expect(out.evidence).toBeNull();
@@ -216,8 +216,8 @@ describe('gateway commands on Redis', () => {
 
   it('user mistakes and unreachable Redis: one clear line, non-zero exit, no stack trace', async () => {
     const cases = [
-      { args: ['bet', '999', '--gateway-prefix', prefix], env, message: /no bet chain 999/ },
-      { args: ['retry', '999', '--gateway-prefix', prefix], env, message: /no bet chain 999/ },
+      { args: ['bet', '999', '--gateway-prefix', prefix], env, message: /no bet series 999/ },
+      { args: ['retry', '999', '--gateway-prefix', prefix], env, message: /no bet series 999/ },
       { args: ['bet', 'abc'], env, message: /bet id/ },
       { args: ['events', '--since', '-1'], env, message: /seq/ },
       { args: ['bets'], env: { REDIS_URL: 'redis://127.0.0.1:1' }, message: /cannot reach Redis at redis:\/\/127\.0\.0\.1:1/ },

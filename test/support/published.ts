@@ -1,5 +1,5 @@
 /** A `publish` for the bet runtime that records each committed event without its seq (tests compare spec fields). */
-import type { Sequenced } from '../../adapters/store/event-log.ts';
+import type { Sequenced } from '../../adapters/store/event-log/port.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 
 export function recordInto(into: BetEmittedEvent[]): (events: Array<Sequenced<BetEmittedEvent>>) => void {

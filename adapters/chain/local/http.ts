@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PortInUse } from '../../port-in-use.ts';
+import { PortInUse } from '../../../kernel/errors.ts';
 import type { JsonRpcDispatcher } from './json-rpc.ts';
 
 const MAX_BODY = 1024 * 1024;

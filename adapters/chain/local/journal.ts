@@ -10,7 +10,7 @@
 import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { LineJournal, syncDir } from '../../store/line-journal.ts';
+import { LineJournal, syncDir } from '../../store/file/line-journal.ts';
 import { StoredAccountSchema, accountFromStored, storedAccount, type AccountImage } from './stored-account.ts';
 import type { TxErrorJson } from './tx-errors.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { log } from '../../../runtime/log.ts';
+import { log } from '../../../kernel/log.ts';
 import { JsonRpcDispatcher } from './json-rpc.ts';
 import { RpcFailure } from './rpc-failure.ts';
 

@@ -5,7 +5,7 @@
  * -32602 invalid params, -32603 internal).
  */
 import * as v from 'valibot';
-import type { Logger } from '../../../runtime/log.ts';
+import type { Logger } from '../../../kernel/log.ts';
 import { RPC_CODES, RpcFailure } from './rpc-failure.ts';
 
 /** A method takes the raw `params` array and returns the JSON `result` (throws RpcFailure to refuse). */

@@ -5,7 +5,7 @@
  * snapshots it is folded into (`compaction.ts`, `restore.ts`; design: "The local chain").
  */
 import { Clock } from 'litesvm';
-import type { Logger } from '../../../runtime/log.ts';
+import type { Logger } from '../../../kernel/log.ts';
 import { BlockhashWindow } from './blockhashes.ts';
 import { compactChainState, type ChainState, type CompactionReport, type CompactionStep } from './compaction.ts';
 import { Journal, type AccountImage, type JournalRecord, type StatusEntry } from './journal.ts';

@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, type PublicKey } from '@solana/web3.js';
 import { MINT_SIZE, TOKEN_PROGRAM_ID, createInitializeMint2Instruction } from '@solana/spl-token';
-import type { Logger } from '../../../runtime/log.ts';
+import type { Logger } from '../../../kernel/log.ts';
 import { initializeContract } from '../initialize.ts';
 import type { InitParams } from '../port.ts';
 import { RpcChain } from '../rpc-chain.ts';

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { getBase58Decoder } from '@solana/kit';
-import { componentLog, log as rootLog, type Logger } from '../../../runtime/log.ts';
-import { lockDataDir } from '../../store/data-dir-lock.ts';
+import { componentLog, log as rootLog, type Logger } from '../../../kernel/log.ts';
+import { lockDataDir } from '../../store/file/data-dir-lock.ts';
 import type { InitParams } from '../port.ts';
 import type { JsonRpcTransport } from '../rpc-client.ts';
 import { assertCurrentLayout, chainDir, loadOrCreateRoleKeys, readChainInfo, stateDir, writeChainInfo } from './data-dir.ts';

@@ -13,7 +13,7 @@
 import uws from 'uWebSockets.js';
 import type { us_listen_socket, WebSocket } from 'uWebSockets.js';
 import * as v from 'valibot';
-import type { Logger } from '../../../runtime/log.ts';
+import type { Logger } from '../../../kernel/log.ts';
 import type { AccountImage } from './journal.ts';
 import { parseParams } from './json-rpc.ts';
 import type { LocalNode } from './node.ts';

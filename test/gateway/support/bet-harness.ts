@@ -1,5 +1,5 @@
 /**
- * The real bet runtime (`BetActors`) on an in-memory snapshot store, a simulated xstate clock
+ * The real bet runtime (`LiveBets`) on an in-memory snapshot store, a simulated xstate clock
  * and scripted effects, driven step by step by machine-level events: a tick goes through
  * `tick`, an effect outcome answers the pending call, a retry timer advances the clock, and
  * `RESUME` is a whole restart (stop, boot a fresh runtime from the same store). The store's
@@ -7,17 +7,17 @@
  */
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { SimulatedClock, type EventObject } from 'xstate';
-import type { BetRecord } from '../../../adapters/store/bet-history.ts';
-import { createMemoryBetHistory } from '../../../adapters/store/bet-history-memory.ts';
-import { createMemoryEventLog } from '../../../adapters/store/event-log-memory.ts';
-import { createMemoryPriceHistory } from '../../../adapters/store/price-history-memory.ts';
-import { MemorySnapshotStore } from '../../../adapters/store/snapshot-memory.ts';
+import type { BetRecord } from '../../../adapters/store/bet-history/port.ts';
+import { createMemoryBetHistory } from '../../../adapters/store/bet-history/memory.ts';
+import { createMemoryEventLog } from '../../../adapters/store/event-log/memory.ts';
+import { createMemoryPriceHistory } from '../../../adapters/store/price-history/memory.ts';
+import { MemorySnapshotStore } from '../../../adapters/store/snapshot/memory.ts';
 import type { RetryPolicy } from '../../../machines/bet.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetInput, CloseOutput, PriceExitOutput, ReplaceOutput } from '../../../machines/bet-types.ts';
-import { BetActors } from '../../../runtime/gateway/bet-actors.ts';
-import { betRecords } from '../../../runtime/gateway/bet-records.ts';
-import type { CloseResult, PriceExit, ReplaceResult } from '../../../runtime/gateway/bet-effects.ts';
+import { LiveBets } from '../../../runtime/gateway/bets/live-bets.ts';
+import { betRecords } from '../../../runtime/gateway/history/records.ts';
+import type { CloseResult, PriceExit, ReplaceResult } from '../../../runtime/gateway/bets/effects.ts';
 import { ScriptedEffects, type EffectName } from './scripted-effects.ts';
 import { quietLog } from '../../support/quiet-log.ts';
 import { recordInto } from '../../support/published.ts';
@@ -53,13 +53,13 @@ export class BetHarness {
   });
   readonly fx = new ScriptedEffects();
   readonly published: BetEmittedEvent[] = [];
-  runtime!: BetActors;
+  runtime!: LiveBets;
   restarts = 0;
 
   constructor(readonly retry: RetryPolicy) {}
 
-  private boot(): Promise<BetActors> {
-    return BetActors.boot({
+  private boot(): Promise<LiveBets> {
+    return LiveBets.boot({
       store: this.store,
       effects: this.fx.effects,
       records: this.records,

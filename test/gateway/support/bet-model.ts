@@ -1,13 +1,15 @@
 /**
- * The world around one bet chain, for model-based tests: which concrete events can reach the
+ * The world around one bet series, for model-based tests: which concrete events can reach the
  * machine in a given state (clock ticks, effect answers and failures, retry timers, restarts),
  * and an oracle written from the spec (sections 3 and 6) that says what the outside world
  * must see after each of them — independent of the machine's own bookkeeping.
  */
 import { __unsafe_getAllOwnEventDescriptors, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import { STATUS_NAMES, type BetEmittedEvent } from '../../../machines/bet-events.ts';
-import type { BetContext, BetInput, CloseOutput, PriceExitOutput, ReplaceOutput, SettledStatus } from '../../../machines/bet-types.ts';
+import { type BetEmittedEvent } from '../../../machines/bet-events.ts';
+import type { BetContext, BetInput, CloseOutput, PriceExitOutput, ReplaceOutput } from '../../../machines/bet-types.ts';
 import type { EffectCall, EffectName } from './scripted-effects.ts';
+import { STATUS_NAMES } from '../../../kernel/domain.ts';
+import type { SettledStatus } from '../../../kernel/domain.ts';
 
 /** Contract outcome of spec section 3 for a bet of `side` entered at `entry` and closed at `exit`. */
 export function contractOutcome(side: 'UP' | 'DOWN', entry: bigint, exit: bigint): SettledStatus {

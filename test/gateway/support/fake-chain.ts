@@ -5,8 +5,9 @@
  * be (read the bet first; a closed bet answers `already_closed` or its replacement).
  * Failures and "the transaction landed but the answer never came" can be scripted.
  */
-import type { Side } from '../../../adapters/chain/port.ts';
-import type { BetEffects, PriceExit } from '../../../runtime/gateway/bet-effects.ts';
+
+import type { BetEffects, PriceExit } from '../../../runtime/gateway/bets/effects.ts';
+import type { Side } from '../../../kernel/domain.ts';
 
 export interface FakeBet {
   id: bigint;

@@ -3,7 +3,7 @@
  * resolves or rejects each pending call with the outcome the model step names, and reads
  * the calls back to check what the runtime asked of the chain.
  */
-import type { BetEffects, CloseResult, PriceExit, ReplaceResult } from '../../../runtime/gateway/bet-effects.ts';
+import type { BetEffects, CloseResult, PriceExit, ReplaceResult } from '../../../runtime/gateway/bets/effects.ts';
 
 export type EffectName = keyof BetEffects;
 

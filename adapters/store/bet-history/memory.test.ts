@@ -1,0 +1,4 @@
+import { createMemoryBetHistory } from './memory.ts';
+import { betHistoryContract } from './contract.ts';
+
+betHistoryContract('memory', () => createMemoryBetHistory());

@@ -1,0 +1,61 @@
+/** In-memory EventLog (unit tests, and the state behind the embedded file store): a ring buffer of the last `capacity` events. */
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_EVENT_CAPACITY, DEFAULT_READ_LIMIT, type EventLog, type LoggedEvent, type Sequenced } from './port.ts';
+
+/** A memory log: the EventLog port plus synchronous access for stores built on it. */
+export interface MemoryEventLog<E extends LoggedEvent> extends EventLog<E> {
+  /** Assigns the next seq and stores the event, synchronously. */
+  appendNow(event: E): Sequenced<E>;
+  /** Puts back an event with the seq it had (replaying a journal); seqs must come in increasing order. */
+  restore(event: Sequenced<E>): void;
+  /** The events held, oldest first (compaction). */
+  held(): Array<Sequenced<E>>;
+}
+
+/** Creates an empty in-memory event log holding at most `capacity` events; its epoch is new unless given (a journal keeps its own). */
+export function createMemoryEventLog<E extends LoggedEvent>(capacity = DEFAULT_EVENT_CAPACITY, epoch: string = randomUUID()): MemoryEventLog<E> {
+  if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`event log capacity must be a positive integer, got ${capacity}`);
+  const ring: Array<Sequenced<E> | undefined> = new Array(capacity);
+  let last = 0;
+
+  const readSinceNow = (since: number, limit: number): Array<Sequenced<E>> => {
+    const oldest = Math.max(1, last - capacity + 1);
+    const out: Array<Sequenced<E>> = [];
+    for (let seq = Math.max(oldest, Math.floor(since) + 1); seq <= last && out.length < limit; seq++) {
+      const e = ring[seq % capacity];
+      if (e && e.seq === seq) out.push(e);
+    }
+    return out;
+  };
+
+  return {
+    appendNow(event) {
+      const { seq: _ignored, ...fields } = event as E & { seq?: unknown };
+      const stored = { ...(fields as E), seq: ++last } as Sequenced<E>;
+      ring[last % capacity] = stored;
+      return stored;
+    },
+    restore(event) {
+      if (event.seq <= last) return;
+      last = event.seq;
+      ring[last % capacity] = event;
+    },
+    held: () => readSinceNow(0, capacity),
+    async append(event) {
+      return this.appendNow(event);
+    },
+    async readSince(since, limit = DEFAULT_READ_LIMIT) {
+      return readSinceNow(since, limit);
+    },
+    async lastSeq() {
+      return last;
+    },
+    async firstSeq() {
+      const held = readSinceNow(0, 1)[0];
+      return held ? held.seq : last + 1;
+    },
+    async epoch() {
+      return epoch;
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { storeContract } from './contract.ts';
+import { applyTrade, openingBalances } from '../../../machines/exchange/ledger.ts';
+import { replayJournal } from '../../../machines/exchange/journal.ts';
+import { dec } from '../../../machines/exchange/money.ts';
+import { openFileExchangeStore } from './file.ts';
+import type { AccountRecord, ExchangeStore } from './port.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'exchange-file-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const freshPath = () => join(dir, `ledger-${n++}.log`);
+
+storeContract('journal file', () => openFileExchangeStore(freshPath()));
+
+const account = (name: string): AccountRecord => ({
+  id: `id-${name}`,
+  name,
+  baseCurrency: 'USDT',
+  initialCash: dec('1000'),
+  feeRate: dec('0.001'),
+  createdAt: new Date(0).toISOString(),
+});
+const point = { ts: new Date(0).toISOString(), cash: '1000', positionsValue: '0', equity: '1000', realizedPnl: '0', unrealizedPnl: '0' };
+
+/** Opens an account and makes `trades` buys of 1 SOL at 100 with a 0.1 fee. */
+async function trade(store: ExchangeStore, name: string, trades: number): Promise<string> {
+  const a = account(name);
+  await store.createAccount(a, openingBalances(a.initialCash), { type: 'OPEN', ts: a.createdAt, amount: '1000' }, point);
+  for (let i = 0; i < trades; i++) {
+    const { bundle } = (await store.load(a.id))!;
+    const t = { symbol: 'SOLUSDT' as const, side: 'BUY' as const, qty: dec('1'), gross: dec('100'), fee: dec('0.1') };
+    const entry = { type: 'TRADE' as const, ts: a.createdAt, orderId: `o${i}`, symbol: t.symbol, side: t.side, qty: '1', gross: '100', fee: '0.1' };
+    expect(
+      await store.commit(a.id, bundle.version, {
+        balances: applyTrade(bundle.balances, t),
+        journal: [entry],
+        idempotency: { key: `k${i}`, record: { fingerprint: 'f', status: 201, body: { orderId: `o${i}` } } },
+      }),
+    ).toBe('committed');
+  }
+  return a.id;
+}
+
+describe('journal file store', () => {
+  it('reopens to the same accounts, balances, versions, journal and idempotency records', async () => {
+    const path = freshPath();
+    const first = openFileExchangeStore(path);
+    const id = await trade(first, 'reopen', 3);
+    const { bundle } = (await first.load(id))!;
+    await first.commit(id, bundle.version, {
+      balances: bundle.balances,
+      journal: [],
+      orderState: { orderId: 'o9', state: { status: 'done', value: 'filled' } },
+    });
+    const before = await first.load(id, 'k1');
+    await first.close();
+
+    const second = openFileExchangeStore(path);
+    const after = await second.load(id, 'k1');
+    expect(after?.bundle.version).toBe(5);
+    expect(after?.bundle.balances.cash.toFixed()).toBe(before?.bundle.balances.cash.toFixed());
+    expect(after?.bundle.balances.positions.SOLUSDT?.qty.toFixed()).toBe('3');
+    expect(after?.idempotency).toEqual(before?.idempotency);
+    expect(replayJournal(await second.journal(id)).cash.toFixed()).toBe('699.7');
+    expect(await second.readOrderState(id, 'o9')).toEqual({ status: 'done', value: 'filled' });
+    await second.close();
+  });
+
+  it('cuts a torn last line (a write cut by kill -9) and keeps everything before it', async () => {
+    const path = freshPath();
+    const first = openFileExchangeStore(path);
+    const id = await trade(first, 'torn', 2);
+    await first.close();
+    appendFileSync(path, '{"k":"commit","id":"id-torn","v":3,"c":{"bal');
+    const second = openFileExchangeStore(path);
+    expect((await second.load(id))?.bundle.version).toBe(3);
+    expect(await trade(second, 'after-torn', 1)).toBe('id-after-torn');
+    await second.close();
+    expect(readFileSync(path, 'utf8').endsWith('\n')).toBe(true);
+  });
+
+  it('refuses a file damaged before its last line, naming it', async () => {
+    const path = freshPath();
+    const first = openFileExchangeStore(path);
+    await trade(first, 'damaged', 1);
+    await first.close();
+    const lines = readFileSync(path, 'utf8').split('\n');
+    appendFileSync(path, `${lines[0]}\n`); // the same account created twice
+    expect(() => openFileExchangeStore(path)).toThrow(/does not apply/);
+  });
+
+  it('compacts to one line per account once it has grown, keeping the state', async () => {
+    const path = freshPath();
+    const store = openFileExchangeStore(path, { compactSlack: 10 });
+    const a = await trade(store, 'compact-a', 12);
+    const b = await trade(store, 'compact-b', 2);
+    expect(store.lines()).toBeLessThan(17);
+    await store.deleteAccount(b);
+    await store.close();
+    const again = openFileExchangeStore(path);
+    expect((await again.load(a))?.bundle.balances.positions.SOLUSDT?.qty.toFixed()).toBe('12');
+    expect(await again.load(b)).toBeNull();
+    expect(await again.journal(a)).toHaveLength(13);
+    await again.close();
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * The exchange ledger of the embedded default, kept in DATA_DIR (design: "the embedded default
+ * keeps ... the exchange ledger in DATA_DIR (append-only files, as the local chain's journal)"):
+ * the accounts live in a `MemoryLedger`, and every change is one JSON line of
+ * `<DATA_DIR>/exchange/ledger.log`, written in the same synchronous step as the change and on
+ * disk (group-committed fsync) before the caller is answered. Opening replays the file; when it
+ * has grown past twice what the state needs it is rewritten with one line per account.
+ *
+ * Lines: `{"k":"create",...}` a new account; `{"k":"commit","id","v","c"}` a ledger commit at
+ * version `v` (with the order's final state when it is a trade); `{"k":"del","id"}`;
+ * `{"k":"acct","h"}` a whole account (compaction).
+ *
+ * @example
+ *   const store = openFileExchangeStore('.data/exchange/ledger.log');
+ */
+import * as v from 'valibot';
+import { JournalEntrySchema } from '../../../machines/exchange/journal.ts';
+import {
+  AccountJson,
+  accountFromJson,
+  accountToJson,
+  BalancesJson,
+  balancesFromJson,
+  balancesToJson,
+  commitFromJson,
+  commitToJson,
+  type LedgerCommitJson,
+} from './codec.ts';
+import { ledgerReads, MemoryLedger, type HeldAccountJson } from './memory.ts';
+import type { EquityPoint, ExchangeStore } from './port.ts';
+import { LineJournal } from '../file/line-journal.ts';
+
+const Plain = v.looseObject({});
+const Line = v.variant('k', [
+  v.object({ k: v.literal('create'), account: AccountJson, balances: BalancesJson, opening: JournalEntrySchema, point: Plain }),
+  v.object({ k: v.literal('commit'), id: v.string(), v: v.number(), c: v.looseObject({ balances: BalancesJson }) }),
+  v.object({ k: v.literal('del'), id: v.string() }),
+  v.object({ k: v.literal('acct'), h: v.looseObject({ account: AccountJson, balances: BalancesJson, version: v.number() }) }),
+]);
+type Line = v.InferOutput<typeof Line>;
+
+/** Tuning of the file store. */
+export interface FileExchangeOptions {
+  /** rewrite the file once it has this many lines more than the state needs [20000] */
+  compactSlack?: number;
+}
+
+/** Opens (or creates) the ledger file at `path`, replays it, and returns the store over it. */
+export function openFileExchangeStore(path: string, options: FileExchangeOptions = {}): ExchangeStore & { lines(): number } {
+  const ledger = new MemoryLedger();
+  const { journal, lines } = LineJournal.open(path, (l) => void v.parse(Line, JSON.parse(l)));
+  for (const text of lines) apply(ledger, v.parse(Line, JSON.parse(text)), path);
+  const slack = options.compactSlack ?? 20_000;
+  let compactAt = journal.length + slack;
+
+  const compact = () => {
+    const out = ledger.exportAccounts().map((h) => JSON.stringify({ k: 'acct', h }));
+    journal.rewrite(out);
+    compactAt = journal.length + Math.max(slack, journal.length);
+  };
+  /** Appends the line of a change just made, and resolves once it is on disk. */
+  const record = async (line: Line): Promise<void> => {
+    const durable = journal.appendDurably(JSON.stringify(line));
+    if (journal.length >= compactAt) compact();
+    await durable;
+  };
+
+  return {
+    kind: 'file',
+    ...ledgerReads(ledger),
+    async createAccount(account, balances, opening, point) {
+      const out = ledger.createNow(account, balances, opening, point);
+      if (out === 'created') await record({ k: 'create', account: accountToJson(account), balances: balancesToJson(balances), opening, point: { ...point } });
+      return out;
+    },
+    async commit(id, expectedVersion, change) {
+      const out = ledger.commitNow(id, expectedVersion, change);
+      if (out === 'committed') await record({ k: 'commit', id, v: expectedVersion, c: commitToJson(change) });
+      return out;
+    },
+    async deleteAccount(id) {
+      const out = ledger.deleteNow(id);
+      if (out) await record({ k: 'del', id });
+      return out;
+    },
+    ping: async () => undefined,
+    lines: () => journal.length,
+    async close() {
+      journal.close();
+    },
+  };
+}
+
+/** The reads of a ledger file as it is now, without opening it for writing (the operator CLI, while an exchange runs). */
+export function readFileExchangeLedger(path: string): ReturnType<typeof ledgerReads> {
+  const ledger = new MemoryLedger();
+  for (const text of LineJournal.read(path, (l) => void v.parse(Line, JSON.parse(l)))) apply(ledger, v.parse(Line, JSON.parse(text)), path);
+  return ledgerReads(ledger);
+}
+
+/** Replays one line into the ledger; a line that does not apply means the file is damaged. */
+function apply(ledger: MemoryLedger, line: Line, path: string): void {
+  const fail = (what: string) => {
+    throw new Error(`${path}: ${what} does not apply to the state before it; the file is damaged`);
+  };
+  switch (line.k) {
+    case 'create':
+      if (ledger.createNow(accountFromJson(line.account), balancesFromJson(line.balances), line.opening, line.point as unknown as EquityPoint) !== 'created')
+        fail(`account ${line.account.id}`);
+      return;
+    case 'commit':
+      if (ledger.commitNow(line.id, line.v, commitFromJson(line.c as unknown as LedgerCommitJson)) !== 'committed') fail(`commit ${line.v} of ${line.id}`);
+      return;
+    case 'del':
+      ledger.deleteNow(line.id);
+      return;
+    case 'acct':
+      ledger.importAccount(line.h as unknown as HeldAccountJson);
+      return;
+  }
+}

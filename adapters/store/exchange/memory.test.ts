@@ -1,0 +1,4 @@
+import { memoryExchangeStore } from './memory.ts';
+import { storeContract } from './contract.ts';
+
+storeContract('in-memory', memoryExchangeStore);

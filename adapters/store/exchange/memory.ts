@@ -1,0 +1,177 @@
+/**
+ * In-memory exchange ledger: the state behind the embedded file store (`exchange-file.ts`) and
+ * unit tests. Same port and same guarantees within one process: every change is synchronous
+ * (`*Now`), so a version check is enough and a journal line written right after it is in the
+ * same order as the changes. On its own nothing survives a restart. `exportAccounts` and
+ * `importAccount` move whole accounts as plain JSON (the file store's compaction).
+ *
+ * @example
+ *   const store = memoryExchangeStore();            // the ExchangeStore port
+ *   const ledger = new MemoryLedger();              // synchronous core, for a store that journals
+ *   ledger.commitNow(id, version, change);          // 'committed' | 'conflict' | 'missing'
+ */
+import type { Balances } from '../../../machines/exchange/ledger.ts';
+import type { JournalEntry } from '../../../machines/exchange/journal.ts';
+import { accountFromJson, accountToJson, balancesFromJson, balancesToJson, type AccountJson, type BalancesJson } from './codec.ts';
+import type { AccountRecord, CommitOutcome, EquityPoint, ExchangeStore, IdempotencyRecord, LedgerCommit, LoadedAccount, OrderRecord } from './port.ts';
+
+interface Held {
+  account: AccountRecord;
+  balances: Balances;
+  version: number;
+  journal: JournalEntry[];
+  orders: OrderRecord[];
+  equity: EquityPoint[];
+  idempotency: Map<string, IdempotencyRecord>;
+  orderStates: Map<string, string>;
+}
+
+/** One whole account as plain JSON. */
+export interface HeldAccountJson {
+  account: AccountJson;
+  balances: BalancesJson;
+  version: number;
+  journal: JournalEntry[];
+  orders: OrderRecord[];
+  equity: EquityPoint[];
+  idempotency: [string, IdempotencyRecord][];
+  orderStates: [string, string][];
+}
+
+const copyBalances = (b: Balances): Balances => ({ ...b, positions: { ...b.positions } });
+const clone = <T>(x: T): T => structuredClone(x);
+
+/** The accounts of one process, changed synchronously. */
+export class MemoryLedger {
+  private readonly accounts = new Map<string, Held>();
+  private readonly names = new Map<string, string>();
+
+  createNow(account: AccountRecord, balances: Balances, opening: JournalEntry, point: EquityPoint): 'created' | 'name_taken' {
+    if (this.names.has(account.name)) return 'name_taken';
+    this.names.set(account.name, account.id);
+    this.accounts.set(account.id, {
+      account,
+      balances: copyBalances(balances),
+      version: 1,
+      journal: [clone(opening)],
+      orders: [],
+      equity: [clone(point)],
+      idempotency: new Map(),
+      orderStates: new Map(),
+    });
+    return 'created';
+  }
+
+  load(id: string, idempotencyKey?: string): LoadedAccount | null {
+    const h = this.accounts.get(id);
+    if (!h) return null;
+    const idem = idempotencyKey === undefined ? undefined : h.idempotency.get(idempotencyKey);
+    return {
+      bundle: { account: h.account, balances: copyBalances(h.balances), version: h.version },
+      idempotency: idem ? clone(idem) : null,
+    };
+  }
+
+  commitNow(id: string, expectedVersion: number, change: LedgerCommit): CommitOutcome {
+    const h = this.accounts.get(id);
+    if (!h) return 'missing';
+    if (h.version !== expectedVersion) return 'conflict';
+    if (change.idempotency && h.idempotency.has(change.idempotency.key)) return 'conflict';
+    h.balances = copyBalances(change.balances);
+    h.journal.push(...clone(change.journal));
+    if (change.order) h.orders.push(clone(change.order));
+    if (change.equityPoint) h.equity.push(clone(change.equityPoint));
+    if (change.idempotency) h.idempotency.set(change.idempotency.key, clone(change.idempotency.record));
+    if (change.orderState) h.orderStates.set(change.orderState.orderId, JSON.stringify(change.orderState.state));
+    h.version += 1;
+    return 'committed';
+  }
+
+  deleteNow(id: string): boolean {
+    const h = this.accounts.get(id);
+    if (!h) return false;
+    this.accounts.delete(id);
+    this.names.delete(h.account.name);
+    return true;
+  }
+
+  has(id: string): boolean {
+    return this.accounts.has(id);
+  }
+
+  ids(): string[] {
+    return [...this.accounts.keys()];
+  }
+
+  orders(id: string, limit: number): OrderRecord[] {
+    const h = this.accounts.get(id);
+    return h ? clone(h.orders.slice(-limit).reverse()) : [];
+  }
+
+  equity(id: string, sinceMs: number): EquityPoint[] {
+    const h = this.accounts.get(id);
+    return h ? clone(h.equity.filter((p) => Date.parse(p.ts) >= sinceMs)) : [];
+  }
+
+  journal(id: string): JournalEntry[] {
+    return clone(this.accounts.get(id)?.journal ?? []);
+  }
+
+  readState(accountId: string, orderId: string): unknown {
+    const s = this.accounts.get(accountId)?.orderStates.get(orderId);
+    return s === undefined ? null : (JSON.parse(s) as unknown);
+  }
+
+  exportAccounts(): HeldAccountJson[] {
+    return [...this.accounts.values()].map((h) => ({
+      account: accountToJson(h.account),
+      balances: balancesToJson(h.balances),
+      version: h.version,
+      journal: h.journal,
+      orders: h.orders,
+      equity: h.equity,
+      idempotency: [...h.idempotency],
+      orderStates: [...h.orderStates],
+    }));
+  }
+
+  importAccount(json: HeldAccountJson): void {
+    const account = accountFromJson(json.account);
+    this.names.set(account.name, account.id);
+    this.accounts.set(account.id, {
+      account,
+      balances: balancesFromJson(json.balances),
+      version: json.version,
+      journal: clone(json.journal),
+      orders: clone(json.orders),
+      equity: clone(json.equity),
+      idempotency: new Map(clone(json.idempotency)),
+      orderStates: new Map(json.orderStates),
+    });
+  }
+}
+
+/** The read side of the port over a ledger (shared by the memory and the file store). */
+export function ledgerReads(ledger: MemoryLedger): Pick<ExchangeStore, 'load' | 'listAccountIds' | 'orders' | 'equity' | 'journal' | 'readOrderState'> {
+  return {
+    load: async (id, idempotencyKey) => ledger.load(id, idempotencyKey),
+    listAccountIds: async () => ledger.ids(),
+    orders: async (id, limit) => ledger.orders(id, limit),
+    equity: async (id, sinceMs) => ledger.equity(id, sinceMs),
+    journal: async (id) => ledger.journal(id),
+    readOrderState: async (accountId, orderId) => ledger.readState(accountId, orderId),
+  };
+}
+
+/** Creates an empty in-memory store (lost when the process ends). */
+export function memoryExchangeStore(): ExchangeStore {
+  const ledger = new MemoryLedger();
+  return {
+    ...ledgerReads(ledger),
+    createAccount: async (account, balances, opening, point) => ledger.createNow(account, balances, opening, point),
+    commit: async (id, expectedVersion, change) => ledger.commitNow(id, expectedVersion, change),
+    deleteAccount: async (id) => ledger.deleteNow(id),
+    ping: async () => undefined,
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * The exchange ledger store: one port, three adapters (Redis; a journal file in DATA_DIR as the
+ * embedded default; in-memory for unit tests). Every change of an account is one `commit` guarded by the account's version, so
+ * cash, positions, order, fills, journal entries, equity point and idempotency record are
+ * written all together or not at all, whatever races (design: atomic execution). An order costs
+ * two round trips: `load` (account, positions, idempotency record) and `commit` (which also saves
+ * the order's final state).
+ */
+
+import type { Balances } from '../../../machines/exchange/ledger.ts';
+import type { JournalEntry } from '../../../machines/exchange/journal.ts';
+import type { Decimal } from '../../../machines/exchange/money.ts';
+import type { BookSymbol } from '../../../kernel/domain.ts';
+
+/** The fixed facts of an account (spec §2 Account). */
+export interface AccountRecord {
+  id: string;
+  name: string;
+  baseCurrency: 'USDT';
+  initialCash: Decimal;
+  feeRate: Decimal;
+  createdAt: string;
+}
+
+/** An account as loaded: its facts, balances, and the version a commit must match. */
+export interface AccountBundle {
+  account: AccountRecord;
+  balances: Balances;
+  version: number;
+}
+
+/** One book level taken by an order, as stored and sent (decimal strings). */
+export interface FillRecord {
+  price: string;
+  qty: string;
+  gross: string;
+}
+
+/** An executed order with its fills (spec §2 Order record), decimal strings throughout. */
+export interface OrderRecord {
+  orderId: string;
+  accountId: string;
+  status: 'FILLED' | 'PARTIALLY_FILLED';
+  symbol: BookSymbol;
+  side: 'BUY' | 'SELL';
+  requestedQty: string;
+  qty: string;
+  price: string;
+  gross: string;
+  fee: string;
+  cash: string;
+  positionQty: string;
+  idempotencyKey: string | null;
+  createdAt: string;
+  fills: FillRecord[];
+}
+
+/** One point of the equity curve (spec §2 Equity point). */
+export interface EquityPoint {
+  ts: string;
+  cash: string;
+  positionsValue: string;
+  equity: string;
+  realizedPnl: string;
+  unrealizedPnl: string;
+}
+
+/** What an `Idempotency-Key` answered the first time: the body fingerprint and the reply. */
+export interface IdempotencyRecord {
+  fingerprint: string;
+  status: number;
+  body: Record<string, string>;
+}
+
+/** Everything one ledger change writes. `balances` is the whole new state of the account. */
+export interface LedgerCommit {
+  balances: Balances;
+  journal: JournalEntry[];
+  order?: OrderRecord;
+  idempotency?: { key: string; record: IdempotencyRecord };
+  equityPoint?: EquityPoint;
+  /** the order's final machine snapshot, saved in the same commit as the trade it describes (no separate write) */
+  orderState?: { orderId: string; state: unknown };
+}
+
+/** `conflict`: another writer committed first (reload and retry); `missing`: the account is gone. */
+export type CommitOutcome = 'committed' | 'conflict' | 'missing';
+
+/** An account loaded together with what an idempotency key already answered (if asked). */
+export interface LoadedAccount {
+  bundle: AccountBundle;
+  idempotency: IdempotencyRecord | null;
+}
+
+/** The ledger store port; `exchange-redis.ts` and `exchange-memory.ts` implement it. */
+export interface ExchangeStore {
+  /** where the ledger lives (metrics time Redis round trips); unset: not said */
+  readonly kind?: 'redis' | 'file' | 'memory';
+  /** Creates an account with its opening journal entry and first equity point; names are unique. */
+  createAccount(account: AccountRecord, balances: Balances, opening: JournalEntry, point: EquityPoint): Promise<'created' | 'name_taken'>;
+  /** A consistent read of one account (null when it does not exist). */
+  load(id: string, idempotencyKey?: string): Promise<LoadedAccount | null>;
+  /** Writes `change` only if the account still has `expectedVersion`; bumps the version. */
+  commit(id: string, expectedVersion: number, change: LedgerCommit): Promise<CommitOutcome>;
+  /** Ids of every account, oldest first. */
+  listAccountIds(): Promise<string[]>;
+  /** Newest first, at most `limit`. */
+  orders(id: string, limit: number): Promise<OrderRecord[]>;
+  /** Oldest first, points with ts >= sinceMs. */
+  equity(id: string, sinceMs: number): Promise<EquityPoint[]>;
+  /** The whole journal of one account, in order. */
+  journal(id: string): Promise<JournalEntry[]>;
+  /** The final state of an executed order, as its commit saved it (null when unknown). */
+  readOrderState(accountId: string, orderId: string): Promise<unknown>;
+  /** Removes the account and everything it owns; false when it did not exist. */
+  deleteAccount(id: string): Promise<boolean>;
+  /** One round trip to the storage (health); rejects with DependencyUnavailable when it is unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,71 @@
+/**
+ * Lua scripts of the Redis exchange store. Each runs atomically in Redis, so a commit is
+ * all-or-nothing and a version check inside the script serialises racing writers, also
+ * across processes. The scripts do no arithmetic: decimals are computed in TypeScript.
+ */
+import { redisScript } from '../redis/script.ts';
+
+/** KEYS: names, accounts, account, journal, equity. ARGV: name, id, createdMs, hash fields, journal fields, point score, point. */
+export const CREATE_ACCOUNT = redisScript(
+  `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 'name_taken' end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
+redis.call('HSET', KEYS[3], unpack(cjson.decode(ARGV[4])))
+redis.call('XADD', KEYS[4], '*', unpack(cjson.decode(ARGV[5])))
+redis.call('ZADD', KEYS[5], ARGV[6], ARGV[7])
+return 'created'
+`,
+  { deadline: true },
+);
+
+/**
+ * KEYS: account, positions, idempotency. ARGV: idempotency key (optional). One consistent read of
+ * an order's inputs in one command: {account fields and values, position fields and values,
+ * the idempotency record or false}; an empty account hash is an account that does not exist.
+ */
+export const LOAD = redisScript(`
+local idem = false
+if ARGV[1] then idem = redis.call('HGET', KEYS[3], ARGV[1]) end
+return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), idem}
+`);
+
+/**
+ * KEYS: account, positions, orders, equity, journal, idempotency, order states. ARGV: expected
+ * version, balances JSON {cash, netDeposits, feesPaid, positions{symbol: json}, journal[[k,v,...]]},
+ * order JSON, equity score, equity member, idempotency key, idempotency record JSON, order id,
+ * order state JSON ('' = none). The JSON documents the commit stores whole travel as arguments of
+ * their own, so neither side encodes or decodes them twice.
+ */
+export const COMMIT = redisScript(
+  `
+local v = redis.call('HGET', KEYS[1], 'version')
+if not v then return 'missing' end
+if v ~= ARGV[1] then return 'conflict' end
+if ARGV[6] ~= '' and redis.call('HEXISTS', KEYS[6], ARGV[6]) == 1 then return 'conflict' end
+local c = cjson.decode(ARGV[2])
+redis.call('HSET', KEYS[1], 'cash', c.cash, 'netDeposits', c.netDeposits, 'feesPaid', c.feesPaid)
+for sym, json in pairs(c.positions) do redis.call('HSET', KEYS[2], sym, json) end
+for _, fields in ipairs(c.journal) do redis.call('XADD', KEYS[5], '*', unpack(fields)) end
+if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[3]) end
+if ARGV[5] ~= '' then redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5]) end
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[6], ARGV[6], ARGV[7]) end
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[7], ARGV[8], ARGV[9]) end
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+return 'committed'
+`,
+  { deadline: true },
+);
+
+/** KEYS: account, names, accounts, then every key the account owns. ARGV: id. */
+export const DELETE_ACCOUNT = redisScript(
+  `
+local name = redis.call('HGET', KEYS[1], 'name')
+if not name then return 0 end
+if redis.call('HGET', KEYS[2], name) == ARGV[1] then redis.call('HDEL', KEYS[2], name) end
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('DEL', KEYS[1])
+for i = 4, #KEYS do redis.call('DEL', KEYS[i]) end
+return 1
+`,
+  { deadline: true },
+);

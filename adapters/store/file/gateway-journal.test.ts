@@ -1,0 +1,139 @@
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LoggedEvent } from '../event-log/port.ts';
+import { openJournalStore, readJournalRecords } from './gateway-journal.ts';
+import { snapshotStoreContract } from '../snapshot/contract.ts';
+import { betHistoryContract, record } from '../bet-history/contract.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'journal-store-'));
+let n = 0;
+const freshPath = () => join(root, `${n++}`, 'journal.log');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+type Ev = LoggedEvent & { id?: string; price?: string };
+
+snapshotStoreContract('journal file', () => {
+  const s = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(freshPath());
+  return { store: s.snapshots, events: s.eventLog };
+});
+
+betHistoryContract('journal file', () => openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(freshPath()).betHistory);
+
+describe('journal store', () => {
+  it("writes the history records a commit carries in the commit's line, and reads them back after a reopen", async () => {
+    const path = freshPath();
+    const a = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path);
+    await a.snapshots.commit('1', { snapshot: { status: 'active' }, final: false, events: [{ type: 'bet_open', id: '1' }], rev: 1, records: [record('1')] });
+    expect((await a.betHistory.get('1'))?.status).toBe(0);
+    const closed = record('1', { status: 1, exitPrice: 15_000_000_001, closedAt: 1_763_700_020_000, netUnits: '30000000', closeTx: 'sig-close' });
+    await a.snapshots.commit('1', { snapshot: { status: 'done' }, final: true, events: [{ type: 'bet_closed', id: '1' }], rev: 2, records: [closed] });
+    // the record is in the same line as the snapshot and its event: one append, so one kill cannot split them
+    const lines = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(lines.at(-1)).toMatchObject({ k: 's', id: '1', f: 1, ev: [{ e: { type: 'bet_closed' } }], h: [{ id: '1', status: 1, closeTx: 'sig-close' }] });
+    // a commit whose rev was already stored writes no record either
+    await a.snapshots.commit('1', { snapshot: { status: 'done' }, final: true, events: [], rev: 2, records: [record('1')] });
+    await a.close();
+
+    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    expect(await b.betHistory.get('1')).toEqual(closed);
+    expect(readJournalRecords(path).betHistory.all()).toEqual([closed]);
+    await b.close();
+  });
+
+  it('keeps the history through compaction and pruning', async () => {
+    const path = freshPath();
+    const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path, { compactSlack: 10 });
+    for (let i = 1; i <= 30; i++) {
+      await a.snapshots.commit(String(i), {
+        snapshot: { status: 'active' },
+        final: false,
+        events: [{ type: 'bet_open', id: String(i) }],
+        rev: 1,
+        records: [record(String(i), { openedAt: i })],
+      });
+    }
+    expect(await a.betHistory.pruneOpenedBefore(11)).toBe(10);
+    await a.close();
+    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    expect(await b.betHistory.get('10')).toBeNull();
+    expect((await b.betHistory.pageOf(record('1').bettor, 100)).length).toBe(20);
+    await b.close();
+  });
+
+  it('takes in the history file an older version kept beside the journal, once', async () => {
+    const path = freshPath();
+    const legacy = join(dirname(path), 'history.log');
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(
+      legacy,
+      `${JSON.stringify(record('5'))}\n${JSON.stringify(record('5', { status: 2, closedAt: 1, netUnits: '-100000000' }))}\n${JSON.stringify(record('6'))}\n`,
+    );
+    const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    expect((await a.betHistory.get('5'))?.status).toBe(2);
+    expect(existsSync(legacy)).toBe(false);
+    await a.close();
+    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    expect((await b.betHistory.pageOf(record('5').bettor, 10)).map((r) => r.id)).toEqual(['6', '5']);
+    await b.close();
+  });
+
+  it('gives back after a reopen exactly what it held: ticks, events with their seqs, snapshots with their revs', async () => {
+    const path = freshPath();
+    const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    await a.history.append({ price: '150.00000000', ts: 1_000 });
+    await a.history.append({ price: '151.00000000', ts: 2_000 });
+    await a.eventLog.append({ type: 'price', price: '150.00000000' });
+    await a.snapshots.commit('7', { snapshot: { status: 'active', n: 1 }, final: false, events: [{ type: 'bet_open', id: '7' }], rev: 3 });
+    await a.eventLog.append({ type: 'price', price: '151.00000000' });
+    await a.close();
+
+    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    expect(await b.history.latest()).toEqual({ price: '151.00000000', ts: 2_000 });
+    expect(await b.history.atOrBefore(1_500)).toEqual({ price: '150.00000000', ts: 1_000 });
+    expect((await b.eventLog.readSince(0)).map((e) => [e.seq, e.type])).toEqual([
+      [1, 'price'],
+      [2, 'bet_open'],
+      [3, 'price'],
+    ]);
+    expect(await b.snapshots.loadLive()).toEqual([{ id: '7', snapshot: { status: 'active', n: 1 }, rev: 3 }]);
+    expect((await b.eventLog.append({ type: 'price' })).seq).toBe(4);
+    await b.close();
+  });
+
+  it('drops a torn last line (a write cut by kill -9) and keeps everything before it', async () => {
+    const path = freshPath();
+    const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    await a.snapshots.commit('1', { snapshot: { status: 'active' }, final: false, events: [{ type: 'bet_open', id: '1' }], rev: 1 });
+    await a.close();
+    appendFileSync(path, '{"k":"s","id":"2","s":"{\\"status\\"');
+    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    expect((await b.snapshots.loadLive()).map((s) => s.id)).toEqual(['1']);
+    expect(await b.eventLog.lastSeq()).toBe(1);
+    await b.close();
+  });
+
+  it('rewrites the file with just the state once it grows: live snapshots, the newest finals and events are kept', async () => {
+    const path = freshPath();
+    const a = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path, { compactSlack: 50, eventCapacity: 20, finalKeep: 5 });
+    for (let i = 1; i <= 100; i++) {
+      await a.snapshots.commit(String(i), { snapshot: { status: 'active', i }, final: false, events: [{ type: 'bet_open', id: String(i) }], rev: 1 });
+      if (i % 2 === 0)
+        await a.snapshots.commit(String(i), { snapshot: { status: 'done', i }, final: true, events: [{ type: 'bet_closed', id: String(i) }], rev: 2 });
+    }
+    expect(a.lines()).toBeLessThan(150); // 150 commits written
+    await a.close();
+    const b = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path, { eventCapacity: 20 });
+    expect((await b.snapshots.loadLive()).length).toBe(50);
+    expect(await b.snapshots.load('100')).toEqual({ status: 'done', i: 100 });
+    expect(await b.snapshots.load('2')).toBeNull(); // an old final, retired by compaction
+    expect(await b.eventLog.lastSeq()).toBe(150);
+    expect((await b.eventLog.readSince(0)).map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 131 + i));
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean).length).toBe(b.lines());
+    await b.close();
+  });
+});

@@ -1,0 +1,17 @@
+/** Redis KeyStore: one hash `<prefix>keystore`, field = address, value = sealed secret key (HSETNX keeps the first). */
+import type { Redis } from 'ioredis';
+import type { KeyStore } from './port.ts';
+import { openSealedKeyStore } from './sealed.ts';
+
+/** Opens (or creates) the key store in Redis, encrypted with `key` (see `deriveKeystoreKey`). */
+export async function openRedisKeyStore(redis: Redis, key: Buffer, options: { prefix?: string } = {}): Promise<KeyStore> {
+  const hash = `${options.prefix ?? 'gw:'}keystore`;
+  return openSealedKeyStore(
+    {
+      get: async (name) => (await redis.hget(hash, name)) ?? undefined,
+      putIfAbsent: async (name, value) => (await redis.hsetnx(hash, name, value)) === 1,
+      names: () => redis.hkeys(hash),
+    },
+    key,
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * A leader lease in Redis (design: "one elected leader (lease with a fencing token)"): the key
+ * holds `<node>:<fence>` with a TTL, taken with `SET key value NX PX ttl`, kept alive by a
+ * compare-and-extend script and given up by a compare-and-delete script, so a node can only
+ * extend or drop a lease it still holds. Every new holder takes the next value of a counter: the
+ * fence, which only grows, so a write stamped with an older fence is known to be stale.
+ *
+ * @example
+ *   const lease = new RedisLease(redis, { key: 'gw:leader', node: 'gw-1', ttlMs: 5_000 });
+ *   const fence = await lease.acquire(); // a number when held, null when another node holds it
+ *   await lease.renew();                 // false once it is lost
+ *   await lease.release();
+ */
+import type { Redis } from 'ioredis';
+import { redisScript } from '../redis/script.ts';
+
+// KEYS: lease, fence counter. ARGV: node, ttl ms. Returns the fence held by `node` (new or its own), or 0.
+const ACQUIRE = redisScript(`
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local node, fence = string.match(cur, '^(.*):(%d+)$')
+  if node == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    return tonumber(fence)
+  end
+  return 0
+end
+local fence = redis.call('INCR', KEYS[2])
+if redis.call('SET', KEYS[1], ARGV[1] .. ':' .. fence, 'NX', 'PX', ARGV[2]) then return fence end
+return 0
+`);
+
+// KEYS: lease. ARGV: value, ttl ms. Extends only the holder's own lease.
+const RENEW = redisScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`);
+
+// KEYS: lease. ARGV: value. Deletes only the holder's own lease.
+const RELEASE = redisScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`);
+
+/** Which lease and who asks for it. */
+export interface RedisLeaseOptions {
+  /** the lease key; the fence counter is `<key>:fence` */
+  key: string;
+  /** this node's id (must not contain a newline) */
+  node: string;
+  ttlMs: number;
+}
+
+/** One node's handle on a lease. */
+export class RedisLease {
+  private fence: number | null = null;
+
+  constructor(
+    private readonly redis: Redis,
+    readonly options: RedisLeaseOptions,
+  ) {}
+
+  private value(fence: number): string {
+    return `${this.options.node}:${fence}`;
+  }
+
+  /** Takes the lease when it is free (or already ours); the fence when held, null otherwise. */
+  async acquire(): Promise<number | null> {
+    const out = Number(await ACQUIRE.run(this.redis, [this.options.key, `${this.options.key}:fence`], [this.options.node, this.options.ttlMs]));
+    this.fence = out > 0 ? out : null;
+    return this.fence;
+  }
+
+  /** Extends the lease by its TTL; false when it is no longer ours. */
+  async renew(): Promise<boolean> {
+    if (this.fence === null) return false;
+    const ok = Number(await RENEW.run(this.redis, [this.options.key], [this.value(this.fence), this.options.ttlMs])) === 1;
+    if (!ok) this.fence = null;
+    return ok;
+  }
+
+  /** Gives the lease up when it is ours (shutdown), so another node takes over at once. */
+  async release(): Promise<void> {
+    if (this.fence === null) return;
+    const value = this.value(this.fence);
+    this.fence = null;
+    await RELEASE.run(this.redis, [this.options.key], [value]);
+  }
+
+  /** Who holds the lease now (`<node>:<fence>`), null when nobody does. */
+  async holder(): Promise<string | null> {
+    return this.redis.get(this.options.key);
+  }
+}

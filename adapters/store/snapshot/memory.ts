@@ -1,0 +1,80 @@
+/**
+ * In-memory `SnapshotStore` (unit tests, and the state behind the embedded file store): keeps
+ * JSON text, not objects, so it round-trips exactly like Redis does, and appends committed
+ * events to its event log in the same synchronous step as the snapshot.
+ *
+ * @example
+ *   const events = createMemoryEventLog<GatewayEvent>();
+ *   const store = new MemorySnapshotStore(events);
+ */
+import type { LoggedEvent } from '../event-log/port.ts';
+import { createMemoryEventLog, type MemoryEventLog } from '../event-log/memory.ts';
+import { parseOrNull, type CommitResult, type SnapshotCommit, type SnapshotStore, type StoredSnapshot } from './port.ts';
+
+/** A record as kept: JSON text, live or final, and its rev. */
+export interface SnapshotRecord {
+  json: string;
+  final: boolean;
+  rev: number;
+}
+
+/** Where a memory store puts the records a commit carries (e.g. a memory bet history). */
+export interface RecordSink<R> {
+  putNow(record: R): void;
+}
+
+/** Snapshots in a Map; lost when the process ends (the file store journals them). */
+export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never> implements SnapshotStore<E, R> {
+  private readonly records = new Map<string, SnapshotRecord>();
+
+  constructor(
+    readonly events: MemoryEventLog<E> = createMemoryEventLog<E>(),
+    private readonly sink: RecordSink<R> | null = null,
+  ) {}
+
+  async commit(id: string, change: SnapshotCommit<E, R>): Promise<CommitResult<E>> {
+    return this.commitNow(id, change);
+  }
+
+  /** The commit, done synchronously (the file store journals exactly what this did). */
+  commitNow(id: string, change: SnapshotCommit<E, R>): CommitResult<E> {
+    const stored = this.records.get(id);
+    if (stored && change.rev <= stored.rev) return { applied: false };
+    this.records.set(id, { json: JSON.stringify(change.snapshot), final: change.final, rev: change.rev });
+    for (const r of change.records ?? []) this.sink?.putNow(r);
+    return { applied: true, events: change.events.map((e) => this.events.appendNow(e)) };
+  }
+
+  /** Puts a record back as it was (replaying a journal). */
+  restore(id: string, record: SnapshotRecord): void {
+    this.records.set(id, record);
+  }
+
+  /** Every record (compaction of the file store). */
+  entries(): IterableIterator<[string, SnapshotRecord]> {
+    return this.records.entries();
+  }
+
+  /** Forgets a final record (retention). */
+  forget(id: string): void {
+    if (this.records.get(id)?.final) this.records.delete(id);
+  }
+
+  async load(id: string): Promise<unknown | null> {
+    const rec = this.records.get(id);
+    return rec ? (JSON.parse(rec.json) as unknown) : null;
+  }
+
+  async loadLive(): Promise<StoredSnapshot[]> {
+    const out: StoredSnapshot[] = [];
+    for (const [id, rec] of this.records) if (!rec.final) out.push({ id, snapshot: parseOrNull(rec.json), rev: rec.rev });
+    return out;
+  }
+
+  async isLive(id: string): Promise<boolean> {
+    const rec = this.records.get(id);
+    return rec !== undefined && !rec.final;
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,107 @@
+/**
+ * Runs the exchange in-process: the API on one port, health on the management port
+ * (design: "Run contract"), books from any BookFeed, the ledger in any ExchangeStore.
+ *
+ * @example
+ *   const ex = await startExchange({ port: 8081, mgmtPort: 8082, bookMaxAgeMs: 30_000, feed, store });
+ *   await ex.stop();
+ */
+import uws from 'uWebSockets.js';
+import type { BookFeed } from '../adapters/feed/port.ts';
+import type { ExchangeStore } from '../adapters/store/exchange/port.ts';
+import { bookCache } from '../runtime/exchange/book-cache.ts';
+import type { ExchangeContext } from '../runtime/exchange/context.ts';
+import { createExchangeMetrics, type ExchangeMetrics } from '../runtime/exchange/metrics.ts';
+import { componentLog, log as rootLog, type Logger } from '../kernel/log.ts';
+import { waitFor } from '../runtime/wait-for.ts';
+import { assertNativeUws, listenExclusive } from '../server/http.ts';
+import { InFlight } from '../server/exchange/handle.ts';
+import { mountExchangeRoutes, mountManagementRoutes } from '../server/exchange/routes.ts';
+import { ASSET_PREFIX, servicePage } from '../server/web/pages.ts';
+import { mountSite } from '../server/web/static.ts';
+
+/** What an in-process exchange needs. */
+export interface ExchangeOptions {
+  /** API port (0 = any free port) */
+  port: number;
+  /** management port with the health route (0 = any free port) */
+  mgmtPort: number;
+  /** books older than this are never used (spec §8: 30 s) */
+  bookMaxAgeMs: number;
+  feed: BookFeed;
+  store: ExchangeStore;
+  host?: string;
+  logger?: Logger;
+  /** clock of book freshness and timestamps (tests) */
+  now?: () => number;
+  /** metrics registry and instruments (default: a fresh one) */
+  metrics?: ExchangeMetrics;
+}
+
+/** A started exchange: its actual ports and a stop. */
+export interface RunningExchange {
+  port: number;
+  mgmtPort: number;
+  context: ExchangeContext;
+  /** Stops listening, stops the feed and closes the store. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the exchange; resolves once both ports listen and the feed is started. A ledger store
+ * that does not answer yet (Redis starting) is waited for, saying so in the log.
+ */
+export async function startExchange(options: ExchangeOptions): Promise<RunningExchange> {
+  assertNativeUws();
+  const log = componentLog(options.logger ?? rootLog, 'exchange');
+  const now = options.now ?? Date.now;
+  const books = bookCache(options.bookMaxAgeMs, now);
+  const metrics = options.metrics ?? createExchangeMetrics(now);
+  const store = options.store.kind === 'redis' ? metrics.timedRedisStore(options.store) : options.store;
+  const context: ExchangeContext = { store, books, now: () => new Date(now()), log };
+  const unsubscribe = options.feed.onBook((b) => {
+    books.put(b);
+    metrics.bookArrived(b.symbol, b.ts);
+  });
+  const sockets: uws.us_listen_socket[] = [];
+  const inFlight = new InFlight();
+  const stop = async () => {
+    for (const s of sockets.splice(0)) uws.us_listen_socket_close(s);
+    // Requests already accepted finish (their commits are atomic either way) before the store closes.
+    await inFlight.drained(5_000);
+    unsubscribe();
+    await options.feed.stop().catch((err: unknown) => log.error({ err }, 'feed did not stop cleanly'));
+    await options.store.close();
+  };
+  try {
+    await options.feed.start();
+    await waitFor('the ledger store', () => options.store.ping(), log, 'start Redis, or fix REDIS_URL');
+
+    const host = options.host ?? '127.0.0.1';
+    const app = uws.App();
+    mountExchangeRoutes(app, context, inFlight, metrics);
+    mountSite(
+      app,
+      servicePage('exchange', { [`${ASSET_PREFIX}/config.json`]: () => ({ service: 'exchange', bookMaxAgeMs: options.bookMaxAgeMs }) }),
+      ASSET_PREFIX,
+    );
+    const mgmt = uws.App();
+    mountManagementRoutes(mgmt, store, undefined, metrics.registry);
+    sockets.push(await listenExclusive(app, host, options.port));
+    sockets.push(await listenExclusive(mgmt, host, options.mgmtPort));
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
+  const [port, mgmtPort] = sockets.map((s) => uws.us_socket_local_port(s)) as [number, number];
+  log.info({ port, mgmtPort, bookMaxAgeMs: options.bookMaxAgeMs }, 'exchange listening');
+  return {
+    port,
+    mgmtPort,
+    context,
+    async stop() {
+      await stop();
+      log.info('exchange stopped');
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/** Gateway configuration, validated once at boot (design: "Run contract"); `--help` prints it. */
+import { hostname } from 'node:os';
+import * as v from 'valibot';
+import { bigUint, commonEnv, describe, integer, natsUrl, oneOf, optionalText, port, readEnv, text, url } from '../runtime/env.ts';
+
+const base58Address = v.optional(v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address')));
+
+export const gatewayEnv = {
+  GATEWAY_PORT: describe('HTTP and WebSocket port', port(8080)),
+  HOST: describe('listen address (0.0.0.0 in a container)', text('127.0.0.1')),
+  GW_PROFILE: describe('A: the client names bettor and amount; B: one fixed bettor, amount chosen, ties replayed', oneOf(['A', 'B'] as const)),
+  SMART_MODE: describe('test: custodial wallets and the faucet exist; prod: they do not', oneOf(['test', 'prod'] as const)),
+  SMART_SETTLE_INTERVAL_MS: describe('settlement scan period, ms', integer(2000, 10)),
+  SOLANA_RPC_URL: describe('JSON-RPC of the chain (unset: the local chain in-process over DATA_DIR)', url(['http:', 'https:'], 'http://127.0.0.1:8899')),
+  SOLANA_WS_URL: describe('PubSub of the chain (unset: SOLANA_RPC_URL on port + 1, ws:// or wss://)', url(['ws:', 'wss:'], 'ws://127.0.0.1:8900')),
+  NATS_URL: describe('NATS for market.price.solusdt (unset: synthetic prices)', natsUrl()),
+  REDIS_URL: describe('Redis for snapshots, events, prices, keys (unset: files in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
+  DATA_DIR: describe('where the local chain and the embedded stores keep their files', text('.data')),
+  GW_NODE_ID: describe('name of this gateway in logs and /health (default: hostname-pid)', text(`${hostname()}-${process.pid}`)),
+  GW_LEASE_TTL_MS: describe('with Redis: TTL of the leader lease (the leader runs the bet actors and the settler), ms', integer(5000, 100)),
+  GW_FIXED_BETTOR: describe('Profile B: the fixed bettor (unset: one is created and kept in DATA_DIR)', base58Address),
+  GW_BET_PERCENT: describe('Profile B: stake as a percentage of the token balance', v.pipe(integer(30, 1), v.maxValue(100, 'must be <= 100'))),
+  GW_MAX_REPLAYS: describe('Profile B: most tie replays in one chain', integer(10)),
+  GW_KEYSTORE_SECRET: describe('encrypts custodial keys at rest (test mode: generated into DATA_DIR when unset)', optionalText()),
+  GW_ADMIN_TOKEN: describe('enables POST /api/admin/pause with Authorization: Bearer <token>', optionalText()),
+  GW_EVENT_STREAM: describe(
+    'with NATS: subject prefix of the event stream the gateways of one deployment share (stream name: the prefix in capitals, dots as _)',
+    v.optional(
+      v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be NATS subject tokens (letters, digits, _ and -) joined by dots')),
+      'gw.events',
+    ),
+  ),
+  GW_RECLAIM_BETS: describe("on: settled bets older than a bettor's latest are closed on chain, their rent back to the payer", oneOf(['on', 'off'] as const)),
+  GW_HISTORY_DAYS: describe('days a bet stays in the history (GET /api/bets, /api/leaderboard)', integer(7, 1)),
+  GW_EXPIRY_SECONDS: describe('init: bet window, seconds', integer(15, 1)),
+  GW_MIN_AMOUNT: describe('init: minimum stake, token base units', bigUint(100_000_000n)),
+  GW_MAX_AMOUNT: describe('init: maximum stake, token base units', bigUint(10_000_000_000n)),
+  GW_MULTIPLIER_BPS: describe('init: payout multiplier, basis points', bigUint(13_000n)),
+  GW_REFUND_AFTER_SECONDS: describe('init: after expiry + this, anyone may refund an unsettled stake on chain', integer(300, 1)),
+  GW_INIT: describe('on: initialise an uninitialised contract at boot (needs DATA_DIR/upgrade-authority.json)', oneOf(['on', 'off'] as const)),
+  ...commonEnv,
+};
+
+export type GatewayConfig = ReturnType<typeof readGatewayConfig>;
+
+export function readGatewayConfig(source: Record<string, string | undefined> = process.env) {
+  return readEnv(gatewayEnv, source);
+}

@@ -1,0 +1,112 @@
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
+import { MemorySnapshotStore } from '../../../adapters/store/snapshot/memory.ts';
+import type { CommitResult, SnapshotCommit } from '../../../adapters/store/snapshot/port.ts';
+import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
+import type { BetInput } from '../../../machines/bet-types.ts';
+import { FakeChain } from '../../../test/gateway/support/fake-chain.ts';
+import { LiveBets } from './live-bets.ts';
+import { quietLog } from '../../../test/support/quiet-log.ts';
+import { recordInto } from '../../../test/support/published.ts';
+
+const BETTOR = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+const T0 = 1_800_000_000;
+const input: BetInput = { id: '11', bettor: BETTOR, seq: '0', side: 'UP', amountUnits: '100000000', entryPrice: '15000000000', expireTime: T0 };
+
+/** A memory store that counts commits and can hold them until released. */
+class GatedStore extends MemorySnapshotStore<BetEmittedEvent> {
+  saves = 0;
+  private gate: Promise<void> = Promise.resolve();
+  private release: () => void = () => undefined;
+  hold(): void {
+    this.gate = new Promise((r) => (this.release = r));
+  }
+  open(): void {
+    this.release();
+  }
+  override async commit(id: string, change: SnapshotCommit<BetEmittedEvent>): Promise<CommitResult<BetEmittedEvent>> {
+    this.saves += 1;
+    await this.gate;
+    return super.commit(id, change);
+  }
+}
+
+async function world(store = new GatedStore()) {
+  const chain = new FakeChain();
+  chain.place({ id: 11n, bettor: BETTOR, seq: 0n, side: 'UP', amount: 100_000_000n, entryPrice: 15_000_000_000n, expireTime: T0 });
+  chain.exitFor = () => ({ kind: 'price', value: 15_000_000_100n });
+  const clock = new SimulatedClock();
+  const published: BetEmittedEvent[] = [];
+  const runtime = await LiveBets.boot({
+    store,
+    effects: chain.effects,
+    publish: recordInto(published),
+    clock,
+    retry: { baseMs: 10, maxMs: 40 },
+    log: quietLog,
+  });
+  const flush = async () => {
+    for (let i = 0; i < 3; i++) {
+      await nextMacrotask();
+      await runtime.settled();
+    }
+  };
+  return { chain, clock, published, runtime, store, flush };
+}
+
+describe('bet runtime', () => {
+  it('the settlement clock (200 ms here) drives an expired bet to its close', async () => {
+    const w = await world();
+    w.clock.set(T0 * 1000 - 500);
+    w.runtime.open(input);
+    w.runtime.startClock(200, () => w.clock.now());
+    for (let i = 0; i < 2; i++) {
+      w.clock.increment(200);
+      await w.flush();
+    }
+    expect(w.published.map((e) => e.type)).toEqual(['bet_open']); // 100 ms before expiry
+    w.clock.increment(200);
+    await w.flush();
+    expect(w.published.at(-1)).toEqual({ type: 'bet_closed', id: '11', bettor: BETTOR, exitPrice: 15_000_000_100, status: 1, statusName: 'payout_done' });
+    await w.runtime.stop();
+  });
+
+  it('publishes an event only after the snapshot of its transition is saved', async () => {
+    const w = await world();
+    w.store.hold();
+    w.runtime.open(input);
+    await nextMacrotask();
+    expect(w.published).toEqual([]);
+    w.store.open();
+    await w.flush();
+    expect(w.published.map((e) => e.type)).toEqual(['bet_open']);
+    expect(await w.store.isLive('11')).toBe(true);
+  });
+
+  it('does not save again for a tick that changed nothing', async () => {
+    const w = await world();
+    w.runtime.open(input);
+    await w.flush();
+    const before = w.store.saves;
+    for (let i = 0; i < 5; i++) w.runtime.tick(T0 * 1000 - 1000 + i);
+    await w.flush();
+    expect(w.store.saves).toBe(before);
+  });
+
+  it('refuses a second live actor for the same chain', async () => {
+    const w = await world();
+    w.runtime.open(input);
+    expect(() => w.runtime.open(input)).toThrow(/already live/);
+  });
+
+  it('at boot, leaves a damaged snapshot alone and retires a snapshot that is not active', async () => {
+    const store = new GatedStore();
+    await store.commit('1', { snapshot: { hello: 'world' }, final: false, events: [], rev: 1 });
+    await store.commit('2', { snapshot: { status: 'error', value: 'x', context: { seriesId: '2', id: '2' } }, final: false, events: [], rev: 1 });
+    const w = await world(store);
+    expect(w.runtime.seriesIds()).toEqual([]);
+    expect(await store.isLive('1')).toBe(true);
+    expect(await store.isLive('2')).toBe(false);
+  });
+});

@@ -1,0 +1,77 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { RedisLease } from '../../../adapters/store/lease/redis.ts';
+import { sharedTestRedis } from '../../../test/support/redis-prefix.ts';
+import { startLeaseLeadership, type LeaderRole } from './leadership.ts';
+
+const redis = sharedTestRedis();
+const log = pino({ level: 'silent' });
+const until = async (check: () => boolean, ms = 3_000) => {
+  const deadline = Date.now() + ms;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+};
+
+/** A role that records its starts (with their fences) and stops. */
+function recordingRole() {
+  const calls: string[] = [];
+  const role: LeaderRole = {
+    async start(fence) {
+      calls.push(`start ${fence}`);
+    },
+    async stop() {
+      calls.push('stop');
+    },
+  };
+  return { calls, role };
+}
+
+describe('lease leadership', () => {
+  it('one of two nodes leads; when it stops, the other takes over with a higher fence', async () => {
+    const key = `${redis.prefix()}leader`;
+    const a = recordingRole();
+    const b = recordingRole();
+    const la = startLeaseLeadership({ lease: new RedisLease(redis.redis(), { key, node: 'a', ttlMs: 300 }), role: a.role, log });
+    await until(() => la.isLeader());
+    const lb = startLeaseLeadership({ lease: new RedisLease(redis.redis(), { key, node: 'b', ttlMs: 300 }), role: b.role, log });
+    await new Promise((r) => setTimeout(r, 400));
+    expect([la.isLeader(), lb.isLeader()]).toEqual([true, false]);
+    const first = la.fence()!;
+    await la.stop();
+    expect(a.calls).toEqual([`start ${first}`, 'stop']);
+    await until(() => lb.isLeader());
+    expect(lb.fence()).toBeGreaterThan(first);
+    expect(b.calls).toEqual([`start ${lb.fence()}`]);
+    await lb.stop();
+  });
+
+  it('a leader whose lease was taken stops its role', async () => {
+    const key = `${redis.prefix()}leader`;
+    const a = recordingRole();
+    const la = startLeaseLeadership({ lease: new RedisLease(redis.redis(), { key, node: 'a', ttlMs: 300 }), role: a.role, log });
+    await until(() => la.isLeader());
+    await redis.redis().set(key, 'intruder:999', 'PX', 5_000);
+    await until(() => !la.isLeader());
+    expect(a.calls.at(-1)).toBe('stop');
+    await la.stop();
+  });
+
+  it('a leader stops holding the moment its lease may have passed on the monotonic clock, before any renewal says so', async () => {
+    const key = `${redis.prefix()}leader`;
+    const a = recordingRole();
+    let skew = 0; // a process paused (SIGSTOP) and resumed: its monotonic clock jumped while its timers did not run
+    const la = startLeaseLeadership({
+      lease: new RedisLease(redis.redis(), { key, node: 'a', ttlMs: 3_000 }),
+      role: a.role,
+      log,
+      monotonic: () => performance.now() + skew,
+    });
+    await until(() => la.isLeader());
+    expect(la.holds()).toBe(true);
+    skew = 2_800; // within the TTL, but past what it counts on (TTL less its margin)
+    expect(la.holds()).toBe(false);
+    expect(la.isLeader()).toBe(false);
+    skew = 0;
+    expect(la.holds()).toBe(true); // not deposed: the next renewal decides
+    await la.stop();
+  });
+});

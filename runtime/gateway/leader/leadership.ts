@@ -1,0 +1,156 @@
+/**
+ * Which gateway runs the bet actors and the settlement clock (design: "one elected leader (lease
+ * with a fencing token) runs the bet actors and the settler"). With Redis, every gateway tries
+ * for the lease every third of its TTL; the holder renews it and runs the leader's role, the
+ * others stay followers (they serve reads, sockets and bets). A leader that cannot renew for
+ * two thirds of the TTL stops its role before the lease can pass to another node. Without Redis
+ * the process is alone on its DATA_DIR and is the leader from the start.
+ *
+ * A leader also knows, on the monotonic clock, until when its lease surely holds: from the moment
+ * it sent the request that took or renewed it, plus the TTL less a margin. `holds()` turns false
+ * the moment that passes — a process paused (SIGSTOP) past its lease and resumed acts as a
+ * follower at once, before its next renewal attempt tells it so — and every settlement write
+ * checks it right before it is sent.
+ *
+ * @example
+ *   const leadership = startLeaseLeadership({ lease, role, log });
+ *   leadership.isLeader(); // true on one node
+ *   await leadership.stop(); // stops the role, releases the lease
+ */
+import type { RedisLease } from '../../../adapters/store/lease/redis.ts';
+import type { Logger } from '../../../kernel/log.ts';
+
+/** What the leader runs; started with the lease's fence, stopped when the lease is lost or on shutdown. */
+export interface LeaderRole {
+  start(fence: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Several roles run together, started in order and stopped in reverse. */
+export function allRoles(...roles: Array<LeaderRole | null>): LeaderRole {
+  const present = roles.filter((r): r is LeaderRole => r !== null);
+  return {
+    async start(fence) {
+      for (const r of present) await r.start(fence);
+    },
+    async stop() {
+      for (const r of [...present].reverse()) await r.stop();
+    },
+  };
+}
+
+/** This node's standing. */
+export interface Leadership {
+  /** leading, and the lease surely still held (monotonic clock) */
+  isLeader(): boolean;
+  /** the same as `isLeader`: what a settlement write checks right before it is sent */
+  holds(): boolean;
+  /** the fencing token of the lease held, null on a follower */
+  fence(): number | null;
+  /** stops the role (when leading) and releases the lease */
+  stop(): Promise<void>;
+}
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** A lone gateway (no Redis): the leader at once, fence 0. */
+export async function soleLeadership(role: LeaderRole): Promise<Leadership> {
+  await role.start(0);
+  return { isLeader: () => true, holds: () => true, fence: () => 0, stop: () => role.stop() };
+}
+
+/** The part of the TTL a leader counts on: what is left for clock drift and for Redis applying the TTL after we asked. */
+const leaseMarginMs = (ttlMs: number): number => Math.max(50, Math.floor(ttlMs / 10));
+
+/** Options of the lease loop. */
+export interface LeaseLeadershipOptions {
+  lease: RedisLease;
+  role: LeaderRole;
+  log: Logger;
+  now?: () => number;
+  /** monotonic ms [performance.now] */
+  monotonic?: () => number;
+}
+
+/** Starts competing for the lease; the first attempt runs at once. */
+export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadership {
+  const { lease, role, log } = options;
+  const now = options.now ?? Date.now;
+  const monotonic = options.monotonic ?? (() => performance.now());
+  const ttl = lease.options.ttlMs;
+  let fence: number | null = null;
+  let lastRenewed = 0;
+  /** monotonic ms until which the lease surely holds */
+  let validUntil = 0;
+  const holds = () => fence !== null && monotonic() < validUntil;
+  let busy: Promise<void> | null = null;
+  let stopped = false;
+
+  const depose = async (why: string) => {
+    const was = fence;
+    fence = null;
+    log.warn({ fence: was, why }, 'leadership lost: stopping the bet actors and the settler');
+    await role.stop().catch((err: unknown) => log.error({ err: message(err) }, 'stopping the leader role failed'));
+  };
+
+  const round = async () => {
+    if (fence !== null) {
+      const asked = monotonic();
+      try {
+        if (await lease.renew()) {
+          lastRenewed = now();
+          validUntil = asked + ttl - leaseMarginMs(ttl);
+        } else await depose('the lease is held by another node');
+      } catch (err) {
+        if (now() - lastRenewed >= (ttl * 2) / 3) await depose(`the lease could not be renewed: ${message(err)}`);
+      }
+      return;
+    }
+    let got: number | null;
+    const asked = monotonic();
+    try {
+      got = await lease.acquire();
+    } catch (err) {
+      log.debug({ err: message(err) }, 'lease not reachable; still a follower');
+      return;
+    }
+    if (got === null || stopped) return;
+    fence = got;
+    lastRenewed = now();
+    validUntil = asked + ttl - leaseMarginMs(ttl);
+    log.info({ fence, node: lease.options.node, ttlMs: ttl }, `elected leader (fence ${got}): running the bet actors and the settler`);
+    try {
+      await role.start(got);
+    } catch (err) {
+      log.error({ err: message(err), fence: got }, 'starting the leader role failed; giving the lease up');
+      fence = null;
+      await role.stop().catch(() => undefined);
+      await lease.release().catch(() => undefined);
+    }
+  };
+
+  const tick = () => {
+    if (busy || stopped) return;
+    busy = round().finally(() => {
+      busy = null;
+    });
+  };
+  tick();
+  const timer = setInterval(tick, Math.max(50, Math.floor(ttl / 3)));
+  timer.unref();
+
+  return {
+    isLeader: holds,
+    holds,
+    fence: () => fence,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await busy;
+      if (fence === null) return;
+      fence = null;
+      await role.stop().catch((err: unknown) => log.error({ err: message(err) }, 'stopping the leader role failed'));
+      await lease.release().catch((err: unknown) => log.warn({ err: message(err) }, 'lease not released; it expires by its TTL'));
+    },
+  };
+}
