@@ -11,7 +11,7 @@ import { lockDataDir } from '../adapters/store/file/data-dir-lock.ts';
 import { openFileExchangeStore } from '../adapters/store/exchange/file.ts';
 import type { ExchangeStore } from '../adapters/store/exchange/port.ts';
 import { redactUrl } from '../adapters/store/redis/client.ts';
-import { redisExchangeStore } from '../adapters/store/exchange/redis.ts';
+import { createRedisExchangeStore } from '../adapters/store/exchange/redis.ts';
 import { commonEnv, describe, integer, natsUrl, optionalOneOf, port, readEnv, text, url } from '../runtime/env.ts';
 import { natsExchangeEvents } from '../runtime/exchange/nats-events.ts';
 import { publishingStore } from '../runtime/exchange/published-store.ts';
@@ -46,7 +46,7 @@ export function exchangeEnv(source: Record<string, string | undefined> = process
 export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; DATA_DIR: string }): ExchangeStore {
   if (env.REDIS_URL) {
     log.info({ redis: redactUrl(env.REDIS_URL) }, 'exchange ledger in Redis');
-    return redisExchangeStore(env.REDIS_URL);
+    return createRedisExchangeStore(env.REDIS_URL);
   }
   const lock = lockDataDir(env.DATA_DIR, 'exchange');
   const path = join(env.DATA_DIR, 'exchange', 'ledger.log');

@@ -13,7 +13,7 @@ import type { LocalChain } from '../adapters/chain/local/start.ts';
 import type { BetAccount } from '../adapters/chain/port.ts';
 import { priceFeedFromEnv } from '../runtime/feed-from-env.ts';
 import type { PriceFeed } from '../adapters/feed/port.ts';
-import { RedisLease } from '../adapters/store/lease/redis.ts';
+import { createRedisLease } from '../adapters/store/lease/redis.ts';
 import { LiveBets, type LiveBetsOptions } from '../runtime/gateway/bets/live-bets.ts';
 import { betRecords } from '../runtime/gateway/history/records.ts';
 import { startHistoryPruning } from '../runtime/gateway/history/pruning.ts';
@@ -177,7 +177,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const leaderRole = allRoles(relay, role);
     const leadership = stores.redis
       ? startLeaseLeadership({
-          lease: new RedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }),
+          lease: createRedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }),
           role: leaderRole,
           log,
         })

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
-import { redisExchangeStore } from '../../adapters/store/exchange/redis.ts';
+import { createRedisExchangeStore } from '../../adapters/store/exchange/redis.ts';
 import { dec } from '../../machines/exchange/money.ts';
 import { startRedisServer, type RunningServer } from '../../test/support/servers.ts';
 import { log } from '../../kernel/log.ts';
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 /** One exchange process: its own store (connection and account cache) on the shared Redis. */
 function process_(prefix: string): ExchangeContext {
-  const store = redisExchangeStore(redis.url, prefix, log);
+  const store = createRedisExchangeStore(redis.url, prefix, log);
   stores.push(store);
   const books = bookCache(30_000);
   const book: BookSnapshot = { symbol: 'SOLUSDT', bids: [['99', '1000']], asks: [['100', '1000']], ts: Date.now() + 60_000 };

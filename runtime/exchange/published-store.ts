@@ -4,7 +4,7 @@
  * and never fails the request: the ledger is the truth.
  *
  * @example
- *   const store = publishingStore(redisExchangeStore(url), (e) => nc.publish(exchangeSubject(e), JSON.stringify(e)), log);
+ *   const store = publishingStore(createRedisExchangeStore(url), (e) => nc.publish(exchangeSubject(e), JSON.stringify(e)), log);
  */
 import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
 import type { Logger } from '../../kernel/log.ts';

@@ -12,7 +12,7 @@ import type { BetHistoryStore, BetRecord } from '../../adapters/store/bet-histor
 import { createRedisBetHistory, redisHistoryLayout } from '../../adapters/store/bet-history/redis.ts';
 import type { EventLog } from '../../adapters/store/event-log/port.ts';
 import { createRedisEventLog } from '../../adapters/store/event-log/redis.ts';
-import { openJournalStore } from '../../adapters/store/file/gateway-journal.ts';
+import { openGatewayJournal } from '../../adapters/store/file/gateway-journal.ts';
 import { deriveKeystoreKey } from '../../adapters/store/keystore/crypto.ts';
 import { openFileKeyStore } from '../../adapters/store/keystore/file.ts';
 import { openRedisKeyStore } from '../../adapters/store/keystore/redis.ts';
@@ -22,7 +22,7 @@ import type { PriceHistory } from '../../adapters/store/price-history/port.ts';
 import { createRedisPriceHistory } from '../../adapters/store/price-history/redis.ts';
 import { openRedis, redactUrl } from '../../adapters/store/redis/client.ts';
 import type { SnapshotStore } from '../../adapters/store/snapshot/port.ts';
-import { RedisSnapshotStore } from '../../adapters/store/snapshot/redis.ts';
+import { createRedisSnapshotStore } from '../../adapters/store/snapshot/redis.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import type { Logger } from '../../kernel/log.ts';
 import type { GatewayConfig } from '../../bin/gateway-env.ts';
@@ -60,7 +60,7 @@ export async function openStores(config: GatewayConfig, log: Logger): Promise<Ga
       history: createRedisPriceHistory(redis, { prefix: REDIS_PREFIX }),
       eventLog: createRedisEventLog<GatewayEvent>(redis, { prefix: REDIS_PREFIX }),
       keys: await openRedisKeyStore(redis, key, { prefix: REDIS_PREFIX }),
-      snapshots: new RedisSnapshotStore<BetEmittedEvent, BetRecord>(redis, { kind: 'bet', prefix: REDIS_PREFIX, records: redisHistoryLayout(REDIS_PREFIX) }),
+      snapshots: createRedisSnapshotStore<BetEmittedEvent, BetRecord>(redis, { kind: 'bet', prefix: REDIS_PREFIX, records: redisHistoryLayout(REDIS_PREFIX) }),
       betHistory: createRedisBetHistory(redis, { prefix: REDIS_PREFIX }),
       kind: 'redis',
       redis,
@@ -71,7 +71,7 @@ export async function openStores(config: GatewayConfig, log: Logger): Promise<Ga
   }
   const lock = lockDataDir(config.DATA_DIR, 'gateway');
   const path = join(config.DATA_DIR, 'gateway', 'journal.log');
-  const journal = openJournalStore<GatewayEvent, BetEmittedEvent>(path);
+  const journal = openGatewayJournal<GatewayEvent, BetEmittedEvent>(path);
   log.info(
     { journal: path, lines: journal.lines() },
     'REDIS_URL unset: price history, event log, bet snapshots and bet history are kept in DATA_DIR; keys in DATA_DIR/keystore.json',

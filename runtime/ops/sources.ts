@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { readFileExchangeLedger } from '../../adapters/store/exchange/file.ts';
 import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
-import { redisExchangeStore } from '../../adapters/store/exchange/redis.ts';
+import { createRedisExchangeStore } from '../../adapters/store/exchange/redis.ts';
 import { redactUrl } from '../../adapters/store/redis/client.ts';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { openJetStreamEventLog } from '../../adapters/store/event-log/jetstream.ts';
@@ -87,7 +87,7 @@ async function openStreamEvents(natsUrl: string, subjectPrefix: string): Promise
 export async function openExchangeReads(o: OpsOptions): Promise<ExchangeReads> {
   if (o.redisUrl) {
     (await connectRedis(o.redisUrl)).disconnect(); // reachable: the store's own client (made for outages) takes over
-    const store = redisExchangeStore(o.redisUrl, o.exchangePrefix, pino({ level: 'silent' }));
+    const store = createRedisExchangeStore(o.redisUrl, o.exchangePrefix, pino({ level: 'silent' }));
     await store.ping().catch(async (err: unknown) => {
       await store.close();
       throw new OpsError(`cannot reach Redis at ${redactUrl(o.redisUrl ?? '')}: ${messageOf(err)}`, 3, { cause: err });

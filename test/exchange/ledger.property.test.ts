@@ -8,9 +8,9 @@ import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
-import { memoryExchangeStore } from '../../adapters/store/exchange/memory.ts';
+import { createMemoryExchangeStore } from '../../adapters/store/exchange/memory.ts';
 import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
-import { redisExchangeStore } from '../../adapters/store/exchange/redis.ts';
+import { createRedisExchangeStore } from '../../adapters/store/exchange/redis.ts';
 import { depositCash, openAccount, readAccount, readPnl, readPositions, setCash } from '../../runtime/exchange/accounts.ts';
 import { bookCache } from '../../runtime/exchange/book-cache.ts';
 import type { ExchangeContext } from '../../runtime/exchange/context.ts';
@@ -200,7 +200,7 @@ describe('ledger properties, in-memory store', () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(sequenceArb, async ([initial, commands]) => {
-        await runSequence(memoryExchangeStore(), initial, commands, `mem-${run++}`);
+        await runSequence(createMemoryExchangeStore(), initial, commands, `mem-${run++}`);
       }),
       { numRuns: 150 },
     );
@@ -222,7 +222,7 @@ describe('ledger properties, Redis store', () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(sequenceArb, async ([initial, commands]) => {
-        const store = redisExchangeStore(redis.url, `prop-${run}`);
+        const store = createRedisExchangeStore(redis.url, `prop-${run}`);
         stores.push(store);
         await runSequence(store, initial, commands, `redis-${run++}`);
       }),

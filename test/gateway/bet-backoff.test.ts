@@ -5,7 +5,7 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { MemorySnapshotStore } from '../../adapters/store/snapshot/memory.ts';
+import { createMemorySnapshotStore } from '../../adapters/store/snapshot/memory.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import { LiveBets } from '../../runtime/gateway/bets/live-bets.ts';
 import type { BetEffects } from '../../runtime/gateway/bets/effects.ts';
@@ -21,7 +21,7 @@ async function setup(profileB = false) {
   const clock = new SimulatedClock();
   const published: BetEmittedEvent[] = [];
   const runtime = await LiveBets.boot({
-    store: new MemorySnapshotStore<BetEmittedEvent>(),
+    store: createMemorySnapshotStore<BetEmittedEvent>(),
     effects: chain.effects,
     publish: recordInto(published),
     clock,

@@ -8,9 +8,9 @@ import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { MemorySnapshotStore } from '../../adapters/store/snapshot/memory.ts';
+import { createMemorySnapshotStore } from '../../adapters/store/snapshot/memory.ts';
 import type { SnapshotStore } from '../../adapters/store/snapshot/port.ts';
-import { RedisSnapshotStore } from '../../adapters/store/snapshot/redis.ts';
+import { createRedisSnapshotStore } from '../../adapters/store/snapshot/redis.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import type { BetInput } from '../../machines/bet-types.ts';
 import { LiveBets } from '../../runtime/gateway/bets/live-bets.ts';
@@ -91,8 +91,8 @@ class World {
 }
 
 const stores: Array<[string, () => SnapshotStore<BetEmittedEvent>]> = [
-  ['memory', () => new MemorySnapshotStore<BetEmittedEvent>()],
-  ['redis', () => new RedisSnapshotStore<BetEmittedEvent>(redis, { kind: 'bet', prefix: `${prefix}${Math.random().toString(36).slice(2)}:` })],
+  ['memory', () => createMemorySnapshotStore<BetEmittedEvent>()],
+  ['redis', () => createRedisSnapshotStore<BetEmittedEvent>(redis, { kind: 'bet', prefix: `${prefix}${Math.random().toString(36).slice(2)}:` })],
 ];
 
 describe.each(stores)('bet series across restarts (%s store)', (_, makeStore) => {

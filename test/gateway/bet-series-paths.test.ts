@@ -13,7 +13,7 @@ import { PublicKey, type Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { createMemoryPriceHistory } from '../../adapters/store/price-history/memory.ts';
-import { MemorySnapshotStore } from '../../adapters/store/snapshot/memory.ts';
+import { createMemorySnapshotStore } from '../../adapters/store/snapshot/memory.ts';
 import type { RpcChain } from '../../adapters/chain/rpc-chain.ts';
 import { betMachine } from '../../machines/bet.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
@@ -87,7 +87,7 @@ async function livePath(path: Path, side: 'UP' | 'DOWN', replayTies: boolean, ma
   const history = createMemoryPriceHistory();
   const published: BetEmittedEvent[] = [];
   const bets = await LiveBets.boot({
-    store: new MemorySnapshotStore<BetEmittedEvent>(),
+    store: createMemorySnapshotStore<BetEmittedEvent>(),
     effects: settlementEffects({ chain: rpc, history, keyFor: async (a) => (a === bettor.publicKey.toBase58() ? bettor : undefined), now: Date.now }),
     publish: recordInto(published),
     retry: { baseMs: 100, maxMs: 300 },

@@ -8,7 +8,7 @@ import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createMemoryPriceHistory } from '../../adapters/store/price-history/memory.ts';
-import { MemorySnapshotStore } from '../../adapters/store/snapshot/memory.ts';
+import { createMemorySnapshotStore } from '../../adapters/store/snapshot/memory.ts';
 import type { RpcChain } from '../../adapters/chain/rpc-chain.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import { LiveBets } from '../../runtime/gateway/bets/live-bets.ts';
@@ -44,7 +44,7 @@ it('adopts an expired open bet without an actor, settles it once, and leaves sto
     await history.append({ price: formatE8(ENTRY + 5n), ts: Number(t) * 1000 - 1 });
     await history.append({ price: formatE8(ENTRY + 5n), ts: Number(t) * 1000 + 1 });
   }
-  const snapshots = new MemorySnapshotStore<BetEmittedEvent>();
+  const snapshots = createMemorySnapshotStore<BetEmittedEvent>();
   await snapshots.commit(stored.id.toString(), { snapshot: { status: 'done' }, final: true, events: [], rev: 1 }); // its chain is recorded: not ours to adopt
   const published: BetEmittedEvent[] = [];
   const bets = await LiveBets.boot({
@@ -110,7 +110,7 @@ it('effects are idempotent: a second close and a second replay find the first', 
 it('adopts a bet that expires before the next run ahead of its expiry, and a tick stored at the expiry starts the run that closes it', async () => {
   const owner = await fundedBettor(rpc);
   const history = createMemoryPriceHistory();
-  const snapshots = new MemorySnapshotStore<BetEmittedEvent>();
+  const snapshots = createMemorySnapshotStore<BetEmittedEvent>();
   const published: BetEmittedEvent[] = [];
   const bets = await LiveBets.boot({
     store: snapshots,

@@ -11,9 +11,9 @@ import type { BookFeed, BookSnapshot } from '../../adapters/feed/port.ts';
 import type { BetRecord } from '../../adapters/store/bet-history/port.ts';
 import { createRedisBetHistory } from '../../adapters/store/bet-history/redis.ts';
 import { openFileExchangeStore } from '../../adapters/store/exchange/file.ts';
-import { redisExchangeStore } from '../../adapters/store/exchange/redis.ts';
-import { openJournalStore } from '../../adapters/store/file/gateway-journal.ts';
-import { RedisSnapshotStore } from '../../adapters/store/snapshot/redis.ts';
+import { createRedisExchangeStore } from '../../adapters/store/exchange/redis.ts';
+import { openGatewayJournal } from '../../adapters/store/file/gateway-journal.ts';
+import { createRedisSnapshotStore } from '../../adapters/store/snapshot/redis.ts';
 import type { SnapshotStore } from '../../adapters/store/snapshot/port.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import type { BetInput } from '../../machines/bet-types.ts';
@@ -92,7 +92,7 @@ describe('gateway commands on Redis', () => {
   beforeAll(async () => {
     prefix = `${shared.prefix()}gw:`;
     env = { REDIS_URL: shared.url(), SOLANA_RPC_URL: NO_CHAIN };
-    runtime = await betRuntime(new RedisSnapshotStore<BetEmittedEvent>(shared.redis(), { kind: 'bet', prefix }), chain.effects);
+    runtime = await betRuntime(createRedisSnapshotStore<BetEmittedEvent>(shared.redis(), { kind: 'bet', prefix }), chain.effects);
     runtime.open(betInput('101', nowS() - 5)); // expired: pricing fails, then waits in its backoff
     runtime.open(betInput('102', nowS() + 600)); // open for ten more minutes
     runtime.tick(Date.now());
@@ -254,7 +254,7 @@ describe('exchange commands on Redis', () => {
       mgmtPort: 0,
       bookMaxAgeMs: 30_000,
       feed,
-      store: redisExchangeStore(shared.url(), prefix, quietLog),
+      store: createRedisExchangeStore(shared.url(), prefix, quietLog),
       logger: quietLog,
     });
     base = `http://127.0.0.1:${exchange.port}`;
@@ -349,7 +349,7 @@ describe('embedded stores in DATA_DIR', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reads the gateway journal and the exchange ledger files, and hands retries over through the request folder', async () => {
-    const journal = openJournalStore<GatewayEvent, BetEmittedEvent>(join(dir, 'gateway', 'journal.log'));
+    const journal = openGatewayJournal<GatewayEvent, BetEmittedEvent>(join(dir, 'gateway', 'journal.log'));
     const chain = downChain();
     const runtime = await betRuntime(journal.snapshots, chain.effects);
     runtime.open(betInput('201', Math.floor(Date.now() / 1000) - 5));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRedisBetHistory, redisHistoryLayout } from './redis.ts';
 import type { BetRecord } from './port.ts';
-import { RedisSnapshotStore } from '../snapshot/redis.ts';
+import { createRedisSnapshotStore } from '../snapshot/redis.ts';
 import { betHistoryContract, record } from './contract.ts';
 import { sharedTestRedis } from '../../../test/support/redis-prefix.ts';
 
@@ -27,7 +27,7 @@ describe('redis bet history layout', () => {
 describe('bet history written by snapshot commits', () => {
   it('writes the records a commit carries with the snapshot, and the store reads them with their indexes', async () => {
     const prefix = shared.prefix();
-    const snapshots = new RedisSnapshotStore<{ type: 'bet_closed'; id: string }, BetRecord>(shared.redis(), {
+    const snapshots = createRedisSnapshotStore<{ type: 'bet_closed'; id: string }, BetRecord>(shared.redis(), {
       kind: 'bet',
       prefix,
       records: redisHistoryLayout(prefix),
@@ -54,7 +54,7 @@ describe('bet history written by snapshot commits', () => {
   });
 
   it('refuses records when made without a layout (they would be lost)', async () => {
-    const snapshots = new RedisSnapshotStore<{ type: 'x' }, BetRecord>(shared.redis(), { kind: 'bet', prefix: shared.prefix() });
+    const snapshots = createRedisSnapshotStore<{ type: 'x' }, BetRecord>(shared.redis(), { kind: 'bet', prefix: shared.prefix() });
     await expect(snapshots.commit('1', { snapshot: {}, final: false, events: [], rev: 1, records: [record('1')] })).rejects.toThrow(/without a record layout/);
   });
 });

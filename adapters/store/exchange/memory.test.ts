@@ -1,4 +1,4 @@
-import { memoryExchangeStore } from './memory.ts';
+import { createMemoryExchangeStore } from './memory.ts';
 import { storeContract } from './contract.ts';
 
-storeContract('in-memory', memoryExchangeStore);
+storeContract('in-memory', createMemoryExchangeStore);

@@ -6,7 +6,7 @@
  * `importAccount` move whole accounts as plain JSON (the file store's compaction).
  *
  * @example
- *   const store = memoryExchangeStore();            // the ExchangeStore port
+ *   const store = createMemoryExchangeStore();            // the ExchangeStore port
  *   const ledger = new MemoryLedger();              // synchronous core, for a store that journals
  *   ledger.commitNow(id, version, change);          // 'committed' | 'conflict' | 'missing'
  */
@@ -164,7 +164,7 @@ export function ledgerReads(ledger: MemoryLedger): Pick<ExchangeStore, 'load' | 
 }
 
 /** Creates an empty in-memory store (lost when the process ends). */
-export function memoryExchangeStore(): ExchangeStore {
+export function createMemoryExchangeStore(): ExchangeStore {
   const ledger = new MemoryLedger();
   return {
     ...ledgerReads(ledger),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { redisExchangeStore } from './redis.ts';
+import { createRedisExchangeStore } from './redis.ts';
 import { storeContract } from './contract.ts';
 import { startRedisServer, type RunningServer } from '../../../test/support/servers.ts';
 
@@ -12,4 +12,4 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-storeContract('Redis', () => redisExchangeStore(redis.url, `contract-${randomUUID()}`));
+storeContract('Redis', () => createRedisExchangeStore(redis.url, `contract-${randomUUID()}`));

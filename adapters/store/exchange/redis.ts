@@ -78,7 +78,7 @@ export function commitArgs(expectedVersion: number, c: CommitText): string[] {
  * made for outages (`redis-client.ts`): while Redis is down every call rejects with
  * RedisUnavailable within 2 s, and a write that reaches Redis after its deadline writes nothing.
  */
-export function redisExchangeStore(url: string, prefix = 'exchange', log: Logger = rootLog): ExchangeStore {
+export function createRedisExchangeStore(url: string, prefix = 'exchange', log: Logger = rootLog): ExchangeStore {
   const redis = openRedis(url, { log, name: 'exchange' });
   const names = `${prefix}:names`;
   const accounts = `${prefix}:accounts`;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LoggedEvent } from '../event-log/port.ts';
-import { openJournalStore, readJournalRecords } from './gateway-journal.ts';
+import { openGatewayJournal, readJournalRecords } from './gateway-journal.ts';
 import { snapshotStoreContract } from '../snapshot/contract.ts';
 import { betHistoryContract, record } from '../bet-history/contract.ts';
 
@@ -15,16 +15,16 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 type Ev = LoggedEvent & { id?: string; price?: string };
 
 snapshotStoreContract('journal file', () => {
-  const s = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(freshPath());
+  const s = openGatewayJournal<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(freshPath());
   return { store: s.snapshots, events: s.eventLog };
 });
 
-betHistoryContract('journal file', () => openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(freshPath()).betHistory);
+betHistoryContract('journal file', () => openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(freshPath()).betHistory);
 
 describe('journal store', () => {
   it("writes the history records a commit carries in the commit's line, and reads them back after a reopen", async () => {
     const path = freshPath();
-    const a = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path);
+    const a = openGatewayJournal<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path);
     await a.snapshots.commit('1', { snapshot: { status: 'active' }, final: false, events: [{ type: 'bet_open', id: '1' }], rev: 1, records: [record('1')] });
     expect((await a.betHistory.get('1'))?.status).toBe(0);
     const closed = record('1', { status: 1, exitPrice: 15_000_000_001, closedAt: 1_763_700_020_000, netUnits: '30000000', closeTx: 'sig-close' });
@@ -39,7 +39,7 @@ describe('journal store', () => {
     await a.snapshots.commit('1', { snapshot: { status: 'done' }, final: true, events: [], rev: 2, records: [record('1')] });
     await a.close();
 
-    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    const b = openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(path);
     expect(await b.betHistory.get('1')).toEqual(closed);
     expect(readJournalRecords(path).betHistory.all()).toEqual([closed]);
     await b.close();
@@ -47,7 +47,7 @@ describe('journal store', () => {
 
   it('keeps the history through compaction and pruning', async () => {
     const path = freshPath();
-    const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path, { compactSlack: 10 });
+    const a = openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(path, { compactSlack: 10 });
     for (let i = 1; i <= 30; i++) {
       await a.snapshots.commit(String(i), {
         snapshot: { status: 'active' },
@@ -59,7 +59,7 @@ describe('journal store', () => {
     }
     expect(await a.betHistory.pruneOpenedBefore(11)).toBe(10);
     await a.close();
-    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    const b = openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(path);
     expect(await b.betHistory.get('10')).toBeNull();
     expect((await b.betHistory.pageOf(record('1').bettor, 100)).length).toBe(20);
     await b.close();
@@ -73,18 +73,18 @@ describe('journal store', () => {
       legacy,
       `${JSON.stringify(record('5'))}\n${JSON.stringify(record('5', { status: 2, closedAt: 1, netUnits: '-100000000' }))}\n${JSON.stringify(record('6'))}\n`,
     );
-    const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    const a = openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(path);
     expect((await a.betHistory.get('5'))?.status).toBe(2);
     expect(existsSync(legacy)).toBe(false);
     await a.close();
-    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    const b = openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(path);
     expect((await b.betHistory.pageOf(record('5').bettor, 10)).map((r) => r.id)).toEqual(['6', '5']);
     await b.close();
   });
 
   it('gives back after a reopen exactly what it held: ticks, events with their seqs, snapshots with their revs', async () => {
     const path = freshPath();
-    const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    const a = openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(path);
     await a.history.append({ price: '150.00000000', ts: 1_000 });
     await a.history.append({ price: '151.00000000', ts: 2_000 });
     await a.eventLog.append({ type: 'price', price: '150.00000000' });
@@ -92,7 +92,7 @@ describe('journal store', () => {
     await a.eventLog.append({ type: 'price', price: '151.00000000' });
     await a.close();
 
-    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    const b = openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(path);
     expect(await b.history.latest()).toEqual({ price: '151.00000000', ts: 2_000 });
     expect(await b.history.atOrBefore(1_500)).toEqual({ price: '150.00000000', ts: 1_000 });
     expect((await b.eventLog.readSince(0)).map((e) => [e.seq, e.type])).toEqual([
@@ -107,11 +107,11 @@ describe('journal store', () => {
 
   it('drops a torn last line (a write cut by kill -9) and keeps everything before it', async () => {
     const path = freshPath();
-    const a = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    const a = openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(path);
     await a.snapshots.commit('1', { snapshot: { status: 'active' }, final: false, events: [{ type: 'bet_open', id: '1' }], rev: 1 });
     await a.close();
     appendFileSync(path, '{"k":"s","id":"2","s":"{\\"status\\"');
-    const b = openJournalStore<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    const b = openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(path);
     expect((await b.snapshots.loadLive()).map((s) => s.id)).toEqual(['1']);
     expect(await b.eventLog.lastSeq()).toBe(1);
     await b.close();
@@ -119,7 +119,7 @@ describe('journal store', () => {
 
   it('rewrites the file with just the state once it grows: live snapshots, the newest finals and events are kept', async () => {
     const path = freshPath();
-    const a = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path, { compactSlack: 50, eventCapacity: 20, finalKeep: 5 });
+    const a = openGatewayJournal<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path, { compactSlack: 50, eventCapacity: 20, finalKeep: 5 });
     for (let i = 1; i <= 100; i++) {
       await a.snapshots.commit(String(i), { snapshot: { status: 'active', i }, final: false, events: [{ type: 'bet_open', id: String(i) }], rev: 1 });
       if (i % 2 === 0)
@@ -127,7 +127,7 @@ describe('journal store', () => {
     }
     expect(a.lines()).toBeLessThan(150); // 150 commits written
     await a.close();
-    const b = openJournalStore<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path, { eventCapacity: 20 });
+    const b = openGatewayJournal<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path, { eventCapacity: 20 });
     expect((await b.snapshots.loadLive()).length).toBe(50);
     expect(await b.snapshots.load('100')).toEqual({ status: 'done', i: 100 });
     expect(await b.snapshots.load('2')).toBeNull(); // an old final, retired by compaction

@@ -13,7 +13,7 @@
  * A bet history kept by older versions in `history.log` beside the journal is taken in at open.
  *
  * @example
- *   const store = openJournalStore<GatewayEvent, BetEmittedEvent>('.data/gateway/journal.log');
+ *   const store = openGatewayJournal<GatewayEvent, BetEmittedEvent>('.data/gateway/journal.log');
  *   await store.history.append({ price: '150.00000000', ts: Date.now() });
  */
 import { randomUUID } from 'node:crypto';
@@ -27,7 +27,7 @@ import { createMemoryEventLog, type MemoryEventLog } from '../event-log/memory.t
 import { LineJournal } from './line-journal.ts';
 import { DEFAULT_RETENTION, type PriceHistory, type PriceHistoryRetention } from '../price-history/port.ts';
 import { createMemoryPriceHistory } from '../price-history/memory.ts';
-import { MemorySnapshotStore } from '../snapshot/memory.ts';
+import { createMemorySnapshotStore } from '../snapshot/memory.ts';
 import { parseOrNull, type CommitResult, type SnapshotCommit, type SnapshotStore } from '../snapshot/port.ts';
 
 const Event = v.looseObject({ type: v.string() });
@@ -149,12 +149,12 @@ function journalEpoch(path: string): string {
 }
 
 /** Opens (or creates) the journal at `path` and replays it. */
-export function openJournalStore<E extends LoggedEvent, B extends E>(path: string, options: JournalStoreOptions = {}): JournalStore<E, B> {
+export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: string, options: JournalStoreOptions = {}): JournalStore<E, B> {
   const events = createMemoryEventLog<E>(options.eventCapacity ?? DEFAULT_EVENT_CAPACITY, journalEpoch(path));
   const ticks = createMemoryPriceHistory(options.retention ?? DEFAULT_RETENTION);
   const records = createMemoryBetHistory();
   // bet events are gateway events: one log holds both
-  const snaps = new MemorySnapshotStore<B, BetRecord>(events as unknown as MemoryEventLog<B>, records);
+  const snaps = createMemorySnapshotStore<B, BetRecord>(events as unknown as MemoryEventLog<B>, records);
   const finalKeep = options.finalKeep ?? 10_000;
   const slack = options.compactSlack ?? 20_000;
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sharedTestRedis } from '../../../test/support/redis-prefix.ts';
-import { RedisLease } from './redis.ts';
+import type { RedisLease } from './redis.ts';
+import { createRedisLease } from './redis.ts';
 
 const redis = sharedTestRedis();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -11,7 +12,7 @@ describe('RedisLease', () => {
     for (const l of leases.splice(0)) await l.release().catch(() => undefined);
   });
   const lease = (key: string, node: string, ttlMs = 300) => {
-    const l = new RedisLease(redis.redis(), { key, node, ttlMs });
+    const l = createRedisLease(redis.redis(), { key, node, ttlMs });
     leases.push(l);
     return l;
   };

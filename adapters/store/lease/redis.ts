@@ -6,7 +6,7 @@
  * fence, which only grows, so a write stamped with an older fence is known to be stale.
  *
  * @example
- *   const lease = new RedisLease(redis, { key: 'gw:leader', node: 'gw-1', ttlMs: 5_000 });
+ *   const lease = createRedisLease(redis, { key: 'gw:leader', node: 'gw-1', ttlMs: 5_000 });
  *   const fence = await lease.acquire(); // a number when held, null when another node holds it
  *   await lease.renew();                 // false once it is lost
  *   await lease.release();
@@ -91,4 +91,9 @@ export class RedisLease {
   async holder(): Promise<string | null> {
     return this.redis.get(this.options.key);
   }
+}
+
+/** One node's handle on the lease `options.key` in `redis`. */
+export function createRedisLease(redis: Redis, options: RedisLeaseOptions): RedisLease {
+  return new RedisLease(redis, options);
 }

@@ -1,7 +1,7 @@
-import { MemorySnapshotStore } from './memory.ts';
+import { createMemorySnapshotStore } from './memory.ts';
 import { snapshotStoreContract, type ContractEvent } from './contract.ts';
 
 snapshotStoreContract('memory', () => {
-  const store = new MemorySnapshotStore<ContractEvent>();
+  const store = createMemorySnapshotStore<ContractEvent>();
   return { store, events: store.events };
 });

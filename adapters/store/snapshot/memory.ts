@@ -5,7 +5,7 @@
  *
  * @example
  *   const events = createMemoryEventLog<GatewayEvent>();
- *   const store = new MemorySnapshotStore(events);
+ *   const store = createMemorySnapshotStore(events);
  */
 import type { LoggedEvent } from '../event-log/port.ts';
 import { createMemoryEventLog, type MemoryEventLog } from '../event-log/memory.ts';
@@ -77,4 +77,12 @@ export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never>
   }
 
   async close(): Promise<void> {}
+}
+
+/** An empty memory snapshot store appending to `events` (a fresh log by default); records go to `sink`. */
+export function createMemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never>(
+  events: MemoryEventLog<E> = createMemoryEventLog<E>(),
+  sink: RecordSink<R> | null = null,
+): MemorySnapshotStore<E, R> {
+  return new MemorySnapshotStore<E, R>(events, sink);
 }

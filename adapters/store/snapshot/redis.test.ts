@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createRedisEventLog } from '../event-log/redis.ts';
-import { RedisSnapshotStore } from './redis.ts';
+import { createRedisSnapshotStore } from './redis.ts';
 import { save, snapshotStoreContract, type ContractEvent } from './contract.ts';
 
 // real Redis, every key under a prefix owned by this run (never FLUSHDB a shared server)
@@ -10,7 +10,7 @@ const runPrefix = `test:snapshot-redis:${process.pid}:${Date.now()}:`;
 let n = 0;
 const fresh = () => {
   const prefix = `${runPrefix}${n++}:`;
-  return { store: new RedisSnapshotStore<ContractEvent>(redis, { kind: 'bet', prefix }), events: createRedisEventLog(redis, { prefix }) };
+  return { store: createRedisSnapshotStore<ContractEvent>(redis, { kind: 'bet', prefix }), events: createRedisEventLog(redis, { prefix }) };
 };
 
 afterAll(async () => {
@@ -28,7 +28,7 @@ snapshotStoreContract('redis', () => fresh());
 describe('redis snapshot layout', () => {
   it('keeps one JSON string per chain and a live set an operator can read', async () => {
     const prefix = `${runPrefix}layout:`;
-    const store = new RedisSnapshotStore<ContractEvent>(redis, { kind: 'bet', prefix, finalTtlSeconds: 60 });
+    const store = createRedisSnapshotStore<ContractEvent>(redis, { kind: 'bet', prefix, finalTtlSeconds: 60 });
     await save(store, '41', { status: 'active', value: { open: 'placed' } }, false, 1);
     expect(JSON.parse((await redis.get(`${prefix}bet:41`)) ?? 'null')).toEqual({ status: 'active', value: { open: 'placed' } });
     expect(await redis.smembers(`${prefix}bets:live`)).toEqual(['41']);
@@ -44,7 +44,7 @@ describe('redis snapshot layout', () => {
 
   it('skips a damaged record at boot instead of failing', async () => {
     const prefix = `${runPrefix}damaged:`;
-    const store = new RedisSnapshotStore<ContractEvent>(redis, { kind: 'bet', prefix });
+    const store = createRedisSnapshotStore<ContractEvent>(redis, { kind: 'bet', prefix });
     await save(store, '1', { status: 'active' }, false, 1);
     await redis.set(`${prefix}bet:2`, '{not json');
     await redis.sadd(`${prefix}bets:live`, '2');

@@ -10,7 +10,7 @@
  * disagree, across processes too.
  *
  * @example
- *   const store = new RedisSnapshotStore(redis, { kind: 'bet', prefix: 'gw:' }); // keys gw:bet:<id>, set gw:bets:live
+ *   const store = createRedisSnapshotStore(redis, { kind: 'bet', prefix: 'gw:' }); // keys gw:bet:<id>, set gw:bets:live
  */
 import type { Redis } from 'ioredis';
 import { DEFAULT_EVENT_CAPACITY, type LoggedEvent, type Sequenced } from '../event-log/port.ts';
@@ -165,4 +165,12 @@ export class RedisSnapshotStore<E extends LoggedEvent = LoggedEvent, R = never> 
   async close(): Promise<void> {
     await this.redis.quit();
   }
+}
+
+/** A snapshot store of one actor kind on `redis` (the caller owns the connection); `records` lays out the records commits carry. */
+export function createRedisSnapshotStore<E extends LoggedEvent = LoggedEvent, R = never>(
+  redis: Redis,
+  options: RedisSnapshotOptions | RedisSnapshotRecordOptions<R>,
+): SnapshotStore<E, R> {
+  return new RedisSnapshotStore<E, R>(redis, options);
 }

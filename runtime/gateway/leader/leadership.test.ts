@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { RedisLease } from '../../../adapters/store/lease/redis.ts';
+import { createRedisLease } from '../../../adapters/store/lease/redis.ts';
 import { sharedTestRedis } from '../../../test/support/redis-prefix.ts';
 import { startLeaseLeadership, type LeaderRole } from './leadership.ts';
 
@@ -30,9 +30,9 @@ describe('lease leadership', () => {
     const key = `${redis.prefix()}leader`;
     const a = recordingRole();
     const b = recordingRole();
-    const la = startLeaseLeadership({ lease: new RedisLease(redis.redis(), { key, node: 'a', ttlMs: 300 }), role: a.role, log });
+    const la = startLeaseLeadership({ lease: createRedisLease(redis.redis(), { key, node: 'a', ttlMs: 300 }), role: a.role, log });
     await until(() => la.isLeader());
-    const lb = startLeaseLeadership({ lease: new RedisLease(redis.redis(), { key, node: 'b', ttlMs: 300 }), role: b.role, log });
+    const lb = startLeaseLeadership({ lease: createRedisLease(redis.redis(), { key, node: 'b', ttlMs: 300 }), role: b.role, log });
     await new Promise((r) => setTimeout(r, 400));
     expect([la.isLeader(), lb.isLeader()]).toEqual([true, false]);
     const first = la.fence()!;
@@ -47,7 +47,7 @@ describe('lease leadership', () => {
   it('a leader whose lease was taken stops its role', async () => {
     const key = `${redis.prefix()}leader`;
     const a = recordingRole();
-    const la = startLeaseLeadership({ lease: new RedisLease(redis.redis(), { key, node: 'a', ttlMs: 300 }), role: a.role, log });
+    const la = startLeaseLeadership({ lease: createRedisLease(redis.redis(), { key, node: 'a', ttlMs: 300 }), role: a.role, log });
     await until(() => la.isLeader());
     await redis.redis().set(key, 'intruder:999', 'PX', 5_000);
     await until(() => !la.isLeader());
@@ -60,7 +60,7 @@ describe('lease leadership', () => {
     const a = recordingRole();
     let skew = 0; // a process paused (SIGSTOP) and resumed: its monotonic clock jumped while its timers did not run
     const la = startLeaseLeadership({
-      lease: new RedisLease(redis.redis(), { key, node: 'a', ttlMs: 3_000 }),
+      lease: createRedisLease(redis.redis(), { key, node: 'a', ttlMs: 3_000 }),
       role: a.role,
       log,
       monotonic: () => performance.now() + skew,

@@ -11,7 +11,7 @@ import type { BetRecord } from '../../../adapters/store/bet-history/port.ts';
 import { createMemoryBetHistory } from '../../../adapters/store/bet-history/memory.ts';
 import { createMemoryEventLog } from '../../../adapters/store/event-log/memory.ts';
 import { createMemoryPriceHistory } from '../../../adapters/store/price-history/memory.ts';
-import { MemorySnapshotStore } from '../../../adapters/store/snapshot/memory.ts';
+import { createMemorySnapshotStore } from '../../../adapters/store/snapshot/memory.ts';
 import type { RetryPolicy } from '../../../machines/bet.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetInput, CloseOutput, PriceExitOutput, ReplaceOutput } from '../../../machines/bet-types.ts';
@@ -44,7 +44,7 @@ export function toPortAnswer(output: PriceExitOutput | CloseOutput | ReplaceOutp
 export class BetHarness {
   readonly clock = new SimulatedClock();
   readonly history = createMemoryBetHistory();
-  readonly store = new MemorySnapshotStore<BetEmittedEvent, BetRecord>(createMemoryEventLog<BetEmittedEvent>(), this.history);
+  readonly store = createMemorySnapshotStore<BetEmittedEvent, BetRecord>(createMemoryEventLog<BetEmittedEvent>(), this.history);
   private readonly records = betRecords({
     stored: (id) => this.history.get(id),
     history: createMemoryPriceHistory(),
