@@ -3,6 +3,7 @@
  * machine driven by the events the runtime reports; each path is then replayed twice, on a real
  * actor and on the stepper the runtime uses, and both must end in the path's state and context.
  */
+import { refuse } from '../kernel/refusal.ts';
 import { getSimplePaths } from '@xstate/graph';
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
@@ -16,12 +17,12 @@ const executions: Execution[] = [
   { kind: 'executed', status: 'FILLED', result },
   { kind: 'executed', status: 'PARTIALLY_FILLED', result: { ...result, status: 'PARTIALLY_FILLED' } },
   { kind: 'replayed', httpStatus: 201, result },
-  { kind: 'refused', refusal: { code: 'INSUFFICIENT_FUNDS', message: 'short' } },
+  { kind: 'refused', refusal: refuse('INSUFFICIENT_FUNDS', 'short') },
 ];
 const failedEvent: OrderEvent = { type: 'FAILED', failure: 'RedisUnavailable: down', unavailable: 'redis' };
 
 const eventsFor = (value: unknown): OrderEvent[] => {
-  if (value === 'received') return [{ type: 'PRICED', bookTs: 1 }, { type: 'UNPRICED', refusal: { code: 'PRICE_UNAVAILABLE', message: 'stale' } }, failedEvent];
+  if (value === 'received') return [{ type: 'PRICED', bookTs: 1 }, { type: 'UNPRICED', refusal: refuse('PRICE_UNAVAILABLE', 'stale') }, failedEvent];
   if (value === 'priced') return [...executions.map((execution) => ({ type: 'EXECUTED' as const, execution })), failedEvent];
   return [];
 };
@@ -72,7 +73,7 @@ describe('order machine model', () => {
 
   it('ignores an event its state does not take (a late PRICED after the end changes nothing)', () => {
     const steps = stepper(orderMachine);
-    const rejected = steps.send(steps.start(request), { type: 'UNPRICED', refusal: { code: 'PRICE_UNAVAILABLE', message: 'stale' } });
+    const rejected = steps.send(steps.start(request), { type: 'UNPRICED', refusal: refuse('PRICE_UNAVAILABLE', 'stale') });
     const after = steps.send(rejected, { type: 'PRICED', bookTs: 2 });
     expect(after.value).toBe('rejected');
     expect(after.context.bookTs).toBeNull();

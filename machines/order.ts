@@ -7,6 +7,7 @@
  * cost more than the rest of the order's work (bench: `npm run bench -- exchange`).
  * A repeated Idempotency-Key found at execution ends in `replayed` with the first answer.
  */
+import type { Refusal as KernelRefusal } from '../kernel/refusal.ts';
 import { assign, setup } from 'xstate';
 import type { BookSymbol } from '../kernel/domain.ts';
 
@@ -24,11 +25,8 @@ export interface OrderRequest {
 
 /** Business refusals are values, not exceptions (spec §7). */
 export type RefusalCode = 'PRICE_UNAVAILABLE' | 'INSUFFICIENT_FUNDS' | 'INSUFFICIENT_POSITION' | 'ACCOUNT_NOT_FOUND' | 'IDEMPOTENCY_KEY_REUSED';
-/** A refusal: the spec's error code and a readable reason. */
-export interface Refusal {
-  code: RefusalCode;
-  message: string;
-}
+/** A refusal: the error code and a readable reason (`kernel/refusal.ts`). */
+export type Refusal = KernelRefusal<RefusalCode>;
 
 /** Outcome of execution. `result` is the wire body of the order result (spec §2). */
 export type Execution =

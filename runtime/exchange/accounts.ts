@@ -9,11 +9,12 @@ import { serialPerAccount } from './account-queue.ts';
 import type { ExchangeContext } from './context.ts';
 import { applyCashMovement, openingBalances, type Balances } from '../../machines/exchange/ledger.ts';
 import { type Decimal, fmt } from '../../machines/exchange/money.ts';
-import { ok, refuse, retryOnConflict, type Outcome } from './outcome.ts';
+import { ok, refuse } from '../../kernel/refusal.ts';
+import { retryOnConflict, type Outcome } from './outcome.ts';
 import { valueAccount, type Totals } from './valuation.ts';
 import { accountTotalsView, accountView, equityPointOf, pnlView, positionView } from './views.ts';
 
-const notFound = (id: string) => refuse<never>('ACCOUNT_NOT_FOUND', `account ${id} does not exist`);
+const notFound = (id: string) => refuse('ACCOUNT_NOT_FOUND' as const, `account ${id} does not exist`);
 
 /** Totals of an account at the current bids. */
 export const totalsOf = (ctx: ExchangeContext, bundle: AccountBundle, balances: Balances = bundle.balances): Totals =>

@@ -13,6 +13,7 @@
  * gross + fee of what would actually fill now; a SELL is refused whole
  * (INSUFFICIENT_POSITION) when the position is below the requested qty.
  */
+import { refuse } from '../../kernel/refusal.ts';
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import type { AccountBundle, IdempotencyRecord, OrderRecord } from '../../adapters/store/exchange/port.ts';
 import { applyTrade, flatPosition, tradeFee, type TradeFacts } from '../../machines/exchange/ledger.ts';
@@ -29,7 +30,7 @@ import { walkBook } from './walk-book.ts';
 /** Storage key of the idempotency record of a client's Idempotency-Key (none without one). */
 export const recordKeyOf = (idempotencyKey: string | null): string | undefined => (idempotencyKey === null ? undefined : `key:${idempotencyKey}`);
 
-const refused = (code: Refusal['code'], message: string): Execution => ({ kind: 'refused', refusal: { code, message } });
+const refused = (code: Refusal['code'], message: string): Execution => ({ kind: 'refused', refusal: refuse(code, message) });
 
 /** The answer to a request whose key already has a record: its first answer, or a refusal when the body differs. */
 export function answerRepeat(idem: IdempotencyRecord, fingerprint: string): Execution {

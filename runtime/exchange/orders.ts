@@ -14,7 +14,8 @@ import { stepper } from '../../machines/stepper.ts';
 
 import type { ExchangeContext } from './context.ts';
 import { answerRepeat, executeOrder, recordKeyOf } from './order-execution.ts';
-import { ok, refuse, type Outcome } from './outcome.ts';
+import { ok, refuse } from '../../kernel/refusal.ts';
+import type { Outcome } from './outcome.ts';
 import type { BookSymbol } from '../../kernel/domain.ts';
 
 /** A validated order placement. */
@@ -59,7 +60,7 @@ export async function runOrder(ctx: ExchangeContext, request: OrderRequest): Pro
   if (!book) {
     return order.send(received, {
       type: 'UNPRICED',
-      refusal: { code: 'PRICE_UNAVAILABLE', message: `no order book for ${request.symbol} newer than the staleness cut-off` },
+      refusal: refuse('PRICE_UNAVAILABLE', `no order book for ${request.symbol} newer than the staleness cut-off`),
     });
   }
   const priced = order.send(received, { type: 'PRICED', bookTs: book.ts });

@@ -1,8 +1,10 @@
 /**
- * Why the gateway refuses a request, as values (style: business refusals are results, not
- * exceptions). The server maps each kind to the spec's status (section 7).
+ * Why the gateway refuses a request, as values (`kernel/refusal.ts`). The server maps each code
+ * to its status and body (docs/gateway-api.md#errors).
  */
-export type RefusalKind =
+import { refuse, type Refusal } from '../../kernel/refusal.ts';
+
+export type RefusalCode =
   | 'invalid_request' // 400
   | 'not_approved' // 400: address not in the key store and the relayer is no SPL delegate
   | 'forbidden' // 403: paused, or faucet/wallet outside test mode
@@ -12,34 +14,12 @@ export type RefusalKind =
   | 'chain_unavailable' // 500 on POST /bet (spec section 7), 503 elsewhere
   | 'no_price'; // 503
 
-export interface GatewayRefusal {
-  refused: true;
-  kind: RefusalKind;
-  error: string;
-  openBetId?: string;
-  /** what made it (a dependency's failure), for the log of a 5xx answer */
-  cause?: unknown;
-}
+/** A refusal of the gateway; an open-bet refusal names the open bet. */
+export type GatewayRefusal = Refusal<RefusalCode, { openBetId?: string }>;
 
-export const refusal = (kind: RefusalKind, error: string, extra: { openBetId?: string; cause?: unknown } = {}): GatewayRefusal => ({
-  refused: true,
-  kind,
-  error,
-  ...extra,
-});
-
-export const isRefusal = (x: unknown): x is GatewayRefusal => typeof x === 'object' && x !== null && (x as GatewayRefusal).refused === true;
-
-export const REFUSAL_STATUS: Record<RefusalKind, number> = {
-  invalid_request: 400,
-  not_approved: 400,
-  forbidden: 403,
-  open_bet: 409,
-  not_initialized: 409,
-  vault_cannot_cover: 409,
-  chain_unavailable: 503,
-  no_price: 503,
-};
+/** A gateway refusal with `code` and `message` (and the open bet's id, or the cause of an outage). */
+export const refusal = (code: RefusalCode, message: string, extra: { openBetId?: string; cause?: unknown } = {}): GatewayRefusal =>
+  refuse(code, message, extra);
 
 export const MESSAGES = {
   notInitialized: 'the contract is not initialised',

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { DependencyUnavailable } from '../../kernel/errors.ts';
 import { HttpError, parseJson, readBody, reply, retryAfter, sendJson, type HttpRequest, type HttpResponse } from '../http.ts';
 import type { Logger } from '../../kernel/log.ts';
-import { STATUS_OF, type Outcome } from '../../runtime/exchange/outcome.ts';
+import type { ErrorCode, Outcome } from '../../runtime/exchange/outcome.ts';
 import { describeIssues } from './wire.ts';
 
 /** What a handler sees of a request. */
@@ -22,6 +22,17 @@ export interface Answer {
   status: number;
   body?: unknown;
 }
+
+/** HTTP status of each code (docs/exchange-api.md#errors). */
+export const STATUS_OF: Record<ErrorCode, number> = {
+  VALIDATION_ERROR: 400,
+  ACCOUNT_NOT_FOUND: 404,
+  NAME_TAKEN: 409,
+  INSUFFICIENT_FUNDS: 409,
+  INSUFFICIENT_POSITION: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  PRICE_UNAVAILABLE: 503,
+};
 
 /** Turns a runtime outcome into an answer, refusals into `{error, message}` with the code's status. */
 export function answer<T>(out: Outcome<T>, status = 200, view: (value: T) => unknown = (x) => x): Answer {

@@ -7,16 +7,29 @@
  */
 import { DependencyUnavailable } from '../../kernel/errors.ts';
 import { ChainRejected, ChainUnavailable, ProgramRefusal } from '../../adapters/chain/port.ts';
-import { isRefusal, MESSAGES, REFUSAL_STATUS, type GatewayRefusal } from '../../runtime/gateway/refusals.ts';
+import { MESSAGES, type GatewayRefusal, type RefusalCode } from '../../runtime/gateway/refusals.ts';
 import { HttpError, retryAfter } from '../http.ts';
+import { isRefusal } from '../../kernel/refusal.ts';
+
+/** The status of each refusal (docs/gateway-api.md#errors); an unreachable chain's is the route's. */
+const REFUSAL_STATUS: Record<RefusalCode, number> = {
+  invalid_request: 400,
+  not_approved: 400,
+  forbidden: 403,
+  open_bet: 409,
+  not_initialized: 409,
+  vault_cannot_cover: 409,
+  chain_unavailable: 503,
+  no_price: 503,
+};
 
 /** Status of "the chain is unreachable" on a route: 500 on POST /bet (spec section 7), 503 elsewhere. */
 export type ChainDownStatus = 500 | 503;
 
 /** The HttpError of a refusal: its status and `{error}` (plus `openBetId` for 409 open bet). */
 export function refusalError(r: GatewayRefusal, chainDown: ChainDownStatus = 503): HttpError {
-  if (r.kind === 'chain_unavailable') return new HttpError(chainDown, { error: r.error }, { cause: r.cause, headers: [retryAfter()] });
-  return new HttpError(REFUSAL_STATUS[r.kind], r.openBetId === undefined ? { error: r.error } : { error: r.error, openBetId: r.openBetId });
+  if (r.code === 'chain_unavailable') return new HttpError(chainDown, { error: r.message }, { cause: r.cause, headers: [retryAfter()] });
+  return new HttpError(REFUSAL_STATUS[r.code], r.openBetId === undefined ? { error: r.message } : { error: r.message, openBetId: r.openBetId });
 }
 
 /** Returns `value`, or throws the HttpError of a refusal. */

@@ -7,8 +7,9 @@
 import { PublicKey, type Keypair } from '@solana/web3.js';
 import { ProgramRefusal, type BetAccount, type ChainPort, type StakeAuthority } from '../../../adapters/chain/port.ts';
 import { onChain, placeRefusal } from './chain-calls.ts';
-import { isRefusal, MESSAGES, refusal, type GatewayRefusal } from '../refusals.ts';
+import { MESSAGES, refusal, type GatewayRefusal } from '../refusals.ts';
 import type { Side } from '../../../kernel/domain.ts';
+import { isRefusal } from '../../../kernel/refusal.ts';
 
 export interface BetDeps {
   chain: ChainPort;
@@ -79,7 +80,7 @@ export async function placeOnChain(
     } catch (err) {
       if (!(err instanceof ProgramRefusal)) throw err;
       const r = placeRefusal(err, stake.kind === 'delegate');
-      if (r.kind !== 'open_bet') return r;
+      if (r.code !== 'open_bet') return r;
       const open = await openBetIdOf(deps.chain, bettor);
       if (isRefusal(open)) return open;
       if (open !== null) return refusal('open_bet', MESSAGES.openBet, { openBetId: open });

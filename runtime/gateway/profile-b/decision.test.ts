@@ -57,7 +57,7 @@ describe('Profile B decision', () => {
       let facts: DecisionFacts = { ...ok };
       for (const later of REFUSAL_CODES.slice(i)) facts = { ...facts, ...breakers[later] };
       const d = decide(facts, now);
-      expect(d).toMatchObject({ ok: false, code, reason: REFUSAL_TEXT[code] });
+      expect(d).toMatchObject({ ok: false, code, message: REFUSAL_TEXT[code] });
     });
   });
 

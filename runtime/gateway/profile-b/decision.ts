@@ -2,6 +2,7 @@
  * Profile B rules (spec section 4, Profile B): the stake amount, and the one decision code path
  * shared by `POST /bet` and `GET /state` (`canBet*`), so the two can never disagree.
  */
+import { refuse, type Refusal as KernelRefusal } from '../../../kernel/refusal.ts';
 
 /** Refusal codes in the priority order in which they are checked (the first match wins). */
 export const REFUSAL_CODES = ['NOT_INITIALIZED', 'PAUSED', 'NO_PRICE', 'OPEN_BET', 'WALLET_UNKNOWN', 'INSUFFICIENT_SOL', 'INSUFFICIENT_FUNDS'] as const;
@@ -50,7 +51,8 @@ export interface DecisionFacts {
   minAmount: bigint;
 }
 
-export type Refusal = { ok: false; code: RefusalCode; reason: string; retryAfterSeconds: number | null; openBetId?: bigint };
+/** A refusal of a Profile B bet: its Russian text is the message; an open bet gives its id and when to retry. */
+export type Refusal = KernelRefusal<RefusalCode, { retryAfterSeconds: number | null; openBetId?: bigint }>;
 export type Decision = { ok: true } | Refusal;
 
 /** ceil((expireTime*1000 - now)/1000), minimum 0 (spec: retryAfterSeconds of an open bet). */
@@ -60,21 +62,17 @@ export function retryAfterSeconds(expireTime: bigint, nowMs: number): number {
 }
 
 /** A refusal with its Russian text. */
-export const refuse = (code: RefusalCode, retryAfter: number | null = null): Refusal => ({
-  ok: false,
-  code,
-  reason: REFUSAL_TEXT[code],
-  retryAfterSeconds: retryAfter,
-});
+export const refusalB = (code: RefusalCode, retryAfter: number | null = null): Refusal => refuse(code, REFUSAL_TEXT[code], { retryAfterSeconds: retryAfter });
 
 /** The first matching refusal in the spec's priority order, or ok. */
 export function decide(f: DecisionFacts, nowMs: number): Decision {
-  if (!f.initialized) return refuse('NOT_INITIALIZED');
-  if (f.paused) return refuse('PAUSED');
-  if (!f.hasPrice) return refuse('NO_PRICE');
-  if (f.openBet) return { ...refuse('OPEN_BET', retryAfterSeconds(f.openBet.expireTime, nowMs)), openBetId: f.openBet.id };
-  if (!f.walletKnown) return refuse('WALLET_UNKNOWN');
-  if (f.lamports < MIN_LAMPORTS) return refuse('INSUFFICIENT_SOL');
-  if (f.tokenUnits === null || f.tokenUnits < f.minAmount) return refuse('INSUFFICIENT_FUNDS');
+  if (!f.initialized) return refusalB('NOT_INITIALIZED');
+  if (f.paused) return refusalB('PAUSED');
+  if (!f.hasPrice) return refusalB('NO_PRICE');
+  if (f.openBet)
+    return refuse('OPEN_BET', REFUSAL_TEXT.OPEN_BET, { retryAfterSeconds: retryAfterSeconds(f.openBet.expireTime, nowMs), openBetId: f.openBet.id });
+  if (!f.walletKnown) return refusalB('WALLET_UNKNOWN');
+  if (f.lamports < MIN_LAMPORTS) return refusalB('INSUFFICIENT_SOL');
+  if (f.tokenUnits === null || f.tokenUnits < f.minAmount) return refusalB('INSUFFICIENT_FUNDS');
   return { ok: true };
 }

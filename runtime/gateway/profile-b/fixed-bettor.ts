@@ -7,11 +7,12 @@ import type { PublicKey } from '@solana/web3.js';
 import type { BetAccount, ContractConfig } from '../../../adapters/chain/port.ts';
 import { onChain } from '../bets/chain-calls.ts';
 import { placeOnChain, type BetDeps } from '../bets/place-bet.ts';
-import { betAmount, decide, refuse, type Decision, type DecisionFacts, type Refusal } from './decision.ts';
-import { isRefusal, type GatewayRefusal } from '../refusals.ts';
+import { betAmount, decide, refusalB, type Decision, type DecisionFacts, type Refusal } from './decision.ts';
+import { type GatewayRefusal } from '../refusals.ts';
 import { balanceView, formatHuman } from '../views/units.ts';
 import { betView, contractStateView, selectBets } from '../views/state.ts';
 import type { Side } from '../../../kernel/domain.ts';
+import { isRefusal } from '../../../kernel/refusal.ts';
 
 export interface FixedBettorDeps extends BetDeps {
   bettor: PublicKey;
@@ -88,7 +89,7 @@ export async function fixedBettorState(deps: FixedBettorDeps): Promise<Record<st
     betAmountHuman: formatHuman(facts.amount),
     canBet: d.ok,
     canBetReasonCode: d.ok ? null : d.code,
-    canBetReason: d.ok ? null : d.reason,
+    canBetReason: d.ok ? null : d.message,
     balance: balanceView(facts.lamports, facts.tokenUnits),
     openBet: facts.open ? betView(facts.open, now) : null,
     lastBet: facts.last ? betView(facts.last, now) : null,
@@ -102,7 +103,7 @@ export async function placeFixedBet(deps: FixedBettorDeps, side: Side, keyFor = 
   const refused = (d: Refusal) => ({
     accepted: false,
     reasonCode: d.code,
-    reason: d.reason,
+    reason: d.message,
     retryAfterSeconds: d.retryAfterSeconds,
     betId: null,
     txSig: null,
@@ -111,11 +112,11 @@ export async function placeFixedBet(deps: FixedBettorDeps, side: Side, keyFor = 
   const key = await keyFor(deps.bettor.toBase58());
   const entryPrice = await deps.entryPrice();
   // The decision saw both a moment ago; a race (key removed, price went stale) refuses the same way.
-  if (!key) return refused(refuse('WALLET_UNKNOWN'));
-  if (entryPrice === null) return refused(refuse('NO_PRICE'));
+  if (!key) return refused(refusalB('WALLET_UNKNOWN'));
+  if (entryPrice === null) return refused(refusalB('NO_PRICE'));
   const placed = await placeOnChain(deps, { kind: 'signer', bettor: key }, side, facts.amount, entryPrice);
   if (isRefusal(placed)) {
-    if (placed.kind === 'open_bet' || placed.kind === 'forbidden' || placed.kind === 'not_initialized') {
+    if (placed.code === 'open_bet' || placed.code === 'forbidden' || placed.code === 'not_initialized') {
       // the chain moved between the decision and the transaction: decide again from fresh facts
       const again = await readFacts(deps);
       if (!isRefusal(again) && !again.decision.ok) return refused(again.decision);
