@@ -126,7 +126,6 @@ export class RpcChain implements ChainPort {
   private readonly batcher: CloseBatcher;
   private readonly transport: JsonRpcTransport;
   private statics: { mint: PublicKey; vault: PublicKey } | null = null;
-  private readonly faucetGrants = new Map<string, Promise<string>>();
   /** placements per bettor in flight (serialised: each needs the previous one's seq) */
   private readonly placing = new Map<string, Promise<void>>();
   private genesis: string | null = null;
@@ -327,15 +326,9 @@ export class RpcChain implements ChainPort {
     return signature;
   }
 
+  /** Every call is a grant of its own (docs/gateway-api.md#faucet): six calls at once are six grants. */
   faucet(address: PublicKey): Promise<string> {
-    const key = address.toBase58();
-    // six concurrent identical requests are one grant, not six racing half-grants
-    let grant = this.faucetGrants.get(key);
-    if (!grant) {
-      grant = this.grant(address).finally(() => this.faucetGrants.delete(key));
-      this.faucetGrants.set(key, grant);
-    }
-    return grant;
+    return this.grant(address);
   }
 
   private async grant(address: PublicKey): Promise<string> {

@@ -28,7 +28,7 @@ export interface ExchangeMetrics {
 
 /** Creates the exchange's registry and metrics; `now` is the clock of book ages. */
 export function createExchangeMetrics(now: () => number = Date.now): ExchangeMetrics {
-  const registry = serviceRegistry('exchange_');
+  const registry = serviceRegistry();
   const registers = [registry];
   const orders = new Counter({
     name: 'exchange_orders_total',

@@ -50,7 +50,7 @@ export interface GatewayMetrics {
 
 /** Creates the gateway's registry and metrics. */
 export function createGatewayMetrics(): GatewayMetrics {
-  const registry = serviceRegistry('gateway_');
+  const registry = serviceRegistry();
   const registers = [registry];
   const placed = new Counter({ name: 'gateway_bets_placed_total', help: 'Bets placed on chain by this gateway', registers });
   const settled = new Counter({

@@ -20,7 +20,8 @@ async function scrape() {
 describe('exchange metrics', () => {
   it('counts orders by status, their duration, idempotent replays, book ages and Redis round trips', async () => {
     const before = await scrape();
-    expect(before.text).toContain('# TYPE exchange_process_cpu_user_seconds_total counter');
+    expect(before.text).toContain('# TYPE process_cpu_user_seconds_total counter');
+    expect(before.text).not.toContain('exchange_process_'); // the standard names, not a service's copy
     const id = await ex.openAccount('metrics-alice', '1000');
     expect((await ex.order(id, 'BTCUSDT', 'BUY', '0.5', 'k-1')).status).toBe(201);
     expect((await ex.order(id, 'BTCUSDT', 'BUY', '0.5', 'k-1')).status).toBe(201); // replay: no trade
