@@ -13,12 +13,10 @@ import type { LocalChain } from '../adapters/chain/local/start.ts';
 import type { BetAccount } from '../adapters/chain/port.ts';
 import { priceFeedFromEnv } from '../runtime/feed-from-env.ts';
 import type { PriceFeed } from '../adapters/feed/port.ts';
-import { createRedisLease } from '../adapters/store/lease/redis.ts';
-import { LiveBets, type LiveBetsOptions } from '../runtime/gateway/bets/live-bets.ts';
-import { betRecords } from '../runtime/gateway/history/records.ts';
 import { startHistoryPruning } from '../runtime/gateway/history/pruning.ts';
 import { connectChain } from '../runtime/gateway/chain-setup.ts';
 import type { GatewayConfig } from './gateway-env.ts';
+import { startSettlement } from './gateway-settlement.ts';
 import type { FixedBettorDeps } from '../runtime/gateway/profile-b/fixed-bettor.ts';
 import { resolveFixedBettor } from '../runtime/gateway/profile-b/bettor-address.ts';
 import { startHealthChecks } from '../runtime/gateway/health.ts';
@@ -26,14 +24,10 @@ import { createGatewayMetrics } from '../runtime/gateway/metrics.ts';
 import type { BetDeps } from '../runtime/gateway/bets/place-bet.ts';
 import { startPriceIngestion } from '../runtime/gateway/prices/ingestion.ts';
 import { decideEntryPrice } from '../runtime/gateway/prices/rules.ts';
-import { settlementEffects } from '../runtime/gateway/settlement/effects.ts';
-import { BetReclaimer } from '../runtime/gateway/settlement/reclaimer.ts';
-import { betInputOf, Settler, type ReplayPolicy } from '../runtime/gateway/settlement/settler.ts';
+import { betInputOf } from '../runtime/gateway/settlement/settler.ts';
 import { listenForRetryRequests } from '../runtime/gateway/settlement/retry-requests.ts';
-import { allRoles, soleLeadership, startLeaseLeadership } from '../runtime/gateway/leader/leadership.ts';
 import { OutboxRelay } from '../runtime/gateway/events/outbox-relay.ts';
 import { openSharedStream } from '../runtime/gateway/events/shared-stream.ts';
-import { SettlementRole } from '../runtime/gateway/leader/settlement-role.ts';
 import { openStores, REDIS_PREFIX } from '../runtime/gateway/stores.ts';
 import type { GatewayEvent } from '../runtime/gateway/events/schemas.ts';
 import { waitFor } from '../runtime/wait-for.ts';
@@ -98,15 +92,18 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     }
     const relay = shared ? new OutboxRelay<GatewayEvent>({ outbox: stores.eventLog, stream: shared.log, dedupIdOf: shared.dedupIdOf, log }) : null;
 
-    let role: SettlementRole | null = null; // the leader's bet actors and settler; told of stored ticks
-    let leads: () => boolean = () => true; // whether the leader lease surely holds (set once leadership runs)
+    const priceSource = config.NATS_URL ? 'nats:market.price.solusdt' : options.feed ? 'feed' : 'synthetic';
+    const settlement = await startSettlement({ config, stores, chain, relay, deliver: (events) => shell.events.deliver(events), metrics, priceSource, log });
+    cleanups.push(() => settlement.stop());
+    const { leadership, role, liveBets, policy } = settlement;
+
     const feed = options.feed ?? priceFeedFromEnv({ NATS_URL: config.NATS_URL }, processLog);
     const prices = await startPriceIngestion({
       feed,
       history: stores.history,
       events: shell.events,
       logger: log,
-      stored: (tick) => role?.priceStored(tick.ts),
+      stored: (tick) => role.priceStored(tick.ts),
       start: () => waitFor('the price feed', () => feed.start(), log, config.NATS_URL ? `NATS at ${config.NATS_URL}` : undefined),
     });
     cleanups.push(() => prices.stop());
@@ -114,95 +111,21 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
 
     const pruning = startHistoryPruning({ store: stores.betHistory, retentionDays: config.GW_HISTORY_DAYS, log });
     cleanups.push(async () => pruning.stop());
-    // the payout multiplier is fixed at initialisation: the last value read serves while the chain is away
-    let multiplierBps: bigint | null = null;
-    const records = betRecords({
-      stored: (id) => stores.betHistory.get(id),
-      history: stores.history,
-      source: config.NATS_URL ? 'nats:market.price.solusdt' : options.feed ? 'feed' : 'synthetic',
-      multiplierBps: async () => {
-        try {
-          multiplierBps = (await chain.readConfig())?.multiplierBps ?? multiplierBps;
-        } catch (err) {
-          if (multiplierBps === null) throw err;
-        }
-        return multiplierBps ?? 10_000n;
-      },
-    });
 
-    const keyFor = async (address: string) => stores.keys.get(address);
-    let reclaimer: BetReclaimer | null = null; // set once the bet actors are up (it asks them what is live)
-    const policy: ReplayPolicy = { replayTies: config.GW_PROFILE === 'B', maxReplays: config.GW_MAX_REPLAYS };
-    const actorOptions: LiveBetsOptions = {
-      store: stores.snapshots,
-      effects: settlementEffects({ chain, history: stores.history, keyFor, now: Date.now }),
-      records,
-      publish: (events) => {
-        const fence = role?.fence() ?? null;
-        for (const event of events) {
-          if (event.type === 'bet_closed')
-            log.info(
-              { betId: event.id, bettor: event.bettor, exitPrice: event.exitPrice, status: event.statusName, seq: event.seq, fence },
-              `bet ${event.id} settled: ${event.statusName}`,
-            );
-          if (event.type === 'bet_replay')
-            log.info(
-              { betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq, fence },
-              `tie of bet ${event.prevId} replayed as bet ${event.id}`,
-            );
-        }
-        metrics.betEvents(events);
-        for (const event of events) if (event.type === 'bet_closed') reclaimer?.closed(event);
-        if (relay) relay.kick();
-        else shell.events.deliver(events);
-      },
-      log,
-    };
-    // a bet placed while this node does not lead is committed by the intake and taken over by the leader
-    const intake = LiveBets.intake(actorOptions);
-    cleanups.push(() => intake.stop());
-    role = new SettlementRole({
-      actors: async () => {
-        const bets = await LiveBets.boot(actorOptions);
-        for (const id of bets.seriesIds()) {
-          const context = bets.contextOf(id);
-          if (context) metrics.betExpires(context.id, context.expireTime);
-        }
-        return bets;
-      },
-      settler: (bets) => new Settler({ chain, bets, snapshots: stores.snapshots, policy, log, adoptFromStore: stores.kind === 'redis', mayAct: () => leads() }),
-      intervalMs: config.SMART_SETTLE_INTERVAL_MS,
-    });
-    // the relay starts first and stops last: the leader's final commits are still relayed
-    const leaderRole = allRoles(relay, role);
-    const leadership = stores.redis
-      ? startLeaseLeadership({
-          lease: createRedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }),
-          role: leaderRole,
-          log,
-        })
-      : await soleLeadership(leaderRole);
-    cleanups.push(() => leadership.stop());
-    // a paused leader resumed past its lease sends no close and starts no settlement run, before any renewal tells it so
-    leads = () => leadership.holds();
-    chain.guardSettlement(leads);
-    const betsHere = (): LiveBets => role?.actors() ?? intake;
-
-    const liveActors = { seriesIds: () => betsHere().seriesIds(), snapshotOf: (id: string) => betsHere().snapshotOf(id), stats: () => betsHere().stats() };
+    const liveActors = { seriesIds: () => liveBets().seriesIds(), snapshotOf: (id: string) => liveBets().snapshotOf(id), stats: () => liveBets().stats() };
     const retries = await listenForRetryRequests({
       redis: stores.redis,
       prefix: REDIS_PREFIX,
       dataDir: config.DATA_DIR,
-      retry: (id) => betsHere().retryNow(id),
+      retry: (id) => liveBets().retryNow(id),
       log,
     });
     cleanups.push(() => retries.stop());
     metrics.observeLive({ actors: liveActors, sockets: () => shell.events.connections, lastTickMs: () => prices.current()?.ts });
-    if (config.GW_RECLAIM_BETS === 'on') reclaimer = new BetReclaimer({ chain, isLive: (id) => betsHere().has(id), log });
 
     const betDeps: BetDeps = {
       chain,
-      keyFor: async (address) => (await keyFor(address)) ?? null,
+      keyFor: async (address) => (await stores.keys.get(address)) ?? null,
       // the latest tick is held in memory by the ingestion (design: entry price = the latest tick)
       entryPrice: async () => {
         const d = decideEntryPrice(prices.current(), Date.now());
@@ -211,7 +134,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       // spec section 6: bet_open when POST /bet succeeds; the actor announces it once its first commit lands
       opened: async (bet: BetAccount, signature: string) => {
         const id = bet.id.toString();
-        const bets = betsHere();
+        const bets = liveBets();
         if (!bets.has(id)) bets.open({ ...betInputOf(bet, policy), placeTx: signature });
         metrics.betPlaced();
         if (!(await bets.committed(id, OPEN_COMMIT_WAIT_MS)))

@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createRedisLease } from '../../../adapters/store/lease/redis.ts';
 import { sharedTestRedis } from '../../../test/support/redis-prefix.ts';
+import { LeaseHold } from './lease-hold.ts';
 import { startLeaseLeadership, type LeaderRole } from './leadership.ts';
 
 const redis = sharedTestRedis();
@@ -63,7 +64,7 @@ describe('lease leadership', () => {
       lease: createRedisLease(redis.redis(), { key, node: 'a', ttlMs: 3_000 }),
       role: a.role,
       log,
-      monotonic: () => performance.now() + skew,
+      hold: new LeaseHold(() => performance.now() + skew),
     });
     await until(() => la.isLeader());
     expect(la.holds()).toBe(true);

@@ -19,6 +19,7 @@
  */
 import type { RedisLease } from '../../../adapters/store/lease/redis.ts';
 import type { Logger } from '../../../kernel/log.ts';
+import { LeaseHold } from './lease-hold.ts';
 
 /** What the leader runs; started with the lease's fence, stopped when the lease is lost or on shutdown. */
 export interface LeaderRole {
@@ -54,9 +55,10 @@ export interface Leadership {
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** A lone gateway (no Redis): the leader at once, fence 0. */
-export async function soleLeadership(role: LeaderRole): Promise<Leadership> {
+export async function soleLeadership(role: LeaderRole, hold: LeaseHold = new LeaseHold()): Promise<Leadership> {
+  hold.forever();
   await role.start(0);
-  return { isLeader: () => true, holds: () => true, fence: () => 0, stop: () => role.stop() };
+  return { isLeader: () => true, holds: () => hold.holds(), fence: () => 0, stop: () => role.stop() };
 }
 
 /** The part of the TTL a leader counts on: what is left for clock drift and for Redis applying the TTL after we asked. */
@@ -68,38 +70,38 @@ export interface LeaseLeadershipOptions {
   role: LeaderRole;
   log: Logger;
   now?: () => number;
-  /** monotonic ms [performance.now] */
-  monotonic?: () => number;
+  /** until when the lease surely holds; read by whatever must not act without it [a new one on performance.now] */
+  hold?: LeaseHold;
 }
 
 /** Starts competing for the lease; the first attempt runs at once. */
 export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadership {
   const { lease, role, log } = options;
   const now = options.now ?? Date.now;
-  const monotonic = options.monotonic ?? (() => performance.now());
+  const hold = options.hold ?? new LeaseHold();
   const ttl = lease.options.ttlMs;
+  const counted = ttl - leaseMarginMs(ttl);
   let fence: number | null = null;
   let lastRenewed = 0;
-  /** monotonic ms until which the lease surely holds */
-  let validUntil = 0;
-  const holds = () => fence !== null && monotonic() < validUntil;
+  const holds = () => fence !== null && hold.holds();
   let busy: Promise<void> | null = null;
   let stopped = false;
 
   const depose = async (why: string) => {
     const was = fence;
     fence = null;
+    hold.lost();
     log.warn({ fence: was, why }, 'leadership lost: stopping the bet actors and the settler');
     await role.stop().catch((err: unknown) => log.error({ err: message(err) }, 'stopping the leader role failed'));
   };
 
   const round = async () => {
     if (fence !== null) {
-      const asked = monotonic();
+      const asked = hold.now();
       try {
         if (await lease.renew()) {
           lastRenewed = now();
-          validUntil = asked + ttl - leaseMarginMs(ttl);
+          hold.heldFrom(asked, counted);
         } else await depose('the lease is held by another node');
       } catch (err) {
         if (now() - lastRenewed >= (ttl * 2) / 3) await depose(`the lease could not be renewed: ${message(err)}`);
@@ -107,7 +109,7 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
       return;
     }
     let got: number | null;
-    const asked = monotonic();
+    const asked = hold.now();
     try {
       got = await lease.acquire();
     } catch (err) {
@@ -117,13 +119,14 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
     if (got === null || stopped) return;
     fence = got;
     lastRenewed = now();
-    validUntil = asked + ttl - leaseMarginMs(ttl);
+    hold.heldFrom(asked, counted);
     log.info({ fence, node: lease.options.node, ttlMs: ttl }, `elected leader (fence ${got}): running the bet actors and the settler`);
     try {
       await role.start(got);
     } catch (err) {
       log.error({ err: message(err), fence: got }, 'starting the leader role failed; giving the lease up');
       fence = null;
+      hold.lost();
       await role.stop().catch(() => undefined);
       await lease.release().catch(() => undefined);
     }
@@ -149,6 +152,7 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
       await busy;
       if (fence === null) return;
       fence = null;
+      hold.lost();
       await role.stop().catch((err: unknown) => log.error({ err: message(err) }, 'stopping the leader role failed'));
       await lease.release().catch((err: unknown) => log.warn({ err: message(err) }, 'lease not released; it expires by its TTL'));
     },

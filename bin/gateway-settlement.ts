@@ -1,0 +1,152 @@
+/**
+ * The gateway's settlement phase (docs/architecture.md#the-leader): the live bets of this node
+ * (an intake on a follower; the leader's series and settler while it leads), the listeners of
+ * their commits in order, the reclaimer, and the leadership that starts and stops the leader's
+ * part. Everything is made before anything runs, so no part reads another that is assigned later.
+ *
+ * @example
+ *   const settlement = await startSettlement({ config, stores, chain, relay, deliver, metrics, log });
+ *   settlement.liveBets().open(input);
+ *   await settlement.stop();
+ */
+import type { RpcChain } from '../adapters/chain/rpc-chain.ts';
+import { createRedisLease } from '../adapters/store/lease/redis.ts';
+import type { Sequenced } from '../adapters/store/event-log/port.ts';
+import type { Logger } from '../kernel/log.ts';
+import type { BetEmittedEvent } from '../machines/bet-events.ts';
+import { CommitListeners } from '../runtime/gateway/bets/commit-listeners.ts';
+import { LiveBets, type LiveBetsOptions } from '../runtime/gateway/bets/live-bets.ts';
+import type { OutboxRelay } from '../runtime/gateway/events/outbox-relay.ts';
+import type { GatewayEvent } from '../runtime/gateway/events/schemas.ts';
+import { betRecords } from '../runtime/gateway/history/records.ts';
+import { LeaseHold } from '../runtime/gateway/leader/lease-hold.ts';
+import { allRoles, soleLeadership, startLeaseLeadership, type Leadership } from '../runtime/gateway/leader/leadership.ts';
+import { SettlementRole } from '../runtime/gateway/leader/settlement-role.ts';
+import type { GatewayMetrics } from '../runtime/gateway/metrics.ts';
+import { settlementEffects } from '../runtime/gateway/settlement/effects.ts';
+import { BetReclaimer } from '../runtime/gateway/settlement/reclaimer.ts';
+import { Settler, type ReplayPolicy } from '../runtime/gateway/settlement/settler.ts';
+import { REDIS_PREFIX, type GatewayStores } from '../runtime/gateway/stores.ts';
+import type { GatewayConfig } from './gateway-env.ts';
+
+/** What the phase is built from. */
+export interface SettlementPhaseDeps {
+  config: GatewayConfig;
+  stores: GatewayStores;
+  chain: RpcChain;
+  /** the shared stream's relay of the outbox (with NATS), else null */
+  relay: OutboxRelay<GatewayEvent> | null;
+  /** hands committed events to this node's sockets (without NATS; with it the relay does) */
+  deliver: (events: ReadonlyArray<Sequenced<BetEmittedEvent>>) => void;
+  metrics: GatewayMetrics;
+  /** where prices come from, for the evidence (`nats:market.price.solusdt`, `synthetic`, ...) */
+  priceSource: string;
+  log: Logger;
+}
+
+/** The running phase. */
+export interface SettlementPhase {
+  leadership: Leadership;
+  /** the leader's series and settler while this node leads */
+  role: SettlementRole;
+  /** the live bets of this node: the leader's, or the follower's intake */
+  liveBets(): LiveBets;
+  policy: ReplayPolicy;
+  stop(): Promise<void>;
+}
+
+/** The payout multiplier is fixed at initialisation: the last value read serves while the chain is away. */
+function multiplierOf(chain: RpcChain): () => Promise<bigint> {
+  let known: bigint | null = null;
+  return async () => {
+    try {
+      known = (await chain.readConfig())?.multiplierBps ?? known;
+    } catch (err) {
+      if (known === null) throw err;
+    }
+    return known ?? 10_000n;
+  };
+}
+
+/** A log line for each settlement and replay, with the fence it happened under. */
+function logSettlements(log: Logger, fence: () => number | null) {
+  return (events: ReadonlyArray<Sequenced<BetEmittedEvent>>): void => {
+    for (const event of events) {
+      if (event.type === 'bet_closed')
+        log.info(
+          { betId: event.id, bettor: event.bettor, exitPrice: event.exitPrice, status: event.statusName, seq: event.seq, fence: fence() },
+          `bet ${event.id} settled: ${event.statusName}`,
+        );
+      if (event.type === 'bet_replay')
+        log.info(
+          { betId: event.id, prevId: event.prevId, replayCount: event.replayCount, seq: event.seq, fence: fence() },
+          `tie of bet ${event.prevId} replayed as bet ${event.id}`,
+        );
+    }
+  };
+}
+
+/** Builds the phase and starts competing for leadership (at once the leader without Redis). */
+export async function startSettlement(d: SettlementPhaseDeps): Promise<SettlementPhase> {
+  const { config, stores, chain, metrics, log } = d;
+  const policy: ReplayPolicy = { replayTies: config.GW_PROFILE === 'B', maxReplays: config.GW_MAX_REPLAYS };
+  // a paused leader resumed past its lease sends no close and starts no settlement run, before any renewal tells it so
+  const hold = new LeaseHold();
+  chain.guardSettlement(() => hold.holds());
+
+  const listeners = new CommitListeners(log);
+  const options: LiveBetsOptions = {
+    store: stores.snapshots,
+    effects: settlementEffects({ chain, history: stores.history, keyFor: (address) => stores.keys.get(address), now: Date.now }),
+    records: betRecords({ stored: (id) => stores.betHistory.get(id), history: stores.history, source: d.priceSource, multiplierBps: multiplierOf(chain) }),
+    publish: listeners.publish,
+    log,
+  };
+  // a bet placed while this node does not lead is committed by the intake and taken over by the leader
+  const intake = LiveBets.intake(options);
+  const role = new SettlementRole({
+    actors: async () => {
+      const bets = await LiveBets.boot(options);
+      for (const id of bets.seriesIds()) {
+        const context = bets.contextOf(id);
+        if (context) metrics.betExpires(context.id, context.expireTime);
+      }
+      return bets;
+    },
+    settler: (bets) =>
+      new Settler({ chain, bets, snapshots: stores.snapshots, policy, log, adoptFromStore: stores.kind === 'redis', mayAct: () => hold.holds() }),
+    intervalMs: config.SMART_SETTLE_INTERVAL_MS,
+  });
+  const liveBets = (): LiveBets => role.actors() ?? intake;
+  const reclaimer = config.GW_RECLAIM_BETS === 'on' ? new BetReclaimer({ chain, isLive: (id) => liveBets().has(id), log }) : null;
+
+  // in this order: what happened is logged and counted before it is acted on and announced
+  listeners.add(
+    'log',
+    logSettlements(log, () => role.fence()),
+  );
+  listeners.add('metrics', (events) => metrics.betEvents(events));
+  if (reclaimer) listeners.add('reclaimer', (events) => events.forEach((e) => e.type === 'bet_closed' && reclaimer.closed(e)));
+  listeners.add('event stream', d.relay ? () => d.relay?.kick() : d.deliver);
+
+  // the relay starts first and stops last: the leader's final commits are still relayed
+  const leaderRole = allRoles(d.relay, role);
+  const leadership = stores.redis
+    ? startLeaseLeadership({
+        lease: createRedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }),
+        role: leaderRole,
+        log,
+        hold,
+      })
+    : await soleLeadership(leaderRole, hold);
+  return {
+    leadership,
+    role,
+    liveBets,
+    policy,
+    async stop() {
+      await leadership.stop();
+      await intake.stop();
+    },
+  };
+}
