@@ -7,8 +7,9 @@
  * cost more than the rest of the order's work (bench: `npm run bench -- exchange`).
  * A repeated Idempotency-Key found at execution ends in `replayed` with the first answer.
  */
+import { stepper } from './stepper.ts';
 import type { Refusal as KernelRefusal } from '../kernel/refusal.ts';
-import { assign, setup } from 'xstate';
+import { assign, setup, type SnapshotFrom } from 'xstate';
 import type { BookSymbol } from '../kernel/domain.ts';
 
 /** What the client asked for, already validated. */
@@ -104,3 +105,12 @@ export const orderMachine = setup({
     failed: { type: 'final' },
   },
 });
+
+/** A snapshot of an order's run. */
+export type OrderSnapshot = SnapshotFrom<typeof orderMachine>;
+
+/** An order's run stepped without an actor (`stepper.ts`): an order lives for one request. */
+export const orderSteps = stepper(orderMachine);
+
+/** The state a priced order ends in once executed (pure): what the trade's commit saves with it. */
+export const executedOrder = (priced: OrderSnapshot, execution: Execution): OrderSnapshot => orderSteps.send(priced, { type: 'EXECUTED', execution });

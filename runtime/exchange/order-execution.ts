@@ -18,7 +18,7 @@ import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import type { AccountBundle, IdempotencyRecord, OrderRecord } from '../../adapters/store/exchange/port.ts';
 import { applyTrade, flatPosition, tradeFee, type TradeFacts } from '../../machines/exchange/ledger.ts';
 import { dec, fmt } from '../../machines/exchange/money.ts';
-import type { Execution, OrderRequest, Refusal } from '../../machines/order.ts';
+import { executedOrder, orderSteps, type Execution, type OrderRequest, type OrderSnapshot, type Refusal } from '../../machines/order.ts';
 import { accountCacheOf } from './account-cache.ts';
 import { serialPerAccount } from './account-queue.ts';
 import { totalsOf } from './accounts.ts';
@@ -102,15 +102,23 @@ function planTrade(ctx: ExchangeContext, r: OrderRequest, book: BookSnapshot, bu
 
 const isTrade = (x: Trade | Execution): x is Trade => 'order' in x;
 
+/** An execution, and the state the order ended in when its trade was committed (with that state). */
+export interface Executed {
+  execution: Execution;
+  /** the order's final snapshot as committed with the trade; null when nothing was committed */
+  committed: OrderSnapshot | null;
+}
+
 /**
- * Executes `r` at `book`; `finalState(execution)` is the order's state to save with the trade.
- * Retried from a fresh read when another writer committed first.
+ * Executes `r` at `book` from the `priced` state of its run; the state it ends in (a pure step of
+ * the order machine) is saved with the trade. Retried from a fresh read when another writer
+ * committed first.
  */
-export function executeOrder(ctx: ExchangeContext, r: OrderRequest, book: BookSnapshot, finalState: (execution: Execution) => unknown): Promise<Execution> {
+export function executeOrder(ctx: ExchangeContext, r: OrderRequest, book: BookSnapshot, priced: OrderSnapshot): Promise<Executed> {
   const cache = accountCacheOf(ctx.store);
   const recordKey = recordKeyOf(r.idempotencyKey);
   return serialPerAccount(ctx.store, r.accountId, () =>
-    retryOnConflict(async (): Promise<Execution | 'conflict'> => {
+    retryOnConflict(async (): Promise<Executed | 'conflict'> => {
       const now = ctx.now();
       let bundle = recordKey === undefined ? cache.get(r.accountId) : undefined;
       let plan = bundle ? planTrade(ctx, r, book, bundle, now) : undefined;
@@ -119,15 +127,16 @@ export function executeOrder(ctx: ExchangeContext, r: OrderRequest, book: BookSn
         const loaded = await ctx.store.load(r.accountId, recordKey);
         if (!loaded) {
           cache.drop(r.accountId);
-          return refused('ACCOUNT_NOT_FOUND', `account ${r.accountId} does not exist`);
+          return { execution: refused('ACCOUNT_NOT_FOUND', `account ${r.accountId} does not exist`), committed: null };
         }
         cache.set(r.accountId, loaded.bundle);
-        if (loaded.idempotency) return answerRepeat(loaded.idempotency, r.fingerprint);
+        if (loaded.idempotency) return { execution: answerRepeat(loaded.idempotency, r.fingerprint), committed: null };
         bundle = loaded.bundle;
         plan = planTrade(ctx, r, book, bundle, now);
-        if (!isTrade(plan)) return plan;
+        if (!isTrade(plan)) return { execution: plan, committed: null };
       }
       const { execution, order, facts, balances } = plan;
+      const ended = executedOrder(priced, execution);
       const out = await ctx.store.commit(r.accountId, bundle.version, {
         balances,
         journal: [
@@ -145,18 +154,18 @@ export function executeOrder(ctx: ExchangeContext, r: OrderRequest, book: BookSn
         order,
         equityPoint: equityPointOf(now, balances, totalsOf(ctx, bundle, balances)),
         ...(recordKey === undefined ? {} : { idempotency: { key: recordKey, record: { fingerprint: r.fingerprint, status: 201, body: execution.result } } }),
-        orderState: { orderId: r.orderId, state: finalState(execution) },
+        orderState: { orderId: r.orderId, state: orderSteps.persist(ended) },
       });
       if (out !== 'committed') {
         cache.drop(r.accountId);
-        return out === 'conflict' ? 'conflict' : refused('ACCOUNT_NOT_FOUND', `account ${r.accountId} does not exist`);
+        return out === 'conflict' ? 'conflict' : { execution: refused('ACCOUNT_NOT_FOUND', `account ${r.accountId} does not exist`), committed: null };
       }
       cache.set(r.accountId, { ...bundle, balances, version: bundle.version + 1 });
       ctx.log.info(
         { accountId: r.accountId, orderId: r.orderId, status: execution.status, symbol: r.symbol, side: r.side, qty: order.qty, price: order.price },
         'order executed',
       );
-      return execution;
+      return { execution, committed: ended };
     }),
   );
 }

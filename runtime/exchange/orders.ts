@@ -6,11 +6,9 @@
  * with its Idempotency-Key never trades twice.
  */
 import { randomUUID } from 'node:crypto';
-import type { SnapshotFrom } from 'xstate';
 import { DependencyUnavailable, type Dependency } from '../../kernel/errors.ts';
 import { dec } from '../../machines/exchange/money.ts';
-import { orderMachine, type Execution, type OrderEvent, type OrderRequest } from '../../machines/order.ts';
-import { stepper } from '../../machines/stepper.ts';
+import { executedOrder, orderSteps, type OrderEvent, type OrderRequest, type OrderSnapshot } from '../../machines/order.ts';
 
 import type { ExchangeContext } from './context.ts';
 import { answerRepeat, executeOrder, recordKeyOf } from './order-execution.ts';
@@ -35,10 +33,7 @@ export interface OrderReply {
   replayed: boolean;
 }
 
-/** A snapshot of an order. */
-export type OrderSnapshot = SnapshotFrom<typeof orderMachine>;
-
-const order = stepper(orderMachine);
+const order = orderSteps;
 
 /** Canonical form of an order body: a repeat with an equal quantity ("1" = "1.0") is the same body. */
 const fingerprintOf = (p: PlaceOrder): string => JSON.stringify([p.symbol, p.side, dec(p.qty).toFixed()]);
@@ -64,12 +59,10 @@ export async function runOrder(ctx: ExchangeContext, request: OrderRequest): Pro
     });
   }
   const priced = order.send(received, { type: 'PRICED', bookTs: book.ts });
-  let last: { execution: Execution; snapshot: OrderSnapshot } | undefined;
-  const ended = (execution: Execution) =>
-    last?.execution === execution ? last.snapshot : (last = { execution, snapshot: order.send(priced, { type: 'EXECUTED', execution }) }).snapshot;
   try {
-    // the state saved with the trade is the one this execution ends in
-    return ended(await executeOrder(ctx, request, book, (execution) => order.persist(ended(execution))));
+    // a committed trade saved the state it ends in: that is the order's final state
+    const { execution, committed } = await executeOrder(ctx, request, book, priced);
+    return committed ?? executedOrder(priced, execution);
   } catch (err) {
     return order.send(priced, failure(err));
   }
