@@ -1,0 +1,92 @@
+/**
+ * What the runtime keeps of one live series (a bet and its Profile B tie replays): its actor, its
+ * newest persisted snapshot, the commits queued for it, and the helpers that read a stored
+ * snapshot (`live-bets.ts` runs series; `series-commits.ts` commits them).
+ */
+import * as v from 'valibot';
+import type { Actor, ActorOptions, AnyActorLogic } from 'xstate';
+import { betMachine, retryDelayMs, type RetryPolicy } from '../../../machines/bet.ts';
+import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
+import type { BetContext } from '../../../machines/bet-types.ts';
+import { betEffectActors, type BetEffects } from './effects.ts';
+import type { BetTransition } from '../history/records.ts';
+
+/** The xstate clock interface (setTimeout/clearTimeout), e.g. a `SimulatedClock` in model tests. */
+export type XstateClock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
+
+/** Just enough of a stored snapshot to know it is a bet series worth rehydrating. */
+export const StoredBet = v.looseObject({
+  status: v.picklist(['active', 'done', 'error', 'stopped']),
+  value: v.unknown(),
+  context: v.looseObject({ seriesId: v.string(), id: v.string(), bettor: v.optional(v.string()) }),
+});
+
+/** The bet machine with the runtime's effects and retry delays. */
+export function buildSeriesMachine(effects: BetEffects, policy: RetryPolicy) {
+  return betMachine.provide({
+    actors: betEffectActors(effects),
+    delays: { retryBackoff: ({ context }) => retryDelayMs(context.attempt, policy) },
+  });
+}
+
+export type SeriesActor = Actor<ReturnType<typeof buildSeriesMachine>>;
+
+/** A batch of transitions to commit: the newest snapshot, every event emitted since the last batch, and the transitions that emitted them. */
+export interface Batch {
+  json: string;
+  final: boolean;
+  events: BetEmittedEvent[];
+  transitions: BetTransition[];
+}
+
+/** Everything the runtime keeps per live series. */
+export interface Series {
+  id: string;
+  actor: SeriesActor | null;
+  /** rev of the last commit handed to the store */
+  rev: number;
+  /** the newest persisted snapshot (JSON), where a restart resumes */
+  latest: string | null;
+  pending: Batch | null;
+  draining: Promise<void> | null;
+  /** actor failures so far (restart backoff) */
+  failures: number;
+  restartTimer: NodeJS.Timeout | null;
+  /** unix ms of the expiry a dormant series (no actor, snapshot only) waits for; null when not dormant */
+  dormantUntil: number | null;
+}
+
+/** A series with nothing committed yet beyond `rev`. */
+export const newSeries = (id: string, rev: number, latest: string | null): Series => ({
+  id,
+  actor: null,
+  rev,
+  latest,
+  pending: null,
+  draining: null,
+  failures: 0,
+  restartTimer: null,
+  dormantUntil: null,
+});
+
+/** The unix ms expiry a persisted snapshot waits for, when it is an open bet that only waits; else null. */
+export function waitingUntil(snapshot: unknown): number | null {
+  const s = snapshot as { status?: unknown; value?: unknown; context?: { expireTime?: unknown } } | null;
+  const value = s?.value as { open?: unknown } | undefined;
+  if (s?.status !== 'active' || value?.open !== 'placed' || typeof s.context?.expireTime !== 'number') return null;
+  return s.context.expireTime * 1000;
+}
+
+/** What a series is now: its actor's snapshot, or its latest committed one while it has none (dormant, restarting). */
+export function currentOf(series: Series): { value: unknown; context: BetContext } | undefined {
+  if (series.actor) return series.actor.getSnapshot();
+  return series.latest ? (JSON.parse(series.latest) as { value: unknown; context: BetContext }) : undefined;
+}
+
+/** A series' snapshot as it would be saved now. */
+export function persistedOf(series: Series): unknown {
+  if (series.actor) return JSON.parse(JSON.stringify(series.actor.getPersistedSnapshot())) as unknown;
+  return series.latest ? (JSON.parse(series.latest) as unknown) : undefined;
+}
+
+export const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
