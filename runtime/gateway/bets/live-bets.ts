@@ -1,18 +1,18 @@
 /**
  * Live bet series of the gateway: one `betMachine` actor per series, with the runtime's effects
- * injected (design: "Shape"). After every transition the series' snapshot, the events the
+ * injected (docs/architecture.md#live-bets). After every transition the series' snapshot, the events the
  * transition emitted and the bet history records they change (`bet-records.ts`) are committed to
  * the store in one atomic write (snapshot, live set, event log, history), and only then handed to
  * `publish` with their seqs: what clients saw is exactly what a restart resumes from, and a crash
  * can never keep a final snapshot without its `bet_closed` or its history record.
  *
- * Nothing is left stuck (design: "actors that fail are restarted from their last snapshot"):
+ * Nothing is left stuck (docs/operations.md#recover: a failed actor restarts from its last snapshot):
  * - a commit that fails (Redis down) is retried with backoff until it lands, the same commit
  *   with the same rev, so a retry whose first answer was lost never appends events twice;
  *   transitions made meanwhile are coalesced into the next commit;
  * - an actor that fails is restarted from its latest snapshot with backoff, never left stopped.
  *
- * Live series are cheap (style: "do not keep every actor resident"): a bet waiting for its expiry
+ * Live series are cheap (no actor stays resident while it only waits): a bet waiting for its expiry
  * is held as its committed snapshot (a few hundred bytes of JSON), not as an actor; the tick that
  * reaches its expiry rehydrates it and it settles from there.
  *
@@ -148,8 +148,9 @@ export class LiveBets {
   }
 
   /**
-   * A runtime that rehydrates nothing: a follower's intake (design: "Several gateways"). It starts
-   * the series of a bet placed here, commits its first snapshot with `bet_open`, and lets it go; the leader's runtime takes the stored series over with `adoptStored`.
+   * A runtime that rehydrates nothing: a follower's intake (docs/architecture.md#the-leader). It
+   * starts the series of a bet placed here, commits its first snapshot with `bet_open`, and lets it go;
+   * the leader's runtime takes the stored series over with `adoptStored`.
    */
   static intake(options: LiveBetsOptions): LiveBets {
     const runtime = new LiveBets(options);
