@@ -1,6 +1,6 @@
 /**
  * One process per part of a data dir (the embedded stores and the local chain keep their state in
- * DATA_DIR: docs/operations.md#what-data_dir-holds): `lockDataDir(dir, 'chain')` creates
+ * DATA_DIR: docs/operations.md#what-the-data-dir-holds): `lockDataDir(dir, 'chain')` creates
  * `<dir>/chain.lock` holding this process's pid, or fails naming the pid that holds it. A lock left by a process that no longer
  * runs (kill -9) is taken over. Released on `release()` and when the process exits.
  *
