@@ -1,6 +1,6 @@
 /**
  * The local chain's state has no size ceiling
- * (docs/decisions.md#the-local-chains-state-has-no-size-ceiling): a chain process filled with
+ * (docs/decisions.md#the-local-chain-grows-without-a-ceiling): a chain process filled with
  * 100,000 accounts — 25,000 funded wallets, each with a token account, a bettor state and an open
  * bet — compacts, restarts (gracefully, then after SIGKILL in the middle of a stream of
  * transactions) with every account, and still places and settles bets. About 70 s here on 2 cores,

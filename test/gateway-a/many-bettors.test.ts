@@ -1,5 +1,5 @@
 /**
- * Many bettors and no fault (docs/decisions.md#an-answer-is-never-a-failure-for-a-bet-that-landed):
+ * Many bettors and no fault (docs/decisions.md#a-bet-on-chain-is-answered-200):
  * 32 custodial wallets bet in a loop for a minute (each posts again as soon as it has an answer, a
  * moment later after a refusal) on one gateway process with Redis, in front of the local chain as
  * its own process (`npm run chain`), with 3 s windows so bets cycle; reclaims on. Every
