@@ -1,6 +1,6 @@
 /**
  * Runs the exchange in-process: the API on one port, health on the management port
- * (design: "Run contract"), books from any BookFeed, the ledger in any ExchangeStore.
+ * (docs/operations.md#processes), books from any BookFeed, the ledger in any ExchangeStore.
  *
  * @example
  *   const ex = await startExchange({ port: 8081, mgmtPort: 8082, bookMaxAgeMs: 30_000, feed, store });
@@ -26,7 +26,7 @@ export interface ExchangeOptions {
   port: number;
   /** management port with the health route (0 = any free port) */
   mgmtPort: number;
-  /** books older than this are never used (spec §8: 30 s) */
+  /** books older than this are never used (docs/exchange-api.md#symbols: 30 s) */
   bookMaxAgeMs: number;
   feed: BookFeed;
   store: ExchangeStore;

@@ -1,6 +1,6 @@
 /**
  * `npm run exchange`: the paper-trading exchange as one process, configured by env
- * (design: "Run contract"). REDIS_URL unset -> the ledger in `DATA_DIR/exchange/ledger.log`
+ * (docs/operations.md#processes). REDIS_URL unset -> the ledger in `DATA_DIR/exchange/ledger.log`
  * (held by this process alone); EXCHANGE_FEED nats (default when NATS_URL is set) | synthetic
  * (default otherwise) | binance.
  */

@@ -1,6 +1,6 @@
 /**
  * `npm run feed`: publishes synthetic SOL/USDT ticks on `market.price.solusdt` and synthetic
- * BTC/ETH/SOL books on `market.book.<SYMBOL>` (design: "Messages on NATS") to `NATS_URL`
+ * BTC/ETH/SOL books on `market.book.<SYMBOL>` (docs/operations.md#market-data-on-nats) to `NATS_URL`
  * (default nats://127.0.0.1:4222) until SIGINT/SIGTERM.
  */
 import { BOOK_SUBJECTS, PRICE_SUBJECT } from '../adapters/feed/messages.ts';

@@ -1,7 +1,7 @@
 /**
- * The assembled gateway (design: "Shape", "Run contract", "Layering": the process assembly sits
- * above the server): stores, chain adapter, price ingestion, event stream, key store, bet actors,
- * the settlement scheduler and health checks behind the uWS shell with the spec's routes.
+ * The assembled gateway (docs/architecture.md#layers: the process assembly sits above the server):
+ * stores, chain adapter, price ingestion, event stream, key store, bet actors, the settlement
+ * scheduler and health checks behind the uWS shell with the routes of docs/gateway-api.md.
  * Dependencies that are not up yet are waited for (logged), so the parts may start in any order.
  *
  * @example
@@ -126,12 +126,12 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const betDeps: BetDeps = {
       chain,
       keyFor: async (address) => (await stores.keys.get(address)) ?? null,
-      // the latest tick is held in memory by the ingestion (design: entry price = the latest tick)
+      // the latest tick is held in memory by the ingestion (entry price = the latest tick: docs/decisions.md#entry-and-exit-prices)
       entryPrice: async () => {
         const d = decideEntryPrice(prices.current(), Date.now());
         return d.kind === 'price' ? d.value : null;
       },
-      // spec section 6: bet_open when POST /bet succeeds; the actor announces it once its first commit lands
+      // bet_open when POST /bet succeeds (docs/gateway-api.md#events); the actor announces it once its first commit lands
       opened: async (bet: BetAccount, signature: string) => {
         const id = bet.id.toString();
         const bets = liveBets();

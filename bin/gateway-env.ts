@@ -1,4 +1,4 @@
-/** Gateway configuration, validated once at boot (design: "Run contract"); `--help` prints it. */
+/** Gateway configuration, validated once at boot (docs/operations.md#processes); `--help` prints it. */
 import { hostname } from 'node:os';
 import * as v from 'valibot';
 import { bigUint, commonEnv, describe, integer, natsUrl, oneOf, optionalText, port, readEnv, text, url } from '../runtime/env.ts';

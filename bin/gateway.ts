@@ -1,4 +1,4 @@
-/** `npm run gateway`: the betting gateway as its own process, configured by env (design: "Run contract"). */
+/** `npm run gateway`: the betting gateway as its own process, configured by env (docs/operations.md#processes). */
 import { gatewayEnv, readGatewayConfig } from './gateway-env.ts';
 import { startGateway } from './gateway-app.ts';
 import { runService } from './process.ts';

@@ -1,5 +1,5 @@
 /**
- * `npm start`: the whole stack on embedded defaults in one process (design: "Run contract"):
+ * `npm start`: the whole stack on embedded defaults in one process (docs/operations.md#run):
  * the local chain on CHAIN_PORT (8899), synthetic prices and books (unless NATS_URL is set),
  * the gateway on GATEWAY_PORT (8080) and the exchange on EXCHANGE_PORT (8081, health on 8082).
  * SIGTERM or SIGINT stops all of it within a few seconds ("stack stopped").

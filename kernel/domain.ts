@@ -4,7 +4,7 @@
  * so they are declared here, below all of them.
  */
 
-/** The direction a bet is on (spec: `UP` or `DOWN`). */
+/** The direction a bet is on: `UP` or `DOWN` (docs/gateway-api.md#bet). */
 export type Side = 'UP' | 'DOWN';
 /** Both sides. */
 export const SIDES = ['UP', 'DOWN'] as const satisfies readonly Side[];

@@ -1,5 +1,5 @@
 /**
- * What a bet series tells the outside world (spec section 6), declared once as valibot
+ * What a bet series tells the outside world (docs/gateway-api.md#events), declared once as valibot
  * schemas so the WebSocket server, the tests and the benchmarks agree on every field.
  *
  * @example
@@ -16,7 +16,7 @@ const Address = v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'mus
 const PriceX1e8 = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const UnixSeconds = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 
-/** `bet_open`: a bet was accepted (spec section 6). */
+/** `bet_open`: a bet was accepted (docs/gateway-api.md#events). */
 export const BetOpenEvent = v.strictObject({
   type: v.literal('bet_open'),
   id: DecimalId,
@@ -27,7 +27,7 @@ export const BetOpenEvent = v.strictObject({
   expireTime: UnixSeconds,
 });
 
-/** `bet_closed`: the scheduler settled a bet, or a Profile B series ended (spec section 6); `statusName` matches `status`. */
+/** `bet_closed`: the scheduler settled a bet, or a Profile B series ended (docs/gateway-api.md#events); `statusName` matches `status`. */
 export const BetClosedEvent = v.pipe(
   v.strictObject({
     type: v.literal('bet_closed'),
@@ -40,7 +40,7 @@ export const BetClosedEvent = v.pipe(
   v.check((e) => STATUS_NAMES[e.status] === e.statusName, 'statusName does not match status'),
 );
 
-/** `bet_replay` (Profile B): a tie was replayed as a new bet (spec section 6). */
+/** `bet_replay` (Profile B): a tie was replayed as a new bet (docs/gateway-api.md#events). */
 export const BetReplayEvent = v.strictObject({
   type: v.literal('bet_replay'),
   id: DecimalId,

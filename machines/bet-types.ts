@@ -1,7 +1,7 @@
 /**
  * Types of the bet-chain machine (`bet.ts`). Everything here is JSON-serialisable: prices,
  * amounts and ids are decimal strings (price x 1e8, token base units), so a persisted
- * snapshot survives `JSON.stringify`/`JSON.parse` unchanged (design: "Shape").
+ * snapshot survives `JSON.stringify`/`JSON.parse` unchanged (docs/architecture.md#actors-and-machines).
  */
 import type { SettledStatus, Side } from '../kernel/domain.ts';
 
@@ -17,9 +17,9 @@ export interface BetInput {
   entryPrice: string;
   /** unix seconds */
   expireTime: number;
-  /** Profile B: a tie is replayed as a new bet (spec section 3) */
+  /** Profile B: a tie is replayed as a new bet (docs/gateway-api.md#bet-status) */
   replayTies?: boolean;
-  /** Profile B: `GW_MAX_REPLAYS`, the most replays one chain may have (design: "Rules the specs leave open") */
+  /** Profile B: `GW_MAX_REPLAYS`, the most replays one chain may have (docs/decisions.md#the-replay-cap) */
   maxReplays?: number;
   /** signature of the transaction that placed the bet; null when unknown (a bet adopted from the chain) */
   placeTx?: string | null;

@@ -1,5 +1,5 @@
 /**
- * One bet series as a pure XState machine (spec section 3; design: "Shape"). No I/O here:
+ * One bet series as a pure XState machine (docs/gateway-api.md#bet-status; docs/architecture.md#the-bet-series-machine). No I/O here:
  * pricing and the chain calls are invoked actors (`priceExit`, `closeOnChain`,
  * `closeAndReplace`) that the runtime supplies with `machine.provide({ actors })`.
  *
@@ -63,7 +63,7 @@ function replaysTie(context: BetContext, output: PriceExitOutput): boolean {
   return output.kind === 'price' && context.replayTies && context.replayCount < context.maxReplays && BigInt(output.value) === BigInt(context.entryPrice);
 }
 
-/** Price used by close_bet: the priced exit, or the entry price for a 300 s refund (design: "Rules the specs leave open"). */
+/** Price used by close_bet: the priced exit, or the entry price for a 300 s refund (docs/decisions.md#entry-and-exit-prices). */
 const closePrice = (context: BetContext, output: PriceExitOutput): string | null =>
   output.kind === 'price' ? output.value : output.kind === 'refund_at_entry' ? context.entryPrice : null;
 
@@ -82,7 +82,7 @@ function settledPatch(context: BetContext, out: CloseOutput | ReplaceOutput): Pa
   };
 }
 
-/** Context after a replacement: the chain goes on as the new bet (spec section 3, Profile B). */
+/** Context after a replacement: the chain goes on as the new bet (docs/gateway-api.md#bet-status, Profile B). */
 function replacedPatch(context: BetContext, out: ReplaceOutput): Partial<BetContext> {
   if (out.kind !== 'replaced') return {};
   return {
@@ -153,7 +153,7 @@ export const betMachine = setup({
     placeTx: input.placeTx ?? null,
     closeSignature: null,
   }),
-  // Root entry runs once, when the chain is created, never on restore (spec section 6: bet_open).
+  // Root entry runs once, when the chain is created, never on restore (docs/gateway-api.md#events: one bet_open per bet).
   entry: 'announceOpen',
   initial: 'open',
   states: {
@@ -247,7 +247,7 @@ export const betMachine = setup({
               {
                 guard: ({ event }) => event.output.kind === 'replaced',
                 target: '#bet.open',
-                // the tied bet ends silently; the chain goes on as the replacement (spec section 3, Profile B)
+                // the tied bet ends silently; the chain goes on as the replacement (docs/gateway-api.md#bet-status, Profile B)
                 actions: [assign(({ context, event }) => replacedPatch(context, event.output)), 'announceReplay'],
               },
               {

@@ -1,5 +1,5 @@
 /**
- * The settlement clock (spec section 1.3: a scheduler every `SMART_SETTLE_INTERVAL_MS`).
+ * The settlement clock (docs/architecture.md#settlement: a scheduler every `SMART_SETTLE_INTERVAL_MS`).
  * A tiny machine whose only timer is an xstate delay, so tests drive it with a
  * `SimulatedClock` (`createActor(clockMachine, { clock, input })`) instead of waiting.
  *

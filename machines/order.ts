@@ -1,6 +1,6 @@
 /**
  * A market order as an XState v5 machine: received -> priced -> filled / partiallyFilled /
- * replayed / rejected / failed (spec §3; design: "Shape"). Pure: the runtime reads the book and
+ * replayed / rejected / failed (docs/exchange-api.md#orders; docs/architecture.md#the-exchange-order-machine). Pure: the runtime reads the book and
  * executes against the store, and reports each outcome as an event (PRICED, EXECUTED, ...), so
  * the machine does no I/O and can be model-tested. It is stepped by `machines/stepper.ts`
  * rather than run as an actor per order: an order lives for one request, and an actor's set-up
@@ -24,12 +24,12 @@ export interface OrderRequest {
   fingerprint: string;
 }
 
-/** Business refusals are values, not exceptions (spec §7). */
+/** Business refusals are values, not exceptions (docs/architecture.md#refusals). */
 export type RefusalCode = 'PRICE_UNAVAILABLE' | 'INSUFFICIENT_FUNDS' | 'INSUFFICIENT_POSITION' | 'ACCOUNT_NOT_FOUND' | 'IDEMPOTENCY_KEY_REUSED';
 /** A refusal: the error code and a readable reason (`kernel/refusal.ts`). */
 export type Refusal = KernelRefusal<RefusalCode>;
 
-/** Outcome of execution. `result` is the wire body of the order result (spec §2). */
+/** Outcome of execution. `result` is the wire body of the order result (docs/exchange-api.md#place). */
 export type Execution =
   | { kind: 'executed'; status: 'FILLED' | 'PARTIALLY_FILLED'; result: Record<string, string> }
   | { kind: 'replayed'; httpStatus: number; result: Record<string, string> }

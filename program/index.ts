@@ -1,6 +1,6 @@
 /**
  * The updown program as the rest of the project sees it: its Anchor IDL, program id, built
- * .so, deploy key, PDA derivations and custom errors (design: "The on-chain contract").
+ * .so, deploy key, PDA derivations and custom errors (docs/architecture.md#the-contract).
  *
  * @example
  * const [bet] = betPda(bettor, state?.bet_count ?? 0n); // seq = the bettor state's bet_count

@@ -1,6 +1,6 @@
 /**
  * Boot-time configuration: every variable is validated once with valibot, and a bad value
- * stops the process with an error that names the variable (design: "Run contract"). Each
+ * stops the process with an error that names the variable (docs/operations.md#processes). Each
  * field may carry a one-line description; `envHelp` prints them with their defaults for
  * `--help`.
  *

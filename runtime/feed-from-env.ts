@@ -1,5 +1,5 @@
 /**
- * Chooses the market-data sources from the environment (design: "Run contract"): NATS when
+ * Chooses the market-data sources from the environment (docs/operations.md#processes): NATS when
  * `NATS_URL` is set, the synthetic feeds otherwise; the exchange may also read Binance
  * (`EXCHANGE_FEED`). Bad values stop the process with a ConfigError naming the variable.
  *

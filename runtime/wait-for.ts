@@ -1,8 +1,8 @@
 /**
- * Boot-time waiting for a dependency (design: "Boot order"): retries `probe` with backoff
- * (250 ms doubling to 5 s) until it succeeds, logging what it waits for at the first failure and
- * then every 30 s, so a gateway started before its chain, Redis or NATS says why it is not up
- * yet and carries on by itself once they are.
+ * Boot-time waiting for a dependency (the parts start in any order: docs/operations.md#processes):
+ * retries `probe` with backoff (250 ms doubling to 5 s) until it succeeds, logging what it waits
+ * for at the first failure and then every 30 s, so a gateway started before its chain, Redis or
+ * NATS says why it is not up yet and carries on by itself once they are.
  *
  * @example
  *   await waitFor('the chain at http://127.0.0.1:8899', () => chain.genesisHash(), log);

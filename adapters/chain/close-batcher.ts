@@ -1,7 +1,7 @@
 /**
  * Settlement transactions packed: the closes asked for in the same moment go out several per
  * transaction (as many as fit), earliest expiry first, with a bounded number of transactions in
- * flight (design: "closes are packed several per transaction by a settlement worker"). When the
+ * flight (docs/architecture.md#the-chain-mirror: closes are packed several per transaction). When the
  * chain refuses one instruction of a pack, that close alone gets the refusal and the others are
  * sent again; an outage fails the whole pack (each caller retries on its own schedule).
  *

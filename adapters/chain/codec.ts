@@ -1,6 +1,6 @@
 /**
  * The updown program as the gateway sees it: IDL, program id, PDAs, account decoding and
- * instruction building, all driven by the IDL (design: "The on-chain contract"): instruction
+ * instruction building, all driven by the IDL (docs/architecture.md#the-contract): instruction
  * data is encoded by Anchor's `BorshCoder`, accounts are read at the IDL's field offsets
  * (`account-layout.ts`, checked against the coder), and each instruction's account list — order,
  * writability, signers, fixed program addresses, the config PDA — is read from the IDL, so

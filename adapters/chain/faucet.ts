@@ -1,5 +1,5 @@
 /**
- * Test funds for an address (spec: faucet): 5 SOL and 10000 tokens (minted to its associated
+ * Test funds for an address (docs/gateway-api.md#faucet): 5 SOL and 10000 tokens (minted to its associated
  * token account, created when missing) in ONE transaction, so a grant is all or nothing. The
  * mint authority of the local test mint pays the SOL (and the fee) and mints the tokens; it is
  * topped up by airdrop (the faucet runs only on the local chain) when it runs low. A memo with a fresh nonce

@@ -1,6 +1,6 @@
 /**
  * Contract initialisation shared by the local chain's fresh-dir setup and the gateway's
- * boot (design: "Run contract": GW_INIT, GW_MIN_AMOUNT, ...): initialise once, keep an
+ * boot (docs/operations.md#processes: GW_INIT, GW_MIN_AMOUNT, ...): initialise once, keep an
  * existing config as it is.
  */
 import type { ChainPort, InitParams } from './port.ts';

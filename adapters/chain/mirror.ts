@@ -1,5 +1,5 @@
 /**
- * The gateway's mirror of the chain (design: "the chain is off the request path"): the program's
+ * The gateway's mirror of the chain (docs/architecture.md#the-chain-mirror: the chain is off the request path): the program's
  * accounts (config, bets, bettor states), the token balances of the contract's mint (the vault's
  * and every bettor's) and the SOL balances of the wallets asked about, held in memory with the
  * slot each value is known at. It is fed by subscriptions (`programSubscribe` on the program and,

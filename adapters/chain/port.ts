@@ -1,6 +1,6 @@
 /**
  * The gateway's single way of talking to a chain running the updown program
- * (design: "The local chain"; implemented over JSON-RPC in `rpc-chain.ts`).
+ * (docs/architecture.md#the-chain-mirror; implemented over JSON-RPC in `rpc-chain.ts`).
  * Business refusals of the program come back as `ProgramRefusal`; a chain that does not
  * answer, or answers garbage, as `ChainUnavailable`.
  */
@@ -154,7 +154,7 @@ export interface ChainPort {
   ping(): Promise<void>;
 }
 
-/** The chain did not answer, timed out, or answered something that is not JSON-RPC (spec section 7: 500 on POST /bet, 503 elsewhere). */
+/** The chain did not answer, timed out, or answered something that is not JSON-RPC (docs/gateway-api.md#errors: 500 on POST /bet, 503 elsewhere). */
 export class ChainUnavailable extends DependencyUnavailable {
   constructor(message: string, options?: { cause?: unknown }) {
     super('chain', message, options);
@@ -192,7 +192,7 @@ export class ProgramRefusal extends Error {
   }
 }
 
-/** A settlement write (close, refund, replay, reclaim) not sent: the node's leader lease may have passed (design: one leader settles). */
+/** A settlement write (close, refund, replay, reclaim) not sent: the node's leader lease may have passed (docs/architecture.md#the-leader). */
 export class NotLeading extends Error {
   constructor(what: string) {
     super(`${what} not sent: this node's leader lease may have passed`);

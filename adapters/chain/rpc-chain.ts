@@ -1,9 +1,9 @@
 /**
- * The gateway's chain port over Solana JSON-RPC (design: "The local chain": the gateway always
- * talks JSON-RPC, to the local chain or to a real validator; "the chain is off the request path").
+ * The gateway's chain port over Solana JSON-RPC (docs/architecture.md#the-chain-mirror; the gateway always
+ * talks JSON-RPC, to the local chain or to a real validator, and keeps the chain off the request path).
  *
  * Reads answer from the chain mirror (`mirror.ts`), kept current by subscriptions. Writes are
- * signed by the key of their role (design: "roles on chain are separate"): the relayer places,
+ * signed by the key of their role (docs/architecture.md#the-contract: roles are separate): the relayer places,
  * settles and reclaims bets and pays fees and rent; the admin pauses; the mint authority of the
  * local test mint runs the faucet; the upgrade authority initialises. A placement is one send and
  * one (batched) status poll; the new bet comes from the mirror. Closes go through the close

@@ -1,8 +1,8 @@
 /**
  * BookFeed from Binance public market streams: one combined stream of `<symbol>@depth20@100ms`
- * partial books (exchange spec §1.1, "live order-book feed"). Binance sends no event time with
- * these, so each book is stamped with its arrival time, which is what the 30 s staleness rule of
- * exchange spec §8 measures. The link reconnects with backoff, is replaced before Binance's 24 h
+ * partial books (the live order books of docs/exchange-api.md#symbols). Binance sends no event time with
+ * these, so each book is stamped with its arrival time, which is what the 30 s staleness rule
+ * (docs/exchange-api.md#symbols) measures. The link reconnects with backoff, is replaced before Binance's 24 h
  * limit, answers server pings (ws `autoPong`), and is dropped when silent.
  *
  * @example

@@ -1,7 +1,7 @@
 /**
  * Logs dropped (malformed) market messages without flooding: the first drop is logged at once,
  * later ones at most once per interval with how many were dropped in between. A source that
- * changes its format would otherwise write dozens of lines a second (design: "Messages on NATS").
+ * changes its format would otherwise write dozens of lines a second (docs/operations.md#market-data-on-nats).
  *
  * @example
  *   const drops = new DroppedLog(log, 'malformed market message dropped');

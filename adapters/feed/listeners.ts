@@ -1,6 +1,6 @@
 /**
  * Fan-out of one feed's values to its listeners. A listener that throws is logged and the
- * others still run: a consumer's bug never stops the feed (design: "Messages on NATS").
+ * others still run: a consumer's bug never stops the feed (docs/operations.md#market-data-on-nats).
  */
 import type { Logger } from '../../kernel/log.ts';
 import type { Unsubscribe } from './port.ts';

@@ -1,5 +1,5 @@
 /**
- * The two market-data messages on NATS, declared once (design: "Messages on NATS") and
+ * The two market-data messages on NATS, declared once (docs/operations.md#market-data-on-nats) and
  * imported by the adapters, the publisher, tests and benchmarks.
  *
  * @example
@@ -11,13 +11,13 @@ import * as v from 'valibot';
 import { type BookLevel, type BookSnapshot, type PriceTick } from './port.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
-/** Subject of SOL/USDT ticks (gateway spec §1.4). */
+/** Subject of SOL/USDT ticks (docs/gateway-api.md#price). */
 export const PRICE_SUBJECT = 'market.price.solusdt';
 
 /** Subject of one symbol's order book. */
 export const bookSubject = (symbol: BookSymbol): `market.book.${BookSymbol}` => `market.book.${symbol}`;
 
-/** Subjects of every book the exchange trades against (exchange spec §1.1). */
+/** Subjects of every book the exchange trades against (docs/exchange-api.md#symbols). */
 export const BOOK_SUBJECTS = BOOK_SYMBOLS.map(bookSubject);
 
 /** The symbol a book subject carries, or undefined when the subject is not a book subject. */
@@ -34,7 +34,7 @@ export const PositiveDecimal = v.pipe(
   v.regex(/[1-9]/, 'must be greater than zero'),
 );
 
-/** A price given as a decimal string or a JSON number, normalised to a decimal string (design allows both). */
+/** A price given as a decimal string or a JSON number (docs/operations.md#market-data-on-nats), normalised to a decimal string. */
 export const PriceValue = v.union([
   PositiveDecimal,
   v.pipe(

@@ -1,6 +1,6 @@
 /**
  * One NATS connection with reconnect on and its typed lifecycle status sent to the logs,
- * shared by the NATS consumers and the publisher (design: "Messages on NATS").
+ * shared by the NATS consumers and the publisher (docs/operations.md#market-data-on-nats).
  *
  * @example
  *   const nc = await connectNats('nats://127.0.0.1:4222', 'gateway-price-feed');

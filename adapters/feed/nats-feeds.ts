@@ -1,7 +1,7 @@
 /**
- * PriceFeed and BookFeed over NATS: SOL ticks from `market.price.solusdt` (gateway spec §1.4),
- * books from `market.book.<SYMBOL>` (exchange spec §1.1). A malformed message is logged and
- * dropped, never thrown (design: "Messages on NATS").
+ * PriceFeed and BookFeed over NATS: SOL ticks from `market.price.solusdt`,
+ * books from `market.book.<SYMBOL>` (docs/operations.md#market-data-on-nats). A malformed
+ * message is logged and dropped, never thrown.
  *
  * @example
  *   const feed = new NatsPriceFeed({ url: 'nats://127.0.0.1:4222' });

@@ -1,6 +1,6 @@
 /**
  * Market data as the services see it, whatever the source (NATS, synthetic, Binance).
- * Wire formats of the NATS subjects are in `messages.ts` (design: "Messages on NATS").
+ * Wire formats of the NATS subjects are in `messages.ts` (docs/operations.md#market-data-on-nats).
  */
 
 import type { BookSymbol } from '../../kernel/domain.ts';

@@ -1,5 +1,5 @@
 /**
- * Publishes market data on NATS in the wire format of `messages.ts` (design: "Messages on NATS").
+ * Publishes market data on NATS in the wire format of `messages.ts` (docs/operations.md#market-data-on-nats).
  * Used by `bin/feed.ts` and by tests of the services that consume these subjects.
  *
  * @example

@@ -1,6 +1,6 @@
 /**
  * Synthetic 20-level books for BTCUSDT (~97000), ETHUSDT (~3500) and SOLUSDT (~150), the embedded
- * default of the exchange (design: "Run contract"; exchange spec §1.1). Each refresh the mid
+ * default of the exchange (docs/exchange-api.md#symbols). Each refresh the mid
  * walks, the spread is one tick or a few, level gaps and sizes vary; books are always sorted and
  * never crossed, in the wire format of `messages.ts`.
  *

@@ -64,7 +64,7 @@ describe('SyntheticPriceFeed', () => {
 
   it.each([11, 12, 13, 14])("moves like SOL: 15 s windows almost never tie, and their log returns have SOL's volatility (seed %i)", async (seed) => {
     const { ticks, start, clock } = await simulate(seed, 6 * HOUR);
-    // entry: latest tick at bet time; exit: last tick with ts <= expiry (design: "Rules the specs leave open")
+    // entry: latest tick at bet time; exit: last tick with ts <= expiry (docs/decisions.md#entry-and-exit-prices)
     let i = 0;
     const priceAt = (t: number): string => {
       while (ticks[i + 1] && ticks[i + 1]!.ts <= t) i++;

@@ -1,10 +1,10 @@
 /**
- * Synthetic SOL/USDT ticks, the embedded default when `NATS_URL` is unset (design: "Run contract").
- * Spacing follows gateway spec §1.4 (median about 0.5 s, gaps of several seconds). Prices are a
- * random walk of the log price with SOL's realistic volatility (about 80 % a year, in calm and
- * busy spells around it), slowly pulled back towards 150 so a long run stays in range, quoted
- * with the full 8 fraction digits: like on a real market, a 15 s window almost never ends exactly
- * on its entry price.
+ * Synthetic SOL/USDT ticks, the embedded default when `NATS_URL` is unset (docs/operations.md#run).
+ * Spacing is a real feed's (median about 0.5 s, gaps of several seconds:
+ * docs/operations.md#market-data-on-nats). Prices are a random walk of the log price with SOL's
+ * realistic volatility (about 80 % a year, in calm and busy spells around it), slowly pulled back
+ * towards 150 so a long run stays in range, quoted with the full 8 fraction digits: like on a real
+ * market, a 15 s window almost never ends exactly on its entry price.
  *
  * @example
  *   const feed = new SyntheticPriceFeed();            // real time, Math.random

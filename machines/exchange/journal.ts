@@ -1,7 +1,7 @@
 /**
  * The append-only journal: one entry per change of cash or position, from which every
- * account's balances can be rebuilt by replay (spec §1.6 "no way to set a balance without a
- * journal entry"). Entries are flat string maps so they fit a Redis stream as they are.
+ * account's balances can be rebuilt by replay (no balance is ever set without a journal entry:
+ * docs/exchange-api.md#conventions). Entries are flat string maps so they fit a Redis stream as they are.
  */
 import * as v from 'valibot';
 

@@ -1,7 +1,7 @@
 /**
  * The account ledger as pure functions over decimal state: trades with the average-cost
  * method, cash movements, and the journal entries that record each change so balances can
- * be rebuilt by replay (spec §1.6; design: "Rules the specs leave open").
+ * be rebuilt by replay (docs/exchange-api.md#orders; docs/decisions.md#order-execution).
  *
  * Average-cost method: a position keeps its cost basis (everything paid for the units held,
  * buy fees included). A buy adds gross + fee to the basis; a sell releases basis in
@@ -29,7 +29,7 @@ export interface PositionState {
 /** The balances of one account that every change updates. */
 export interface Balances {
   cash: Decimal;
-  /** Sum of deposits, withdrawals and manual cash adjustments (spec §1.6: not profit). */
+  /** Sum of deposits, withdrawals and manual cash adjustments (not profit: docs/exchange-api.md#totals-and-pnl). */
   netDeposits: Decimal;
   /** Total fees charged on trades. */
   feesPaid: Decimal;
@@ -42,7 +42,7 @@ export const flatPosition = (symbol: BookSymbol): PositionState => ({ symbol, qt
 /** Average cost per unit held, zero when flat. */
 export const avgCost = (p: PositionState): Decimal => (p.qty.isZero() ? ZERO : toMoney(p.costBasis.div(p.qty)));
 
-/** Fee on a trade: gross x feeRate, rounded to 10 fraction digits (design: charged in USDT on buys and sells). */
+/** Fee on a trade: gross x feeRate, rounded to 10 fraction digits, in USDT on buys and sells (docs/decisions.md#order-execution). */
 export const tradeFee = (gross: Decimal, feeRate: Decimal): Decimal => toMoney(gross.times(feeRate));
 
 /** The executed part of an order, as the journal records it. */
@@ -90,7 +90,7 @@ export const applyCashMovement = (b: Balances, delta: Decimal): Balances => ({
   netDeposits: b.netDeposits.plus(delta),
 });
 
-/** Balances of a newly opened account. The initial cash is not a deposit (spec §1.6 PnL). */
+/** Balances of a newly opened account. The initial cash is not a deposit (docs/exchange-api.md#totals-and-pnl). */
 export const openingBalances = (initialCash: Decimal): Balances => ({ cash: initialCash, netDeposits: ZERO, feesPaid: ZERO, positions: {} });
 
 /** Sum of realized PnL over every position. */

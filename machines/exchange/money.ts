@@ -1,16 +1,16 @@
 /**
  * Decimal arithmetic for the exchange ledger: every amount is a decimal.js value, stored
- * and sent as a plain decimal string (spec §1.5; design: "10 fraction digits, never
- * scientific notation"). No JS number ever holds money.
+ * and sent as a plain decimal string (docs/decisions.md#money: 10 fraction digits, never
+ * scientific notation). No JS number ever holds money.
  */
 import { Decimal } from 'decimal.js';
 
 /** The decimal type of the ledger. */
 export { Decimal };
 
-/** Fraction digits of every stored/sent money amount and quantity (design: "Rules the specs leave open"). */
+/** Fraction digits of every stored/sent money amount and quantity (docs/decisions.md#money). */
 export const MONEY_DP = 10;
-/** Fraction digits of `bid`/`ask` in the price object (spec §2 Price). */
+/** Fraction digits of `bid`/`ask` in the price object (docs/exchange-api.md#prices). */
 export const PRICE_DP = 8;
 
 // Wide enough that sums and products of 10-dp amounts are exact before rounding.
@@ -33,7 +33,7 @@ export function fmt(d: Decimal, dp: number = MONEY_DP): string {
 }
 const NEGATIVE_ZERO = /^-0(\.0*)?$/;
 
-/** Formats a price-object price (8 fraction digits, spec §2 Price). */
+/** Formats a price-object price (8 fraction digits, docs/exchange-api.md#prices). */
 export const fmtPrice = (d: Decimal): string => fmt(d, PRICE_DP);
 
 /** Sums decimals exactly. */

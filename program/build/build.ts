@@ -18,7 +18,7 @@ const outputPath = join(programDir, 'updown.so');
 /** Debian's clang-19: the committed bytes are what this compiler produces. */
 const clang = 'clang-19';
 
-/** Flags from notes: SBPF v0 needs -mcpu=v2 (no alu32), big frames, no builtins, no jump tables. */
+/** Compiler flags: SBPF v0 needs -mcpu=v2 (no alu32), big frames, no builtins, no jump tables. */
 const CFLAGS = [
   '-target',
   'bpf',

@@ -1,5 +1,5 @@
 /**
- * Writes the linked image as the SBPF v0 shared object the loader accepts (notes: ET_DYN,
+ * Writes the linked image as the SBPF v0 shared object the loader accepts (ET_DYN,
  * EM_BPF, e_flags 0, identity layout address == file offset, no program headers, syscalls
  * as R_BPF_64_32 dynamic relocations against undefined .dynsym entries).
  */
@@ -73,7 +73,7 @@ export function writeSharedObject(image: LinkedImage): Uint8Array {
   });
 
   const sections: OutSection[] = [{ name: '.text', type: SHT_PROGBITS, flags: SHF_ALLOC | SHF_EXECINSTR, bytes: image.text, align: 8, entsize: 0, offset: 0 }];
-  // An empty section at a shared address would confuse the loader's DT_SYMTAB lookup (notes: trap).
+  // An empty section at a shared address would confuse the loader's DT_SYMTAB lookup (it takes the first section at that address).
   if (image.rodata.length > 0) sections.push({ name: '.rodata', type: SHT_PROGBITS, flags: SHF_ALLOC, bytes: image.rodata, align: 8, entsize: 0, offset: 0 });
   const dynamicSize = 16 * 8;
   sections.push(

@@ -1,6 +1,6 @@
 /**
  * Lays the objects' code and read-only data out in one image and resolves their relocations
- * the way the SBPF v0 loader expects (notes: read-only region at 0x1_0000_0000 + address;
+ * the way the SBPF v0 loader expects (read-only region at 0x1_0000_0000 + address;
  * calls PC-relative; syscalls left as `call -1` for the loader to resolve by name).
  */
 import { SHF_ALLOC, SHF_WRITE, STB_LOCAL, type RelocatableObject } from './elf-read.ts';

@@ -1,7 +1,7 @@
 /**
- * Account operations: open, read with totals, deposit/withdraw, set cash, equity curve,
- * positions, history, delete (spec §4). Every change of cash goes through a journal entry
- * in the same commit (spec §1.6).
+ * Account operations: open, read with totals, deposit/withdraw, set cash, equity curve, positions,
+ * history, delete (docs/exchange-api.md#accounts). Every change of cash goes through a journal
+ * entry in the same commit (docs/exchange-api.md#conventions).
  */
 import { randomUUID } from 'node:crypto';
 import type { AccountBundle, EquityPoint, OrderRecord } from '../../adapters/store/exchange/port.ts';
@@ -20,7 +20,7 @@ const notFound = (id: string) => refuse('ACCOUNT_NOT_FOUND' as const, `account $
 export const totalsOf = (ctx: ExchangeContext, bundle: AccountBundle, balances: Balances = bundle.balances): Totals =>
   valueAccount(balances, bundle.account.initialCash, ctx.books.bids());
 
-/** Opens an account (spec §4 POST /accounts): journals the initial cash and records a first equity point. */
+/** Opens an account (POST /accounts, docs/exchange-api.md#open): journals the initial cash and records a first equity point. */
 export async function openAccount(
   ctx: ExchangeContext,
   name: string,
@@ -56,21 +56,21 @@ export async function listAccounts(ctx: ExchangeContext): Promise<ReturnType<typ
   return out;
 }
 
-/** Spec §4 GET /accounts/{id}/pnl. */
+/** GET /accounts/{id}/pnl (docs/exchange-api.md#totals-and-pnl). */
 export async function readPnl(ctx: ExchangeContext, id: string): Promise<Outcome<ReturnType<typeof pnlView>>> {
   const loaded = await ctx.store.load(id);
   if (!loaded) return notFound(id);
   return ok(pnlView(loaded.bundle.account, totalsOf(ctx, loaded.bundle)));
 }
 
-/** Spec §4 GET /accounts/{id}/positions: held positions, and closed ones that realized PnL. */
+/** GET /accounts/{id}/positions (docs/exchange-api.md#positions): held positions, and closed ones that realized PnL. */
 export async function readPositions(ctx: ExchangeContext, id: string): Promise<Outcome<ReturnType<typeof positionView>[]>> {
   const loaded = await ctx.store.load(id);
   if (!loaded) return notFound(id);
   return ok(Object.values(loaded.bundle.balances.positions).map(positionView));
 }
 
-/** Spec §4 GET /accounts/{id}/orders, newest first. */
+/** GET /accounts/{id}/orders, newest first (docs/exchange-api.md#history). */
 export async function readOrders(ctx: ExchangeContext, id: string, limit: number): Promise<Outcome<OrderRecord[]>> {
   if (!(await ctx.store.load(id))) return notFound(id);
   return ok(await ctx.store.orders(id, limit));
@@ -88,8 +88,9 @@ export interface CashMovementView {
 }
 
 /**
- * Moves cash by `delta` with a journal entry of `type` (a withdrawal or a cash target never
- * takes cash below zero: no leverage, spec §1.6). Nothing is written when delta is zero.
+ * Moves cash by `delta` with a journal entry of `type` (a withdrawal or a cash target never takes
+ * cash below zero: no leverage, docs/exchange-api.md#deposits-and-withdrawals). Nothing is written
+ * when delta is zero.
  */
 async function moveCash(
   ctx: ExchangeContext,
@@ -134,14 +135,14 @@ async function moveCash(
   );
 }
 
-/** Spec §4 POST /accounts/{id}/deposits: positive deposits, negative withdraws. */
+/** POST /accounts/{id}/deposits (docs/exchange-api.md#deposits-and-withdrawals): positive deposits, negative withdraws. */
 export const depositCash = (ctx: ExchangeContext, id: string, amount: Decimal, reason?: string) => moveCash(ctx, id, 'DEPOSIT', () => amount, reason);
 
-/** Spec §4 PUT /accounts/{id}/cash: journals target - cash; an equal target writes nothing. */
+/** PUT /accounts/{id}/cash (docs/exchange-api.md#set-cash): journals target - cash; an equal target writes nothing. */
 export const setCash = (ctx: ExchangeContext, id: string, target: Decimal, reason?: string) =>
   moveCash(ctx, id, 'CASH_SET', (cash) => target.minus(cash), reason);
 
-/** Spec §4 GET /accounts/{id}/equity; `snapshot` first records a point now. */
+/** GET /accounts/{id}/equity (docs/exchange-api.md#equity-curve); `snapshot` first records a point now. */
 export async function readEquity(ctx: ExchangeContext, id: string, sinceMs: number, snapshot: boolean): Promise<Outcome<EquityPoint[]>> {
   if (snapshot) {
     const recorded = await serialPerAccount(ctx.store, id, () =>
@@ -160,7 +161,7 @@ export async function readEquity(ctx: ExchangeContext, id: string, sinceMs: numb
   return ok(await ctx.store.equity(id, sinceMs));
 }
 
-/** Spec §4 DELETE: removes the account with everything it owns. */
+/** DELETE /accounts/{id} (docs/exchange-api.md#read-list-delete): removes the account with everything it owns. */
 export async function deleteAccount(ctx: ExchangeContext, id: string): Promise<Outcome<null>> {
   if (!(await ctx.store.deleteAccount(id))) return notFound(id);
   ctx.log.info({ accountId: id }, 'account deleted');

@@ -1,7 +1,7 @@
 /**
  * The latest order book per symbol, as the feed delivered it, and the freshness rule:
  * a book older than `maxAgeMs` is never used to trade or to quote a single price
- * (spec §1.6, §8: 30 s cut-off).
+ * (docs/exchange-api.md#symbols: a 30 s cut-off by default).
  */
 import { type BookSnapshot } from '../../adapters/feed/port.ts';
 import { dec } from '../../machines/exchange/money.ts';

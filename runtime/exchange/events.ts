@@ -1,5 +1,5 @@
 /**
- * What the exchange tells the outside world on NATS (design: "Several gateways", exchange part):
+ * What the exchange tells the outside world on NATS (docs/exchange-api.md#ledger-events-on-nats):
  * every journal entry and every fill of a committed ledger change, on
  * `exchange.<accountId>.journal` and `exchange.<accountId>.fill`. Published after the commit
  * (the ledger is the truth; a subscriber that missed a message reads the journal over REST).

@@ -1,8 +1,8 @@
 /**
  * Executing a priced market order against one account: walk the book, check sufficiency, and
  * commit cash, position, order, fills, journal entry, equity point, idempotency record and the
- * order's final state in one versioned commit (spec §1.6, §3, §4; design: partial fills,
- * idempotency).
+ * order's final state in one versioned commit (docs/exchange-api.md#orders,
+ * docs/exchange-api.md#idempotency; docs/decisions.md#order-execution).
  *
  * An order with an Idempotency-Key loads the account and the key's record together, then
  * commits (two round trips), and its commit writes the record. An order without one runs once,

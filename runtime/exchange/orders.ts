@@ -1,8 +1,8 @@
 /**
  * Order placement: each order is a run of `machines/order.ts`, stepped by this module with the
  * outcome of each effect: pricing reads the book in memory, execution (`order-execution.ts`)
- * commits the trade with the order's final state in one write (spec §1.6, §3, §4). Nothing
- * else is written per order: an order that did not commit left nothing behind, and a retry
+ * commits the trade with the order's final state in one write (docs/exchange-api.md#orders).
+ * Nothing else is written per order: an order that did not commit left nothing behind, and a retry
  * with its Idempotency-Key never trades twice.
  */
 import { randomUUID } from 'node:crypto';
@@ -45,9 +45,9 @@ function failure(error: unknown): OrderEvent {
 }
 
 /**
- * Runs an order from `received` to its end: prices it from the book in memory (only a book no
- * older than the cut-off, spec §1.6) and executes it. Resolves with the final snapshot; a failed
- * effect ends in `failed`, never in a rejection.
+ * Runs an order from `received` to its end: prices it from the book in memory (only a book no older
+ * than the cut-off, docs/exchange-api.md#symbols) and executes it. Resolves with the final
+ * snapshot; a failed effect ends in `failed`, never in a rejection.
  */
 export async function runOrder(ctx: ExchangeContext, request: OrderRequest): Promise<OrderSnapshot> {
   const received = order.start(request);

@@ -1,6 +1,6 @@
 /**
- * Account totals: positions valued at the bid (spec §1.6), equity, and
- * PnL = equity - (initialCash + netDeposits) (spec §1.6), split into realized/unrealized.
+ * Account totals: positions valued at the bid, equity, and PnL = equity - (initialCash +
+ * netDeposits), split into realized/unrealized (docs/exchange-api.md#totals-and-pnl).
  */
 
 import { realizedTotal, type Balances } from '../../machines/exchange/ledger.ts';

@@ -1,6 +1,6 @@
 /**
  * Wire views of ledger state: every number a decimal string with 10 fraction digits
- * (spec §1.5, §2; design: money formatting). Prices in the price object keep 8 digits.
+ * (docs/exchange-api.md#conventions, docs/decisions.md#money). Prices in the price object keep 8 digits.
  */
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import type { AccountRecord, EquityPoint } from '../../adapters/store/exchange/port.ts';
@@ -8,7 +8,7 @@ import { avgCost, type Balances, type PositionState } from '../../machines/excha
 import { dec, fmt, fmtPrice } from '../../machines/exchange/money.ts';
 import type { Totals } from './valuation.ts';
 
-/** Spec §2 Account. */
+/** The account (docs/exchange-api.md#open). */
 export const accountView = (a: AccountRecord, b: Balances) => ({
   id: a.id,
   name: a.name,
@@ -19,7 +19,7 @@ export const accountView = (a: AccountRecord, b: Balances) => ({
   createdAt: a.createdAt,
 });
 
-/** Spec §2 Account with totals. */
+/** An account with totals (docs/exchange-api.md#read-list-delete). */
 export const accountTotalsView = (a: AccountRecord, b: Balances, t: Totals) => ({
   id: a.id,
   name: a.name,
@@ -33,7 +33,7 @@ export const accountTotalsView = (a: AccountRecord, b: Balances, t: Totals) => (
   unrealizedPnl: fmt(t.unrealizedPnl),
 });
 
-/** Spec §4 GET /accounts/{id}/pnl. */
+/** GET /accounts/{id}/pnl (docs/exchange-api.md#totals-and-pnl). */
 export const pnlView = (a: AccountRecord, t: Totals) => ({
   initialCash: fmt(a.initialCash),
   netDeposits: fmt(t.netDeposits),
@@ -44,7 +44,7 @@ export const pnlView = (a: AccountRecord, t: Totals) => ({
   unrealizedPnl: fmt(t.unrealizedPnl),
 });
 
-/** Spec §2 Position. */
+/** A position (docs/exchange-api.md#positions). */
 export const positionView = (p: PositionState) => ({
   symbol: p.symbol,
   qty: fmt(p.qty),
@@ -52,7 +52,7 @@ export const positionView = (p: PositionState) => ({
   realizedPnl: fmt(p.realizedPnl),
 });
 
-/** Spec §2 Equity point. */
+/** An equity point (docs/exchange-api.md#equity-curve). */
 export const equityPointOf = (ts: Date, b: Balances, t: Totals): EquityPoint => ({
   ts: ts.toISOString(),
   cash: fmt(b.cash),
@@ -62,7 +62,7 @@ export const equityPointOf = (ts: Date, b: Balances, t: Totals): EquityPoint => 
   unrealizedPnl: fmt(t.unrealizedPnl),
 });
 
-/** Spec §2 Price: best bid and best ask of a book (the cache holds only two-sided books). */
+/** The price object (docs/exchange-api.md#prices): best bid and best ask of a book (the cache holds only two-sided books). */
 export const priceView = (b: BookSnapshot) => ({
   symbol: b.symbol,
   bid: fmtPrice(dec(b.bids[0]?.[0] ?? '0')),

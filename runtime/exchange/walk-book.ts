@@ -1,6 +1,6 @@
 /**
- * Walks one side of a book snapshot for a market order (spec §1.6: buys at the ask, sells at
- * the bid, large orders walk levels; design: the snapshot is not consumed, depth running out
+ * Walks one side of a book snapshot for a market order (docs/exchange-api.md#orders: buys at the
+ * ask, sells at the bid, large orders walk levels; the snapshot is not consumed, depth running out
  * means a partial fill).
  */
 import type { Side } from '../../machines/exchange/ledger.ts';

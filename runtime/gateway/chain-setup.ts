@@ -1,9 +1,10 @@
 /**
- * Which chain the gateway talks to (design: "The local chain", "Run contract"): the JSON-RPC
- * node at `SOLANA_RPC_URL`, or, when unset, the embedded local chain started in-process on a
- * free port over DATA_DIR; an embedded chain is called and subscribed to in-process.
+ * Which chain the gateway talks to (docs/architecture.md#the-local-chain,
+ * docs/operations.md#processes): the JSON-RPC node at `SOLANA_RPC_URL`, or, when unset, the
+ * embedded local chain started in-process on a free port over DATA_DIR; an embedded chain is called
+ * and subscribed to in-process.
  *
- * Keys (design: "roles on chain are separate"), from DATA_DIR: the relayer's always
+ * Keys (one per role: docs/architecture.md#the-contract), from DATA_DIR: the relayer's always
  * (`relayer.json`); the admin's only when the admin route is on (`GW_ADMIN_TOKEN`); the test
  * mint's authority only in test mode (the faucet); the upgrade authority's only to initialise
  * (`GW_INIT=on` and the contract not initialised yet). A contract whose relayer (or admin, when

@@ -1,6 +1,6 @@
 /**
- * What the gateway depends on, checked in the background (design: "Health must report DOWN/not
- * ready while a dependency it needs is down"): the chain (an RPC round trip every
+ * What the gateway depends on, checked in the background (docs/gateway-api.md#health:
+ * DOWN or not ready while a dependency it needs is down): the chain (an RPC round trip every
  * `intervalMs`), Redis when configured (a PING), NATS when prices come from it (its
  * connection state, seen through the price feed), and the price itself (a tick no older than
  * 30 s). `/health` is DOWN while the chain or Redis is unreachable; `/ready` also needs a fresh

@@ -11,7 +11,7 @@ export type RefusalCode =
   | 'open_bet' // 409 {error, openBetId}
   | 'not_initialized' // 409
   | 'vault_cannot_cover' // 409: the vault could not pay every open bet if this one won too
-  | 'chain_unavailable' // 500 on POST /bet (spec section 7), 503 elsewhere
+  | 'chain_unavailable' // 500 on POST /bet (docs/gateway-api.md#errors), 503 elsewhere
   | 'no_price'; // 503
 
 /** A refusal of the gateway; an open-bet refusal names the open bet. */

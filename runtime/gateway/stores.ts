@@ -1,8 +1,8 @@
 /**
- * The gateway's stores, chosen from the environment (design: "Run contract"): Redis when
+ * The gateway's stores, chosen from the environment (docs/architecture.md#stores): Redis when
  * `REDIS_URL` is set (price history, event log, key store, bet snapshots survive restarts and
  * are readable by an operator), otherwise one journal file and a key store file in DATA_DIR
- * (design: "the embedded default survives kill -9 like the Redis setup does"), held by this
+ * (they survive kill -9 like the Redis setup: docs/architecture.md#the-embedded-journal), held by this
  * process alone (`DATA_DIR/gateway.lock`).
  */
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Request schemas of the exchange API (spec §4 "Request fields"), declared once for the
+ * Request schemas of the exchange API (docs/exchange-api.md), declared once for the
  * server and the tests. Every number arrives as a decimal string; a JSON number is refused.
  */
 import * as v from 'valibot';
@@ -84,7 +84,7 @@ export const OrderBody = v.object({
 /** The optional Idempotency-Key header. */
 export const IdempotencyKey = v.pipe(v.string(), v.minLength(1), v.maxLength(200, 'Idempotency-Key is longer than 200 characters'));
 
-/** GET /accounts/{id}/orders?limit (default 100, spec §8). */
+/** GET /accounts/{id}/orders?limit (default 100, docs/exchange-api.md#history). */
 export const OrderLimit = v.pipe(
   v.optional(v.string(), '100'),
   v.regex(/^\d{1,4}$/, 'limit must be an integer from 1 to 1000'),
@@ -114,7 +114,7 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string 
   return path ? `${path}: ${first.message}` : first.message;
 }
 
-// Response bodies (spec §2). Strict: a field that is not in the contract, or any number, fails.
+// Response bodies (docs/exchange-api.md). Strict: a field that is not in the contract, or any number, fails.
 const Money = v.pipe(v.string(), v.regex(/^-?\d+\.\d{10}$/, 'must be a decimal string with 10 fraction digits'));
 const Price8 = v.pipe(v.string(), v.regex(/^\d+\.\d{8}$/, 'must be a decimal string with 8 fraction digits'));
 const IsoTime = v.pipe(v.string(), v.isoTimestamp());
@@ -122,10 +122,10 @@ const Uuid = v.pipe(v.string(), v.uuid());
 const Symbol = v.picklist(BOOK_SYMBOLS);
 const Side = v.picklist(['BUY', 'SELL']);
 
-/** Spec §2 Price. */
+/** The price object (docs/exchange-api.md#prices). */
 export const PriceView = v.strictObject({ symbol: Symbol, bid: Price8, ask: Price8, ts: IsoTime });
 
-/** Spec §2 Account. */
+/** The account (docs/exchange-api.md#open). */
 export const AccountView = v.strictObject({
   id: Uuid,
   name: v.string(),
@@ -136,7 +136,7 @@ export const AccountView = v.strictObject({
   createdAt: IsoTime,
 });
 
-/** Spec §2 Account with totals. */
+/** An account with totals (docs/exchange-api.md#read-list-delete). */
 export const AccountTotalsView = v.strictObject({
   id: Uuid,
   name: v.string(),
@@ -150,7 +150,7 @@ export const AccountTotalsView = v.strictObject({
   unrealizedPnl: Money,
 });
 
-/** Spec §4 GET /accounts/{id}/pnl. */
+/** GET /accounts/{id}/pnl (docs/exchange-api.md#totals-and-pnl). */
 export const PnlView = v.strictObject({
   initialCash: Money,
   netDeposits: Money,
@@ -161,10 +161,10 @@ export const PnlView = v.strictObject({
   unrealizedPnl: Money,
 });
 
-/** Spec §2 Position. */
+/** A position (docs/exchange-api.md#positions). */
 export const PositionView = v.strictObject({ symbol: Symbol, qty: Money, avgCost: Money, realizedPnl: Money });
 
-/** Spec §2 Order result; `qty` is the filled quantity, `requestedQty` what was asked. */
+/** The order result (docs/exchange-api.md#place); `qty` is the filled quantity, `requestedQty` what was asked. */
 export const OrderResultView = v.strictObject({
   orderId: Uuid,
   status: v.picklist(['FILLED', 'PARTIALLY_FILLED']),
@@ -182,7 +182,7 @@ export const OrderResultView = v.strictObject({
 /** One book level taken by an order. */
 export const FillView = v.strictObject({ price: Money, qty: Money, gross: Money });
 
-/** Spec §2 Order record (history), with nested fills. */
+/** An order record (docs/exchange-api.md#history), with nested fills. */
 export const OrderRecordView = v.strictObject({
   ...OrderResultView.entries,
   accountId: Uuid,
@@ -191,7 +191,7 @@ export const OrderRecordView = v.strictObject({
   fills: v.array(FillView),
 });
 
-/** Spec §2 Equity point. */
+/** An equity point (docs/exchange-api.md#equity-curve). */
 export const EquityPointView = v.strictObject({ ts: IsoTime, cash: Money, positionsValue: Money, equity: Money, realizedPnl: Money, unrealizedPnl: Money });
 
 /** Answer of a deposit, withdrawal or cash target. */
@@ -205,5 +205,5 @@ export const CashMovementView = v.strictObject({
   ts: IsoTime,
 });
 
-/** Spec §7 error body. */
+/** The error body (docs/exchange-api.md#errors). */
 export const ErrorView = v.strictObject({ error: v.string(), message: v.string() });

@@ -1,7 +1,7 @@
 /**
- * `POST /api/admin/pause` `{paused}` (design: "Run contract", `GW_ADMIN_TOKEN`): the admin key
- * calls set_paused. Registered only when a token is configured (else the path is 404); a
- * missing or wrong `Authorization: Bearer <token>` is 401.
+ * `POST /api/admin/pause` `{paused}` (docs/gateway-api.md#admin, `GW_ADMIN_TOKEN`): the admin key
+ * calls set_paused. Registered only when a token is configured (else the path is 404); a missing or
+ * wrong `Authorization: Bearer <token>` is 401.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { ChainPort } from '../../adapters/chain/port.ts';

@@ -30,7 +30,7 @@ it('maps refusals to the spec statuses, with openBetId only for an open bet', as
     expect([e.status, e.body]).toEqual([status, { error: kind }]);
   }
   expect(orRefuse({ ok: 1 })).toEqual({ ok: 1 });
-  // the chain being down is 503 with Retry-After, except where the spec says 500 (POST /bet)
+  // the chain being down is 503 with Retry-After, except where docs/gateway-api.md#errors says 500 (POST /bet)
   const down = await thrown(async () => orRefuse(refusal('chain_unavailable', 'the chain node is unreachable')));
   expect([down.status, down.body, down.headers]).toEqual([503, { error: 'the chain node is unreachable' }, [['Retry-After', '2']]]);
   expect((await thrown(async () => orRefuse(refusal('chain_unavailable', 'x'), 500))).status).toBe(500);

@@ -1,5 +1,5 @@
 /**
- * The WebSocket event stream (spec section 6) at `/api/ws` and `/ws`.
+ * The WebSocket event stream (docs/gateway-api.md#events) at `/api/ws` and `/ws`.
  *
  * Every broadcast event is first appended to the event log, which gives it its `seq`, then
  * published to one uWS topic (fan-out without a loop over sockets). Events written to the log
@@ -16,14 +16,14 @@
  * made, so nothing published before the join arrives twice, and nothing after it is missed.
  * With `since`, the snapshot is sent only when its seq <= since (a newer price comes in the replay).
  *
- * Resume (design: "resume message"): the first message after a connect with `since` is
+ * Resume (docs/gateway-api.md#resume): the first message after a connect with `since` is
  * `{"type":"resume","recovered","epoch","seq"}`; `recovered` is false when `since` is older than
  * the oldest event held, newer than the last one, or of another epoch (`?epoch=` as the client
  * last saw it): the client then reloads its state over REST. `seq` is the last seq published
  * when the replay starts.
  *
- * Several gateways (design: "Several gateways"): with a shared log (JetStream) every event,
- * whichever gateway appended it, comes in through `deliver` from the log's live feed.
+ * Several gateways (docs/architecture.md#the-event-stream): with a shared log (JetStream) every
+ * event, whichever gateway appended it, comes in through `deliver` from the log's live feed.
  *
  * Slow consumers: uWS buffers at most `maxBackpressure` bytes per socket; a publish beyond that
  * closes the socket (`closeOnBackpressureLimit`) rather than silently dropping an event, and the
@@ -39,7 +39,7 @@ import { DEFAULT_READ_LIMIT } from '../../adapters/store/event-log/port.ts';
 import { reply, sendJson, type TemplatedApp } from '../http.ts';
 import type { WebSocket } from 'uWebSockets.js';
 
-/** Paths of the stream (spec section 4: `GET /ws` under the API base; also bare, like GET routes). */
+/** Paths of the stream (docs/gateway-api.md#path-rules: `GET /ws` under the API base; also bare, like GET routes). */
 export const EVENT_STREAM_PATHS = ['/api/ws', '/ws'] as const;
 const TOPIC = 'events';
 

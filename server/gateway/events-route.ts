@@ -1,8 +1,8 @@
 /**
- * `GET /api/events?since=<seq>&limit=<n>` (design: "Several gateways"): the history of the event
- * stream over HTTP, `{epoch, events}`, the same events a WebSocket connect with `since` replays
- * (a client that was told `recovered: false` reloads from here or from the REST state).
- * 400 for a bad `since` or `limit`; 503 with Retry-After while the log is unreachable.
+ * `GET /api/events?since=<seq>&limit=<n>` (docs/gateway-api.md#history-over-http): the history of
+ * the event stream over HTTP, `{epoch, events}`, the same events a WebSocket connect with `since`
+ * replays (a client that was told `recovered: false` reloads from here or from the REST state). 400
+ * for a bad `since` or `limit`; 503 with Retry-After while the log is unreachable.
  */
 import * as v from 'valibot';
 import type { LoggedEvent } from '../../adapters/store/event-log/port.ts';

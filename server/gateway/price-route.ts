@@ -1,4 +1,4 @@
-/** `GET /api/price` and `GET /price` (spec section 4): the price object, 503 `{error}` until the first tick. */
+/** `GET /api/price` and `GET /price` (docs/gateway-api.md#price): the price object, 503 `{error}` until the first tick. */
 import { HttpError } from '../http.ts';
 import type { PriceService } from '../../runtime/gateway/prices/ingestion.ts';
 import type { GatewayRouter } from './router.ts';

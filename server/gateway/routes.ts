@@ -1,7 +1,7 @@
 /**
- * The gateway's HTTP routes (spec section 4, errors section 7), registered into the path-rule
- * router. Handlers only translate HTTP to runtime calls: parse with the wire schemas, call the
- * runtime, map refusals to statuses (`answers.ts`).
+ * The gateway's HTTP routes (docs/gateway-api.md#routes, errors: docs/gateway-api.md#errors),
+ * registered into the path-rule router. Handlers only translate HTTP to runtime calls: parse with
+ * the wire schemas, call the runtime, map refusals to statuses (`answers.ts`).
  */
 import type { PublicKey } from '@solana/web3.js';
 import { ChainRejected, type ChainPort } from '../../adapters/chain/port.ts';
@@ -45,14 +45,14 @@ export interface GatewayApi {
   log: Logger;
 }
 
-/** A path address as a PublicKey, or 400 (spec section 7: invalid address). */
+/** A path address as a PublicKey, or 400 for an invalid address (docs/gateway-api.md#balance). */
 function addressParam(address: string | undefined): PublicKey {
   const key = address === undefined ? null : publicKeyOf(address);
   if (!key) throw new HttpError(400, { error: 'address must be a base58 public key' });
   return key;
 }
 
-/** 403 outside test mode (spec: faucet and wallet are test mode only). */
+/** 403 outside test mode: faucet and wallet are test mode only (docs/gateway-api.md#wallet, docs/gateway-api.md#faucet). */
 function requireTestMode(config: GatewayConfig, what: string): void {
   if (config.SMART_MODE !== 'test') throw new HttpError(403, { error: `${what} is available in test mode only (SMART_MODE=test)` });
 }
@@ -74,7 +74,7 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
     }),
   );
 
-  // Profile A demands `Content-Type: application/json` and `{}` (spec 1.7); Profile B takes an empty body.
+  // Profile A demands `Content-Type: application/json` and `{}` (docs/gateway-api.md#path-rules); Profile B takes an empty body.
   router.post(
     '/wallet',
     async () => {
@@ -103,7 +103,7 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
         throw err;
       });
       log.info({ address: address.toBase58() }, 'faucet grant');
-      // the grant itself (spec section 4: sol 5, tokenUnits 10000000000)
+      // the grant itself (docs/gateway-api.md#faucet: sol 5, tokenUnits 10000000000)
       return { address: address.toBase58(), ...balanceView(FAUCET_LAMPORTS, FAUCET_TOKEN_UNITS) };
     }),
   );
@@ -115,7 +115,7 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
     }),
   );
 
-  // spec section 7: 500 when the chain node is unreachable (with Retry-After, like every outage answer)
+  // 500 when the chain node is unreachable (docs/gateway-api.md#errors; with Retry-After, like every outage answer)
   router.post('/bet', ({ body }) =>
     answering(async () => {
       if (api.fixed) return orRefuse(await placeFixedBet(api.fixed, parseBetBodyB(body).side), 500);

@@ -1,6 +1,6 @@
 /**
- * Response bodies of the gateway's routes (spec sections 2, 4 and 7), declared once as valibot
- * schemas: the OpenAPI document is generated from them and the tests check every answer against it.
+ * Response bodies of the gateway's routes (docs/gateway-api.md), declared once as valibot schemas:
+ * the OpenAPI document is generated from them and the tests check every answer against it.
  */
 import * as v from 'valibot';
 import { STATUS_NAMES } from '../../kernel/domain.ts';
@@ -16,13 +16,13 @@ export const ErrorBodySchema = v.object({ error: v.string() });
 /** `POST /wallet`. */
 export const WalletSchema = v.strictObject({ address: Address });
 
-/** Balance object (spec section 2). */
+/** Balance object (docs/gateway-api.md#balance). */
 export const BalanceSchema = v.strictObject({ sol: v.number(), solLamports: Int, tokenUnits: UIntText, tokenHuman: Human });
 
 /** `GET /faucet/{address}`: the grant. */
 export const FaucetGrantSchema = v.strictObject({ address: Address, ...BalanceSchema.entries });
 
-/** Contract-state object (spec section 2, `GET /state`). */
+/** Contract-state object (`GET /state`, docs/gateway-api.md#state). */
 export const ContractStateSchema = v.strictObject({
   counter: UIntText,
   nextBetId: UIntText,
@@ -39,7 +39,7 @@ export const ContractStateSchema = v.strictObject({
   vaultBalanceHuman: Human,
 });
 
-/** Bet object (spec section 2, Profile B `openBet`/`lastBet`). */
+/** Bet object (Profile B `openBet`/`lastBet`, docs/gateway-api.md#state). */
 export const BetObjectSchema = v.strictObject({
   id: UIntText,
   status: v.picklist(['open', 'closed']),

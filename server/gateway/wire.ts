@@ -1,7 +1,8 @@
 /**
- * Wire formats of the gateway, declared once (style rule 2): the POST /bet bodies of profiles A
- * and B with the 400 wording of spec sections 4 and 7; the price object and the WebSocket events
- * of spec section 6 are the runtime's (`runtime/gateway/events/schemas.ts`), re-exported here.
+ * Wire formats of the gateway, declared once (docs/contributing.md#style): the POST /bet bodies of
+ * profiles A and B with the 400 wording of docs/gateway-api.md#bet; the price object and the
+ * WebSocket events (docs/gateway-api.md#events) are the runtime's
+ * (`runtime/gateway/events/schemas.ts`), re-exported here.
  *
  * @example
  *   const { address, side, amountUnits } = parseBetBodyA(body); // throws HttpError(400, {error})
@@ -32,7 +33,7 @@ export {
 export * from './wire-history.ts';
 export * from './wire-responses.ts';
 
-/** Spec section 7, Profile B: "body is not JSON (error says invalid JSON body)"; used for every JSON route. */
+/** A body that is not JSON: 400 `invalid JSON body` (docs/gateway-api.md#path-rules); used for every JSON route. */
 export const invalidJsonBody = (reason?: string): HttpError => new HttpError(400, { error: reason ? `invalid JSON body: ${reason}` : 'invalid JSON body' });
 
 /** A validated Profile A bet request. */
@@ -57,7 +58,7 @@ function parseAmountUnits(raw: unknown): bigint | undefined {
 }
 
 /**
- * Profile A `POST /bet` body `{address, side, amountUnits}` (spec section 4): side
+ * Profile A `POST /bet` body `{address, side, amountUnits}` (docs/gateway-api.md#bet): side
  * case-insensitive, amountUnits a positive integer (string or number). Every failure is
  * HttpError 400 `{error}`; a body with `amount` instead of `amountUnits` gets the amountUnits
  * message. The min/max range is checked by the caller with `assertStakeWithin`.
@@ -77,7 +78,7 @@ export function parseBetBodyA(body: unknown): BetRequestA {
   return { address: body.address, side, amountUnits };
 }
 
-/** Spec section 7: 400 when the amount is outside `minAmount..maxAmount` (inclusive). */
+/** docs/gateway-api.md#bet: 400 when the amount is outside `minAmount..maxAmount` (inclusive). */
 export function assertStakeWithin(amountUnits: bigint, minAmount: bigint, maxAmount: bigint): void {
   if (amountUnits < minAmount || amountUnits > maxAmount) {
     throw new HttpError(400, { error: `amountUnits must be between ${minAmount} and ${maxAmount} token base units` });
@@ -98,7 +99,7 @@ const SIDE_B: ReadonlyMap<unknown, Side> = new Map<unknown, Side>([
 ]);
 
 /**
- * Profile B `POST /bet` body `{side}` (spec section 4): exactly UP/up/Up/0/"0" or
+ * Profile B `POST /bet` body `{side}` (docs/gateway-api.md#profile-b-post-apibet): exactly UP/up/Up/0/"0" or
  * DOWN/down/Down/1/"1"; other fields are ignored. Otherwise HttpError 400 saying it must be 0/UP or 1/DOWN.
  */
 export function parseBetBodyB(body: unknown): { side: Side } {

@@ -1,7 +1,7 @@
 /**
- * The exchange's OpenAPI document: every `/api/v1` route (spec section 4 and the design's
- * unspecified paths) with every status it answers, and the management port's routes
- * (`/actuator/health`, `/actuator/prometheus`, on EXCHANGE_MGMT_PORT).
+ * The exchange's OpenAPI document: every `/api/v1` route (docs/exchange-api.md, with the paths of
+ * docs/decisions.md#paths-the-contract-leaves-open) with every status it answers, and the
+ * management port's routes (`/actuator/health`, `/actuator/prometheus`, on EXCHANGE_MGMT_PORT).
  */
 import * as v from 'valibot';
 import { json, openApiDocument, type OpenApiDocument, type OperationSpec, type ParameterSpec, type ResponseSpec } from './document.ts';

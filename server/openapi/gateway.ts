@@ -1,8 +1,9 @@
 /**
- * The gateway's OpenAPI document for the running profile (A or B): every route of spec section 4
- * (GET routes also without `/api`, POST routes without `/api` answering 405, spec 1.7), health,
- * readiness and metrics, the bet history, the admin route when enabled, and the WebSocket event
- * stream (`GET /api/ws`: its events under components.schemas and `x-websocket-events`).
+ * The gateway's OpenAPI document for the running profile (A or B): every route of
+ * docs/gateway-api.md#routes (GET routes also without `/api`, POST routes without `/api` answering
+ * 405: docs/gateway-api.md#path-rules), health, readiness and metrics, the bet history, the admin
+ * route when enabled, and the WebSocket event stream (`GET /api/ws`: its events under
+ * components.schemas and `x-websocket-events`).
  */
 import * as v from 'valibot';
 import { json, openApiDocument, type OpenApiDocument, type OperationSpec, type ParameterSpec, type ResponseSpec } from './document.ts';
@@ -37,7 +38,7 @@ export interface GatewayDocumentOptions {
 }
 
 const Seq = { seq: v.pipe(v.number(), v.safeInteger(), v.minValue(1)) };
-/** The `resume` message of a reconnecting stream (design: "Several gateways"). */
+/** The `resume` message of a reconnecting stream (docs/gateway-api.md#resume). */
 export const ResumeMessageSchema = v.object({ type: v.literal('resume'), recovered: v.boolean(), epoch: v.string(), seq: v.number() });
 
 const err = (description: string): ResponseSpec => json(description, ErrorBodySchema);
@@ -48,12 +49,12 @@ const outage: Record<number, ResponseSpec> = {
 const postErrors: Record<number, ResponseSpec> = { 400: err('invalid JSON body or invalid fields'), 413: err('body too large') };
 const AddressParam: ParameterSpec = { name: 'address', in: 'path', description: 'base58 address', schema: v.string() };
 
-/** A GET route under `/api` and without it (spec 1.7). */
+/** A GET route under `/api` and without it (docs/gateway-api.md#path-rules). */
 const getBoth = (op: Omit<OperationSpec, 'method'>): OperationSpec[] => [
   { ...op, method: 'get', path: `/api${op.path}` },
   { ...op, method: 'get', path: op.path, summary: `${op.summary} (without the /api prefix)` },
 ];
-/** A POST route under `/api`, and the same path without `/api` answering 405 (spec 1.7). */
+/** A POST route under `/api`, and the same path without `/api` answering 405 (docs/gateway-api.md#path-rules). */
 const postApi = (op: Omit<OperationSpec, 'method'>): OperationSpec[] => [
   { ...op, method: 'post', path: `/api${op.path}`, responses: { ...postErrors, ...op.responses } },
   {

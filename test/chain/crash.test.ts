@@ -1,8 +1,8 @@
 /**
- * Durability of the local chain (design: "State is persisted in DATA_DIR after every
- * transaction"): SIGKILL of the chain process in the middle of a stream of bets, restart
- * on the same data dir — every transaction the adapter saw confirmed is still there, the
- * genesis hash is the same, and the chain (and the deployed program) carries on.
+ * Durability of the local chain (docs/architecture.md#the-local-chain: state is on disk after every
+ * transaction): SIGKILL of the chain process in the middle of a stream of bets, restart on the same
+ * data dir — every transaction the adapter saw confirmed is still there, the genesis hash is the
+ * same, and the chain (and the deployed program) carries on.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

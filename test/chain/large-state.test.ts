@@ -1,9 +1,10 @@
 /**
- * The local chain's state has no size ceiling (design: "the local chain's state has no size
- * ceiling"): a chain process filled with 100,000 accounts — 25,000 funded wallets, each with a
- * token account, a bettor state and an open bet — compacts, restarts (gracefully, then after
- * SIGKILL in the middle of a stream of transactions) with every account, and still places and
- * settles bets. About 70 s here on 2 cores, most of it the fill.
+ * The local chain's state has no size ceiling
+ * (docs/decisions.md#the-local-chain-grows-without-a-ceiling): a chain process filled with
+ * 100,000 accounts — 25,000 funded wallets, each with a token account, a bettor state and an open
+ * bet — compacts, restarts (gracefully, then after SIGKILL in the middle of a stream of
+ * transactions) with every account, and still places and settles bets. About 70 s here on 2 cores,
+ * most of it the fill.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

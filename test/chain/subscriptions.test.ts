@@ -1,9 +1,9 @@
 /**
- * The local chain's account and program subscriptions, as an unmodified web3.js `Connection`
- * sees them (design: the gateway's chain mirror is fed by `accountSubscribe`/`programSubscribe`):
- * a notification per committed write, with the slot, before the transaction's status is
- * visible; a drained account shows up as the validator's empty system account; filters and
- * unsubscribing work.
+ * The local chain's account and program subscriptions, as an unmodified web3.js `Connection` sees
+ * them (the gateway's chain mirror is fed by `accountSubscribe`/`programSubscribe`:
+ * docs/architecture.md#the-chain-mirror): a notification per committed write, with the slot, before
+ * the transaction's status is visible; a drained account shows up as the validator's empty system
+ * account; filters and unsubscribing work.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection, Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction, type AccountInfo, type KeyedAccountInfo, type PublicKey } from '@solana/web3.js';

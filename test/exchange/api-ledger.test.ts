@@ -32,7 +32,7 @@ describe('cash, PnL and equity', () => {
 
     const p1 = (await t.api.get(`/api/v1/accounts/${id}/pnl`)).body;
     pnlIdentity(p1);
-    expect(p1.pnl).toBe(p0.pnl); // cash movements are not profit (spec §1.6)
+    expect(p1.pnl).toBe(p0.pnl); // cash movements are not profit (docs/exchange-api.md#totals-and-pnl)
     expect(D(p1.pnl).eq(D(p1.realizedPnl).plus(D(p1.unrealizedPnl)))).toBe(true);
   });
 

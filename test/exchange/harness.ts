@@ -182,7 +182,7 @@ export function sharedLedgerForSuite(): SharedLedger {
   };
 }
 
-/** Asserts an error answer: the status, the code, and exactly `{error, message}` (spec §7). */
+/** Asserts an error answer: the status, the code, and exactly `{error, message}` (docs/exchange-api.md#errors). */
 export function expectError(r: { status: number; body: unknown }, status: number, code: string): void {
   expect({ status: r.status, error: (r.body as { error?: unknown } | undefined)?.error }).toEqual({ status, error: code });
   v.parse(ErrorView, r.body);

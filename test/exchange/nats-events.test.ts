@@ -1,5 +1,5 @@
 /**
- * The exchange announces its ledger on NATS (design: "Several gateways", exchange part): with
+ * The exchange announces its ledger on NATS (docs/exchange-api.md#ledger-events-on-nats): with
  * NATS_URL set, every journal entry and every fill of a committed change is published on
  * `exchange.<accountId>.journal` and `exchange.<accountId>.fill`, in the wire format of
  * `runtime/exchange/events.ts`.

@@ -1,6 +1,6 @@
 /**
  * Black-box helpers for exchange suites: a JSON client that fails on any JSON number in a
- * response (spec §1.5), book builders, and a NATS publisher that waits until the exchange
+ * response (docs/exchange-api.md#conventions), book builders, and a NATS publisher that waits until the exchange
  * has the book.
  */
 import type { NatsConnection } from '@nats-io/transport-node';

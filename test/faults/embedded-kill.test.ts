@@ -1,10 +1,11 @@
 /**
- * `npm start` on embedded defaults killed with SIGKILL right after a bet (design: "the embedded
- * default survives kill -9 like the Redis setup does"): after a restart on the same DATA_DIR the
- * bet settles within seconds, at the price of the last tick at or before its expiry (the price
- * history and the event log were kept in DATA_DIR), not by the 300 s refund; a client resuming
- * with `?since=` gets its bet_open and bet_closed once, and the bet history (in the same journal
- * as the snapshots) shows the bet closed with the event's outcome and the transactions of both ends.
+ * `npm start` on embedded defaults killed with SIGKILL right after a bet (the embedded default
+ * survives kill -9 like the Redis setup: docs/operations.md#recover): after a restart on the same
+ * DATA_DIR the bet settles within seconds, at the price of the last tick at or before its expiry
+ * (the price history and the event log were kept in DATA_DIR), not by the 300 s refund; a client
+ * resuming with `?since=` gets its bet_open and bet_closed once, and the bet history (in the same
+ * journal as the snapshots) shows the bet closed with the event's outcome and the transactions of
+ * both ends.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,10 +1,11 @@
 /**
- * The exchange while its Redis is down (design: "a dependency outage is a 503 with Retry-After
- * within a bounded deadline; a request either commits or reports failure, never commits after
- * answering"): Redis SIGKILLed, then SIGSTOPped (the worst case: connections stay open, nothing
- * answers). Every route answers 503 REDIS_UNAVAILABLE with Retry-After within the deadline,
- * health says DOWN, nothing asked for during the outage is there afterwards, and once Redis is
- * back the exchange works again without a restart and every journal replays to its balances.
+ * The exchange while its Redis is down (docs/architecture.md#errors: a dependency outage is a 503
+ * with Retry-After within a bounded deadline; a request either commits or reports failure, never
+ * commits after answering): Redis SIGKILLed, then SIGSTOPped (the worst case: connections stay
+ * open, nothing answers). Every route answers 503 REDIS_UNAVAILABLE with Retry-After within the
+ * deadline, health says DOWN, nothing asked for during the outage is there afterwards, and once
+ * Redis is back the exchange works again without a restart and every journal replays to its
+ * balances.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,14 +1,15 @@
 /**
- * SIGKILL loops of the gateway with bets in flight (design: "nothing is lost on a crash, in any
- * mode"; "true before new": a bet's history record is part of its commit): 30 wallets bet
- * continuously, the gateway is killed (0.4 s after a bet was answered, or right after a bet_closed
- * reached a client) and restarted again and again, and afterwards every bet the chain held is
- * settled exactly once, the event log holds exactly one `bet_open` and one `bet_closed` per bet,
- * every exit price is a tick at most 30 s older than the expiry it priced, a client that resumed
- * with `?since=` after every kill saw each event once, in seq order, and the bet history
- * (`GET /api/bets/:id`) holds every bet with the chain's final status, exit price and close
- * transaction. Run with the stores in Redis and reclaims on (reclaimed bets are known from every
- * write the chain announced), and with the embedded files in DATA_DIR and reclaims off.
+ * SIGKILL loops of the gateway with bets in flight (nothing is lost on a crash, in any mode:
+ * docs/operations.md#recover; a bet's history record is part of its commit:
+ * docs/decisions.md#history-in-the-commit): 30 wallets bet continuously, the gateway is killed
+ * (0.4 s after a bet was answered, or right after a bet_closed reached a client) and restarted
+ * again and again, and afterwards every bet the chain held is settled exactly once, the event log
+ * holds exactly one `bet_open` and one `bet_closed` per bet, every exit price is a tick at most
+ * 30 s older than the expiry it priced, a client that resumed with `?since=` after every kill saw
+ * each event once, in seq order, and the bet history (`GET /api/bets/:id`) holds every bet with the
+ * chain's final status, exit price and close transaction. Run with the stores in Redis and reclaims
+ * on (reclaimed bets are known from every write the chain announced), and with the embedded files
+ * in DATA_DIR and reclaims off.
  */
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -114,7 +115,7 @@ describe.each([
     }
 
     // the client that resumed after every kill: each bet event once, seqs increasing, every bet's close seen
-    // (the price snapshot sent on each connect repeats a price it already had: spec section 6)
+    // (the price snapshot sent on each connect repeats a price it already had: docs/gateway-api.md#events)
     await sleep(500);
     client.close();
     expect(client.resumes).toBeGreaterThanOrEqual(KILLS);

@@ -1,11 +1,12 @@
 /**
- * Dependency outages while bets expire (design: "a dependency outage is a 503 with Retry-After
- * within a bounded deadline, never a 500 or a hang"; "actors that fail are restarted, never left
- * stopped"): the chain process, Redis and NATS are each SIGKILLed for a few seconds while ten
- * wallets keep betting with a 3 s window. During each outage requests get their answer quickly,
- * with Retry-After and an error naming what is down, and health reports it. After each recovery,
- * with no gateway restart, every bet on chain settles, on a tick no older than the spec allows,
- * and the event log holds exactly one `bet_closed` per bet.
+ * Dependency outages while bets expire (a dependency outage is a 503 with Retry-After within a
+ * bounded deadline, never a 500 or a hang; actors that fail are restarted, never left stopped:
+ * docs/operations.md#recover): the chain process, Redis and NATS are each SIGKILLed for a few
+ * seconds while ten wallets keep betting with a 3 s window. During each outage requests get their
+ * answer quickly, with Retry-After and an error naming what is down, and health reports it. After
+ * each recovery, with no gateway restart, every bet on chain settles, on a tick no older than
+ * docs/decisions.md#entry-and-exit-prices allows, and the event log holds exactly one `bet_closed`
+ * per bet.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { FaultWorld, request, sleep } from '../support/fault-world.ts';
@@ -130,7 +131,7 @@ describe('chain, Redis and NATS each down for seconds while bets expire', () => 
       ).toEqual([]);
     }
     const failed = (name: string, route: string) => outages[name]!.filter((p) => p.route === route && p.status !== 200);
-    // chain down: POST /bet 500 (spec section 7), reads 503, both naming the chain with Retry-After.
+    // chain down: POST /bet 500 (docs/gateway-api.md#errors), reads 503, both naming the chain with Retry-After.
     // A wallet whose last bet expired during the outage still has it open on chain until the
     // settler catches up after the restart: its 409 is the truth, not an outage answer.
     const chainBets = failed('chain', 'POST /api/bet');

@@ -1,6 +1,7 @@
 /**
  * BinanceBookFeed over real sockets against a local stand-in that speaks Binance's combined
- * depth-stream format (exchange spec §1.1 live books; §8 staleness measured from arrival).
+ * depth-stream format (live books with staleness measured from arrival:
+ * docs/exchange-api.md#symbols).
  */
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

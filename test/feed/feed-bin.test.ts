@@ -1,6 +1,6 @@
 /**
  * `npm run feed` (bin/feed.ts) as a real child process publishing to a private nats-server,
- * consumed by the feeds the services build from their environment (design: "Run contract").
+ * consumed by the feeds the services build from their environment (docs/operations.md#processes).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 /**
- * NatsPriceFeed / NatsBookFeed against a real private nats-server (design: "Messages on NATS").
+ * NatsPriceFeed / NatsBookFeed against a real private nats-server (docs/operations.md#market-data-on-nats).
  */
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { pino } from 'pino';

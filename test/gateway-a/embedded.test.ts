@@ -1,5 +1,5 @@
 /**
- * The gateway on embedded defaults (design: "Run contract"): no SOLANA_RPC_URL (the local chain
+ * The gateway on embedded defaults (docs/operations.md#run): no SOLANA_RPC_URL (the local chain
  * runs in-process over DATA_DIR), no REDIS_URL (stores in DATA_DIR files, with a warning), no NATS_URL
  * (synthetic prices). A bet goes through and settles; a bad variable stops the boot naming it.
  */

@@ -1,11 +1,11 @@
 /**
- * Many bettors and no fault (design: "an answer is never a failure for a bet that landed"): 32
- * custodial wallets bet in a loop for a minute (each posts again as soon as it has an answer, a
+ * Many bettors and no fault (docs/decisions.md#a-bet-on-chain-is-answered-200):
+ * 32 custodial wallets bet in a loop for a minute (each posts again as soon as it has an answer, a
  * moment later after a refusal) on one gateway process with Redis, in front of the local chain as
- * its own process (`npm run chain`), with 3 s windows so bets cycle; reclaims on.
- * Every `POST /api/bet` answers 200 or 409 (spec section 7: nothing is down, so no 5xx), and the
- * bets the chain held (every bet account write it announced, reclaimed ones included) are exactly
- * the bets answered 200, id for id.
+ * its own process (`npm run chain`), with 3 s windows so bets cycle; reclaims on. Every
+ * `POST /api/bet` answers 200 or 409 (docs/gateway-api.md#errors: nothing is down, so no 5xx), and
+ * the bets the chain held (every bet account write it announced, reclaimed ones included) are
+ * exactly the bets answered 200, id for id.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { BettingLoop } from '../support/betting-loop.ts';

@@ -1,6 +1,6 @@
 /**
  * Profile A, black box: the real gateway process against a real NATS (ticks published here),
- * real Redis and the local chain process, GW_EXPIRY_SECONDS=3. Spec sections 1-8.
+ * real Redis and the local chain process, GW_EXPIRY_SECONDS=3. The whole of docs/gateway-api.md for Profile A.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, EventClient, startGatewayStack, until, type GatewayStack } from '../support/gateway-stack.ts';

@@ -1,9 +1,9 @@
 /**
  * Profile A around the contract's life and the gateway's guards, black box: with GW_INIT=off the
  * contract stays uninitialised (`/state` 409 `{error}`, bets 409), a restart with GW_INIT=on
- * initialises it with the GW_* parameters (design: "Run contract"); the admin route is 404
+ * initialises it with the GW_* parameters (docs/operations.md#processes); the admin route is 404
  * without GW_ADMIN_TOKEN and 401 with a wrong token; the faucet is 403 on a chain whose genesis
- * hash is unknown (spec section 4).
+ * hash is unknown (docs/gateway-api.md#faucet).
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Keypair } from '@solana/web3.js';

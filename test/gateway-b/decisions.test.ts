@@ -21,7 +21,7 @@ const refusedShape = (code: string) => ({
 
 async function settleOpenBet(ws: EventClient, id: string) {
   const open = await ws.waitFor((e) => (e.type === 'bet_open' || e.type === 'bet_replay') && e.id === id);
-  // exit price = the last tick at or before expireTime (design), so the new price is stamped just before it
+  // exit price = the last tick at or before expireTime (docs/decisions.md#entry-and-exit-prices), so the new price is stamped just before it
   await until(open.expireTime * 1000 - 300);
   await stack.tick('170.00', open.expireTime * 1000 - 1); // not a tie with any entry used here: no replay
   await until(open.expireTime * 1000 + 50);

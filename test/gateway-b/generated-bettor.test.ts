@@ -1,6 +1,6 @@
 /**
  * Profile B, black box, with the bettor the gateway creates itself when GW_FIXED_BETTOR is unset
- * (README): the refusal codes in priority order, the amount rule between and at both clamps,
+ * (docs/gateway-api.md#profile-b-post-apibet): the refusal codes in priority order, the amount rule between and at both clamps,
  * the decision object and `/state` agreeing, the bettor remembered across restarts. Real gateway process, real NATS/Redis, local chain process.
  * Contract limits are raised so that one faucet grant (10000 tokens) is below minAmount:
  * min 15000 tokens, max 25000 tokens, GW_BET_PERCENT 60.
@@ -173,7 +173,7 @@ describe('accepted bets', () => {
       expireTime: d.expireTime,
     });
 
-    // exit price = the last tick at or before expireTime (design), so move the price just before it
+    // exit price = the last tick at or before expireTime (docs/decisions.md#entry-and-exit-prices), so move the price just before it
     price += expected === 'UP' ? 1 : -1;
     await until(d.expireTime * 1000 - 300);
     await stack.tick(price.toFixed(2), d.expireTime * 1000 - 1);

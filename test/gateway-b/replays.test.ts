@@ -1,5 +1,5 @@
 /**
- * Profile B tie replays, black box (spec section 3, design "GW_MAX_REPLAYS"): ties until the cap,
+ * Profile B tie replays, black box (docs/gateway-api.md#bet-status, docs/decisions.md#the-replay-cap): ties until the cap,
  * a chain broken by a win, and a restart in the middle of a chain.
  */
 import { Keypair } from '@solana/web3.js';

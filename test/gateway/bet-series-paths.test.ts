@@ -5,7 +5,7 @@
  * price history, and the program in the local chain (LiteSVM) over JSON-RPC. Each window of a
  * path becomes ticks in the history around the bet's on-chain expiry; the test then checks the
  * emitted events, the final state and replayCount against the path, and the chain's accounts:
- * every bet of the chain closed once, with the spec's status, and the bettor's tokens.
+ * every bet of the chain closed once, with the contract's status (docs/gateway-api.md#bet-status), and the bettor's tokens.
  * The scripted-effects model test (`bet-model.test.ts`) covers failures, retries and restarts.
  */
 import { getSimplePaths, type StatePath } from '@xstate/graph';

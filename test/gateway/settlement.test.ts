@@ -1,8 +1,8 @@
 /**
- * The settlement scheduler and effects against the local chain (spec section 1.3: the chain is
- * the truth): an expired bet no actor carries is adopted from its chain account and settled; a
- * bet whose chain is stored is left to its actor; every effect is idempotent (a second close
- * answers `already_closed`, a replay already made is found again, never made twice).
+ * The settlement scheduler and effects against the local chain (docs/architecture.md#settlement:
+ * the chain is the truth): an expired bet no actor carries is adopted from its chain account and
+ * settled; a bet whose chain is stored is left to its actor; every effect is idempotent (a second
+ * close answers `already_closed`, a replay already made is found again, never made twice).
  */
 import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';

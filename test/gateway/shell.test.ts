@@ -1,6 +1,7 @@
 /**
- * The gateway shell over real sockets: path rules of spec sections 1.7 and 7 (fetch), and the
- * WebSocket stream of section 6 (the `ws` package): snapshot, fan-out, `since` replay.
+ * The gateway shell over real sockets: path rules of docs/gateway-api.md#path-rules (fetch), and
+ * the WebSocket stream of docs/gateway-api.md#events (the `ws` package): snapshot, fan-out, `since`
+ * replay.
  */
 import type { Socket } from 'node:net';
 import { pino } from 'pino';

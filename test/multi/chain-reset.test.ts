@@ -1,5 +1,5 @@
 /**
- * A stream belongs to one chain (design: "Decisions for the third round"), with real processes:
+ * A stream belongs to one chain (docs/decisions.md#one-stream-per-chain), with real processes:
  * a local chain and a gateway on a NATS that keeps running while the chain is reset (its DATA_DIR
  * wiped, a fresh Redis), as a developer does every day. The new chain numbers its bets 1, 2, ...
  * again; every one of their `bet_open` events still reaches a socket, a client resuming with the

@@ -1,5 +1,5 @@
 /**
- * One event stream for three gateways (design: "Several gateways"): every broadcast event is in
+ * One event stream for three gateways (docs/architecture.md#the-event-stream): every broadcast event is in
  * one JetStream stream, so the sockets of every node see the same events under the same seqs; a
  * bet placed on a follower is announced once, to every node; `?since=` resumes on a node other
  * than the one that saw the events (resume message, no gap, no duplicate); `GET /api/events`

@@ -1,12 +1,12 @@
 /**
- * Three gateways on one NATS, one Redis and one chain (design: "Several gateways"), reclaims on
- * (the default): exactly one leads (`/health`), every node takes bets (the one-open-bet rule holds
- * across nodes), and when the leader is SIGKILLed with bets open another node takes over within
- * the lease TTL and every bet settles exactly once: settled on chain, one `bet_closed` each in the
- * event log. Then bets taken by a follower that is paused (SIGSTOP) while they are in flight are
- * settled by the leader, and once the follower resumed the bet history (`GET /api/bets/:id`)
- * holds every bet the chain held with the chain's outcome and close transaction (design: "true
- * before new").
+ * Three gateways on one NATS, one Redis and one chain (docs/operations.md#several-gateways),
+ * reclaims on (the default): exactly one leads (`/health`), every node takes bets (the one-open-bet
+ * rule holds across nodes), and when the leader is SIGKILLed with bets open another node takes over
+ * within the lease TTL and every bet settles exactly once: settled on chain, one `bet_closed` each
+ * in the event log. Then bets taken by a follower that is paused (SIGSTOP) while they are in flight
+ * are settled by the leader, and once the follower resumed the bet history (`GET /api/bets/:id`)
+ * holds every bet the chain held with the chain's outcome and close transaction
+ * (docs/decisions.md#history-in-the-commit).
  */
 import { PublicKey } from '@solana/web3.js';
 import { afterAll, describe, expect, it } from 'vitest';

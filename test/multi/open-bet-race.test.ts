@@ -1,8 +1,9 @@
 /**
- * One address, six concurrent `POST /api/bet` spread over three gateways (design: "Every node
- * takes bets": the one-open-bet rule is the chain's, so the same 409 comes from every node), ten
- * rounds, each once the previous round's bet settled: exactly one bet is accepted per round, and
- * every refusal is the spec's 409 `{error, openBetId}` naming the accepted bet (spec section 7).
+ * One address, six concurrent `POST /api/bet` spread over three gateways (every node takes bets,
+ * docs/operations.md#several-gateways: the one-open-bet rule is the chain's, so the same 409 comes
+ * from every node), ten rounds, each once the previous round's bet settled: exactly one bet is
+ * accepted per round, and every refusal is the 409 `{error, openBetId}` naming the accepted bet
+ * (docs/gateway-api.md#errors).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { untilNoOpenBet } from '../support/chain-bets.ts';

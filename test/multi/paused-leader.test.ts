@@ -1,7 +1,7 @@
 /**
- * A leader paused (SIGSTOP) past its lease and resumed (SIGCONT) is a leader no longer (design:
- * "one elected leader (lease with a fencing token) runs the bet actors and the settler"): three
- * gateways, six bettors betting through the nodes that are not paused, and three rounds of
+ * A leader paused (SIGSTOP) past its lease and resumed (SIGCONT) is a leader no longer
+ * (docs/architecture.md#the-leader: monotonic validity, a guard before each settlement write):
+ * three gateways, six bettors betting through the nodes that are not paused, and three rounds of
  * pausing the current leader for longer than its lease and a bet window, then resuming it.
  *
  * How it is observed, from outside:

@@ -1,12 +1,12 @@
 /**
- * Reclaims across leader changes (README: `GW_RECLAIM_BETS`, on by default: "the chain's state
- * grows with bettors, not with bets"): nine bettors bet over several 3 s windows on three
- * gateways, and the leader is SIGKILLed (in the other run: SIGSTOPped, then SIGCONTed once
- * another node took its lease) twice, each time right after a bet closed, so closes and reclaims
- * are in flight. After a final fault-free stretch of windows: no gateway logged a reclaim that
- * failed on an account already closed (a reclaim or close sent twice), and every bettor ends with
- * only its latest bet account on chain (every older one reclaimed), read from the chain's
- * `getProgramAccounts`.
+ * Reclaims across leader changes (`GW_RECLAIM_BETS`, on by default: the chain's state grows with
+ * bettors, not with bets; docs/architecture.md#reclaiming-settled-bets): nine bettors bet over
+ * several 3 s windows on three gateways, and the leader is SIGKILLed (in the other run: SIGSTOPped,
+ * then SIGCONTed once another node took its lease) twice, each time right after a bet closed, so
+ * closes and reclaims are in flight. After a final fault-free stretch of windows: no gateway logged
+ * a reclaim that failed on an account already closed (a reclaim or close sent twice), and every
+ * bettor ends with only its latest bet account on chain (every older one reclaimed), read from the
+ * chain's `getProgramAccounts`.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BetAccount, BettorState } from '../../adapters/chain/port.ts';

@@ -1,9 +1,9 @@
 /**
- * Profile B on three gateways: a tie replay series goes on across a SIGKILL of the leader (design:
- * "Several gateways"): the new leader rehydrates the chain from Redis and continues it with its
- * replayCount; every replay and the final bet_closed are in the stream once, and the bet history
- * holds every bet of the chain with the chain's outcome (each tie refunded, with the transaction
- * that closed it).
+ * Profile B on three gateways: a tie replay series goes on across a SIGKILL of the leader
+ * (docs/operations.md#several-gateways): the new leader rehydrates the chain from Redis and
+ * continues it with its replayCount; every replay and the final bet_closed are in the stream once,
+ * and the bet history holds every bet of the chain with the chain's outcome (each tie refunded,
+ * with the transaction that closed it).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { BetAccountWatch } from '../support/chain-bets.ts';

@@ -1,5 +1,5 @@
 /**
- * The processes as a new user meets them (design: "Run contract"): `--help` on every entry point
+ * The processes as a new user meets them (docs/operations.md#processes): `--help` on every entry point
  * lists its variables with their defaults and starts nothing; a bad variable, a busy port or a
  * data dir held by another process stops it with one line naming the problem (exit 1, no stack
  * trace); parts started in any order wait for each other; `npm start` stops on SIGTERM sent to

@@ -1,11 +1,10 @@
 /**
- * The gateway's bet history checked against the chain, black box (README "Bet history and
- * evidence"): for every bet the chain held (its last state, from `BetAccountWatch.everHeld()`),
- * `GET /api/bets/:id` has a record; its status and exitPrice are the chain's; a closed bet has its
- * `closeTx` and is not open in the history; and the bet is on its bettor's pages of
- * `GET /api/bets?address=`. The last closes may still be committing when it starts, so the audit
- * is repeated until it holds or `settleMs` passed, and the last findings are returned, one line
- * per defect.
+ * The gateway's bet history checked against the chain, black box (docs/gateway-api.md#history): for
+ * every bet the chain held (its last state, from `BetAccountWatch.everHeld()`), `GET /api/bets/:id`
+ * has a record; its status and exitPrice are the chain's; a closed bet has its `closeTx` and is not
+ * open in the history; and the bet is on its bettor's pages of `GET /api/bets?address=`. The last
+ * closes may still be committing when it starts, so the audit is repeated until it holds or
+ * `settleMs` passed, and the last findings are returned, one line per defect.
  *
  * @example
  *   const { bets } = await watch.everHeld();

@@ -1,4 +1,4 @@
-/** A `publish` for the bet runtime that records each committed event without its seq (tests compare spec fields). */
+/** A `publish` for the bet runtime that records each committed event without its seq (tests compare the wire fields of docs/gateway-api.md#events). */
 import type { Sequenced } from '../../adapters/store/event-log/port.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 

@@ -1,5 +1,5 @@
 // The gateway's event stream with resume: a dropped socket reconnects with `?since=<last seq>`,
-// so nothing published meanwhile is missed (spec section 6; the server replays from its log).
+// so nothing published meanwhile is missed (docs/gateway-api.md#resume; the server replays from its log).
 
 /**
  * Opens `/api/ws` and keeps it open.

@@ -1,6 +1,6 @@
 /**
  * What the local chain keeps in DATA_DIR, and loaders other processes use to find it: one key
- * file per role (mode 0600; design: "roles on chain are separate") — `admin.json` (pause, roles,
+ * file per role (mode 0600; roles are separate: docs/architecture.md#the-local-chain) — `admin.json` (pause, roles,
  * withdraw), `relayer.json` (places and settles bets, pays fees and rent), `mint-authority.json`
  * (the test mint, the faucet), `upgrade-authority.json` (deploys the program and initialises it)
  * — and `chain/info.json` (genesis hash, test mint, program id); chain state lives in `chain/state/`.

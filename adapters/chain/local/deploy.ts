@@ -1,7 +1,7 @@
 /**
  * Deploys a program through the upgradeable BPF loader with ordinary transactions —
  * InitializeBuffer, Write (in chunks), DeployWithMaxDataLen, built by `program/loader.ts` — so
- * the same ELF checks as a cluster deployment run (design: "On a fresh data dir it deploys the contract").
+ * the same ELF checks as a cluster deployment run (docs/architecture.md#the-local-chain).
  */
 import { Keypair } from '@solana/web3.js';
 import { deployAccountSizes, upgradeableDeploySteps, type DeployStep } from '../../../program/loader.ts';

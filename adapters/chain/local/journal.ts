@@ -1,5 +1,5 @@
 /**
- * The local chain's journal (design: "State is persisted in DATA_DIR after every transaction"):
+ * The local chain's journal (docs/architecture.md#the-local-chain: state is on disk after every transaction):
  * an append-only, fsync'd record of the accounts each transaction wrote, kept as numbered
  * segments `journal.<n>.log`. Compaction starts a new segment (`rotate`), folds everything before
  * it into a snapshot (`snapshot-file.ts`) and then drops the older segments, so a restart reads

@@ -2,7 +2,7 @@
  * The local chain's state machine: LiteSVM plus what a validator adds around it — slots
  * that advance on a timer with a Clock that follows wall time, a window of recent
  * blockhashes, signature statuses, preflight, and durability through the journal and the
- * snapshots it is folded into (`compaction.ts`, `restore.ts`; design: "The local chain").
+ * snapshots it is folded into (`compaction.ts`, `restore.ts`; docs/architecture.md#the-local-chain).
  */
 import { Clock } from 'litesvm';
 import type { Logger } from '../../../kernel/log.ts';

@@ -2,7 +2,7 @@
  * The Solana JSON-RPC methods the project uses, answered from a `LocalNode` in the shapes
  * a validator uses (`{context:{slot}, value}` wrappers, `[data, "base64"]` accounts,
  * `-32002` preflight errors carrying `err` and `logs`, `-32016` for a `minContextSlot` not yet
- * reached) so web3.js `Connection` works unmodified (design: "The local chain").
+ * reached) so web3.js `Connection` works unmodified (docs/architecture.md#the-local-chain).
  * `getSignaturesForAddress` lists the transactions that wrote an account, deleted ones too.
  */
 import * as v from 'valibot';

@@ -3,7 +3,7 @@
  * upgrade authority is the upgrade-authority key), create the 6-decimal test mint (the
  * mint-authority key), and (unless GW_INIT=off) fund the vault and initialise the contract —
  * signed by the upgrade authority, naming the admin and relayer keys — with the same function
- * the gateway's boot uses (design: "The local chain", "roles on chain are separate").
+ * the gateway's boot uses (docs/architecture.md#the-local-chain).
  */
 import * as v from 'valibot';
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, type PublicKey } from '@solana/web3.js';
@@ -20,7 +20,7 @@ import { programElf, programKeypair } from './program-files.ts';
 import { ROLES, type Role, type RoleKeys } from './data-dir.ts';
 import { LocalPubSub } from './subscriptions.ts';
 
-/** 6 decimals, like the spec's token amounts */
+/** 6 decimals, like the API's token amounts (docs/gateway-api.md#units) */
 export const TEST_MINT_DECIMALS = 6;
 /** What each role starts with: the relayer pays every bet's rent and fee, the mint authority every faucet grant. */
 const START_LAMPORTS: Record<Role, number> = {

@@ -1,6 +1,6 @@
 /**
- * Which committed transactions wrote an address, for `getSignaturesForAddress` (design: "The
- * local chain"; the gateway finds the transaction that closed a bet account this way, also after
+ * Which committed transactions wrote an address, for `getSignaturesForAddress`
+ * (docs/architecture.md#the-local-chain; the gateway finds the transaction that closed a bet account this way, also after
  * the account is gone). Every account a transaction wrote is indexed, deleted ones included.
  * Memory is bounded: the newest `perAddress` signatures of an address, and at most `addresses`
  * addresses and `signatures` entries in all — an address not written for longest goes first

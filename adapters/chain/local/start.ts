@@ -1,7 +1,7 @@
 /**
  * Starts the local chain in-process (`npm start`) or as its own process (`npm run chain`):
  * load or create the data dir, replay state, run the fresh-dir setup when needed, then
- * serve JSON-RPC and advance slots (design: "The local chain", "Run contract").
+ * serve JSON-RPC and advance slots (docs/architecture.md#the-local-chain, docs/operations.md#run).
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * Translates LiteSVM's native transaction errors into the JSON shapes a Solana RPC node
  * returns (`"BlockhashNotFound"`, `{"InstructionError":[0,{"Custom":6018}]}`, ...), so an
- * unmodified web3.js client decodes them (design: "The local chain").
+ * unmodified web3.js client decodes them (docs/architecture.md#the-local-chain).
  */
 
 /** A transaction error as JSON-RPC carries it. */

@@ -21,7 +21,7 @@ const UnixMs = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 export const EvidenceTickSchema = v.object({ price: PriceE8, ts: UnixMs });
 export type EvidenceTick = v.InferOutput<typeof EvidenceTickSchema>;
 
-/** How the exit price was chosen (design: "Rules the specs leave open"). */
+/** How the exit price was chosen (docs/decisions.md#entry-and-exit-prices). */
 export const EXIT_RULES = ['last_tick_at_or_before_expiry', 'refund_no_price', 'chain'] as const;
 export type ExitRule = (typeof EXIT_RULES)[number];
 

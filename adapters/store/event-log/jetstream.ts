@@ -1,5 +1,5 @@
 /**
- * JetStream EventLog (design: "Several gateways": the event stream is a JetStream stream): one
+ * JetStream EventLog (docs/architecture.md#the-event-stream: the event stream is a JetStream stream): one
  * stream (`GW_EVENTS`, subjects `gw.events.>`, bounded by size and age) shared by every gateway;
  * `seq` is the stream sequence, one increasing sequence across all of them. The epoch is the
  * stream's creation time, so a recreated stream (history lost) is a new epoch.

@@ -1,5 +1,5 @@
 /**
- * Port: the gateway's event log. Every broadcast event (spec section 6) is appended here first
+ * Port: the gateway's event log. Every broadcast event (docs/gateway-api.md#events) is appended here first
  * and gets an increasing `seq`; a WebSocket client that reconnects with `?since=<seq>` is sent
  * what it missed from here. The log is bounded (oldest events drop out), so a client that was
  * away too long gets only what is still held.
@@ -8,7 +8,7 @@
  *
  * Every log has an `epoch`: a name of its history that changes when the history is lost (a
  * memory log restarted, a store wiped, a stream recreated), so a client resuming with a seq of
- * another epoch is told its state must be reloaded (design: "resume message").
+ * another epoch is told its state must be reloaded (docs/gateway-api.md#resume).
  */
 
 /** Any event: a JSON object with a `type`. */

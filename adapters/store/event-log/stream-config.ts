@@ -1,5 +1,5 @@
 /**
- * The configuration of the gateways' JetStream event stream (design: "Several gateways"): its
+ * The configuration of the gateways' JetStream event stream (docs/architecture.md#the-event-stream): its
  * name, subjects and bounds, and the chain it belongs to, written in its description so that an
  * operator reading `nats stream info` sees whose events it holds. Creating it when missing is
  * race-safe: several gateways may try at once, and all end up with the one stream.

@@ -1,5 +1,5 @@
 /**
- * A stream belongs to one chain (design: "Decisions for the third round"), against a private
+ * A stream belongs to one chain (docs/decisions.md#one-stream-per-chain), against a private
  * nats-server: the first chain creates it, the same chain reopens it untouched, another chain
  * recreates it once however many of its gateways open it together, a stream of an older version
  * is adopted or not as its opener judges, and a claim left half way is carried out.

@@ -1,5 +1,5 @@
 /**
- * Which chain the gateways' event stream belongs to (design: "Decisions for the third round": a
+ * Which chain the gateways' event stream belongs to (docs/decisions.md#one-stream-per-chain: a
  * stream belongs to one chain). Bets of every chain are numbered 1, 2, ..., so a stream that held
  * another chain's events would mix two histories under one epoch, and would drop the new chain's
  * bet events as duplicates of the old ones. The owner (the chain's genesis hash) is recorded

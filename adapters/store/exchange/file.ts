@@ -1,6 +1,6 @@
 /**
- * The exchange ledger of the embedded default, kept in DATA_DIR (design: "the embedded default
- * keeps ... the exchange ledger in DATA_DIR (append-only files, as the local chain's journal)"):
+ * The exchange ledger of the embedded default, kept in DATA_DIR (append-only files, as the local
+ * chain's journal: docs/architecture.md#the-embedded-journal):
  * the accounts live in a `MemoryLedger`, and every change is one JSON line of
  * `<DATA_DIR>/exchange/ledger.log`, written in the same synchronous step as the change and on
  * disk (group-committed fsync) before the caller is answered. Opening replays the file; when it

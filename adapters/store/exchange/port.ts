@@ -2,7 +2,7 @@
  * The exchange ledger store: one port, three adapters (Redis; a journal file in DATA_DIR as the
  * embedded default; in-memory for unit tests). Every change of an account is one `commit` guarded by the account's version, so
  * cash, positions, order, fills, journal entries, equity point and idempotency record are
- * written all together or not at all, whatever races (design: atomic execution). An order costs
+ * written all together or not at all, whatever races (docs/exchange-api.md#orders). An order costs
  * two round trips: `load` (account, positions, idempotency record) and `commit` (which also saves
  * the order's final state).
  */
@@ -12,7 +12,7 @@ import type { JournalEntry } from '../../../machines/exchange/journal.ts';
 import type { Decimal } from '../../../machines/exchange/money.ts';
 import type { BookSymbol } from '../../../kernel/domain.ts';
 
-/** The fixed facts of an account (spec §2 Account). */
+/** The fixed facts of an account (docs/exchange-api.md#open). */
 export interface AccountRecord {
   id: string;
   name: string;
@@ -36,7 +36,7 @@ export interface FillRecord {
   gross: string;
 }
 
-/** An executed order with its fills (spec §2 Order record), decimal strings throughout. */
+/** An executed order with its fills (docs/exchange-api.md#history), decimal strings throughout. */
 export interface OrderRecord {
   orderId: string;
   accountId: string;
@@ -55,7 +55,7 @@ export interface OrderRecord {
   fills: FillRecord[];
 }
 
-/** One point of the equity curve (spec §2 Equity point). */
+/** One point of the equity curve (docs/exchange-api.md#equity-curve). */
 export interface EquityPoint {
   ts: string;
   cash: string;

@@ -1,7 +1,7 @@
 /**
- * One process per part of a data dir (design: the embedded stores and the local chain keep their
- * state in DATA_DIR): `lockDataDir(dir, 'chain')` creates `<dir>/chain.lock` holding this
- * process's pid, or fails naming the pid that holds it. A lock left by a process that no longer
+ * One process per part of a data dir (the embedded stores and the local chain keep their state in
+ * DATA_DIR: docs/operations.md#what-the-data-dir-holds): `lockDataDir(dir, 'chain')` creates
+ * `<dir>/chain.lock` holding this process's pid, or fails naming the pid that holds it. A lock left by a process that no longer
  * runs (kill -9) is taken over. Released on `release()` and when the process exits.
  *
  * @example

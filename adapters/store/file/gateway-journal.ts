@@ -1,8 +1,8 @@
 /**
- * The gateway's embedded stores in one append-only file (design: "the embedded default keeps
- * snapshots, events and price history in DATA_DIR, so `npm start` survives kill -9 like the
- * Redis setup does"): price history, event log, bet snapshots and the bet history live in memory
- * and every change is one JSON line of `<DATA_DIR>/gateway/journal.log`, replayed at open. A
+ * The gateway's embedded stores in one append-only file, so `npm start` survives kill -9 like the
+ * Redis setup does (docs/architecture.md#the-embedded-journal): price history, event log, bet
+ * snapshots and the bet history live in memory and every change is one JSON line of
+ * `<DATA_DIR>/gateway/journal.log`, replayed at open. A
  * snapshot commit, its events and the history records it wrote are one line, so they are atomic
  * like the Redis script. When the file grows past twice what the state needs, it is rewritten with
  * just the state (compaction).

@@ -1,8 +1,8 @@
 /**
- * An append-only file of JSON lines, the durable half of every embedded store (design: "the
- * embedded default keeps its state in DATA_DIR, append-only files, as the local chain's
- * journal"). A restart reads every line back; a torn last line (the process was killed in the
- * middle of a write, before anyone was told it was written) is cut off; damage before the last
+ * An append-only file of JSON lines, the durable half of every embedded store
+ * (docs/architecture.md#the-embedded-journal). A restart reads every line back; a torn last line
+ * (the process was killed in the middle of a write, before anyone was told it was written) is cut
+ * off; damage before the last
  * line stops the open. `appendDurably` group-commits: one fdatasync at the end of the event-loop
  * turn serves every line appended in it. `rewrite` replaces the whole file atomically (compaction).
  *

@@ -1,6 +1,6 @@
 /**
- * Port: the custodial key store (spec section 1.5: "the gateway holds the keys and signs bets";
- * section 2 "Wallet": new wallets are registered in the gateway's own key store). Keys are
+ * Port: the custodial key store (docs/gateway-api.md#wallet: the gateway holds the keys and signs
+ * bets; new wallets are registered in the gateway's own key store). Keys are
  * encrypted at rest (AES-256-GCM, `keystore-crypto.ts`); a wrong secret fails loudly when the
  * store opens, never returns garbage.
  * Adapters: `keystore-file.ts` (file under DATA_DIR, embedded default), `keystore-redis.ts` (hash).

@@ -1,6 +1,6 @@
 /**
- * Where the key store's secret comes from (design, env `GW_KEYSTORE_SECRET`): the variable when
- * set; in test mode without it, a random secret generated once and kept in
+ * Where the key store's secret comes from (`GW_KEYSTORE_SECRET`, docs/operations.md#processes):
+ * the variable when set; in test mode without it, a random secret generated once and kept in
  * `<DATA_DIR>/keystore.secret` (mode 0600) so restarts can still open the keys; in prod without
  * it, a ConfigError that stops the boot.
  */

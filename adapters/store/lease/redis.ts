@@ -1,5 +1,5 @@
 /**
- * A leader lease in Redis (design: "one elected leader (lease with a fencing token)"): the key
+ * A leader lease in Redis (docs/architecture.md#the-leader: a lease with a fencing token): the key
  * holds `<node>:<fence>` with a TTL, taken with `SET key value NX PX ttl`, kept alive by a
  * compare-and-extend script and given up by a compare-and-delete script, so a node can only
  * extend or drop a lease it still holds. Every new holder takes the next value of a counter: the

@@ -1,6 +1,6 @@
 /**
- * Port: the gateway's local price history (spec section 1.3: settlement "takes the price for each
- * expired bet from a local price history"). Ticks are ordered by their own `ts` (exchange time),
+ * Port: the gateway's local price history (settlement prices each expired bet from it:
+ * docs/decisions.md#entry-and-exit-prices). Ticks are ordered by their own `ts` (exchange time),
  * not by arrival; one tick per ts (a later tick with the same ts replaces the earlier one).
  * Adapters: `price-history-memory.ts` (embedded default), `price-history-redis.ts`.
  */

@@ -1,6 +1,6 @@
 /**
- * The Redis connection of a service, made for outages (design: "a dependency outage is a 503
- * within a bounded deadline; a request either commits or reports failure"):
+ * The Redis connection of a service, made for outages (docs/architecture.md#errors: a dependency
+ * outage is a 503 within a bounded deadline; a request either commits or reports failure):
  * - no offline queue: while disconnected a command fails at once instead of waiting to run
  *   after the client has been answered;
  * - every command has a timeout (`commandTimeoutMs`, default 2 s);

@@ -3,7 +3,7 @@
  * client). A script made with `{ deadline: true }` takes a deadline (unix ms) as its last ARGV
  * and refuses to write when Redis runs it later than that (error reply `DEADLINE`, which the
  * guarded client reports as RedisUnavailable): a write queued behind a stalled server never lands
- * after its caller has answered the client (design: "a request either commits or reports failure").
+ * after its caller has answered the client (docs/architecture.md#errors).
  * The deadline compares with Redis's clock (TIME), so the services and Redis need synchronised clocks.
  */
 import { createHash } from 'node:crypto';

@@ -1,9 +1,9 @@
 /**
- * Where actor snapshots live between transitions (design: "Shape": persisted on every
- * transition, rehydrated at boot), together with the events each transition emitted: a commit
+ * Where actor snapshots live between transitions (docs/architecture.md#stores: persisted on
+ * every transition, rehydrated at boot), together with the events each transition emitted: a commit
  * writes the snapshot, moves the actor in or out of the live set and appends its events to the
- * event log (each getting its seq) in ONE atomic step (design: "a bet's final snapshot and its
- * events are one atomic write"), so a crash can never keep one without the other.
+ * event log (each getting its seq) in ONE atomic step (docs/architecture.md#the-atomic-commit-of-a-bet),
+ * so a crash can never keep one without the other.
  *
  * One record per actor, keyed by a domain id (for bets: the chain's first bet id). A record is
  * either live (rehydrated at boot) or final (kept for operators, never rehydrated). Snapshots
@@ -12,7 +12,7 @@
  * was lost never appends its events twice.
  *
  * A commit may also carry records that follow from the transition (for bets: their history
- * records with the settlement evidence, design: "True before new"): they are written in the same
+ * records with the settlement evidence, docs/decisions.md#history-in-the-commit): they are written in the same
  * atomic step, so no crash keeps a transition without what it says about the bet.
  */
 import type { LoggedEvent, Sequenced } from '../event-log/port.ts';

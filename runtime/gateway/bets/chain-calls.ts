@@ -1,6 +1,6 @@
 /**
  * Turns chain-adapter failures into gateway refusals: an unreachable chain is a 500, and the
- * program's refusals map to the spec's statuses (section 7).
+ * program's refusals map to the statuses of docs/gateway-api.md#errors.
  */
 import { ChainUnavailable, type ProgramRefusal } from '../../../adapters/chain/port.ts';
 import { MESSAGES, refusal, type GatewayRefusal } from '../refusals.ts';

@@ -14,7 +14,7 @@ import type { CloseInput, CloseOutput, PriceExitOutput, ReplaceInput, ReplaceOut
 import type { BetStatus, Side } from '../../../kernel/domain.ts';
 import type { SettledStatus } from '../../../kernel/domain.ts';
 
-/** Exit price of an expired bet (design: "Rules the specs leave open"), from the local price history. */
+/** Exit price of an expired bet (docs/decisions.md#entry-and-exit-prices), from the local price history. */
 export type PriceExit = { kind: 'price'; value: bigint } | { kind: 'wait' } | { kind: 'refund_at_entry' };
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Live bet series of the gateway (docs/architecture.md#bet-series): one `betMachine` actor per
+ * Live bet series of the gateway (docs/architecture.md#live-bets): one `betMachine` actor per
  * series, with the runtime's effects injected. After every transition the series is committed
  * (`series-commits.ts`: snapshot, events and history records in one atomic write), and only then
  * are its events published: what clients saw is exactly what a restart resumes from. An actor

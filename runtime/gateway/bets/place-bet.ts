@@ -1,8 +1,8 @@
 /**
- * Placing a bet, Profile A (spec section 4, Profile A; errors section 7). The chain is the truth
- * for "one open bet per address": the program enforces it, and the gateway's checks before placing
- * read the chain mirror (no RPC call); a race the mirror did not see yet comes back as the program's
- * refusal, mapped to the same answer.
+ * Placing a bet, Profile A (docs/gateway-api.md#bet, errors: docs/gateway-api.md#errors). The chain
+ * is the truth for "one open bet per address": the program enforces it, and the gateway's checks
+ * before placing read the chain mirror (no RPC call); a race the mirror did not see yet comes back
+ * as the program's refusal, mapped to the same answer.
  */
 import { PublicKey, type Keypair } from '@solana/web3.js';
 import { ProgramRefusal, type BetAccount, type ChainPort, type StakeAuthority } from '../../../adapters/chain/port.ts';
@@ -15,7 +15,7 @@ export interface BetDeps {
   chain: ChainPort;
   /** the custodial key of an address, or null when the key store does not hold it */
   keyFor(address: string): Promise<Keypair | null>;
-  /** entry price x 1e8 from a fresh tick (design: latest tick, at most 30 s old), or null */
+  /** entry price x 1e8 from a fresh tick (the latest, at most 30 s old: docs/decisions.md#entry-and-exit-prices), or null */
   entryPrice(): Promise<bigint | null>;
   /** called once the bet is on chain: emits `bet_open` and starts the bet's actor */
   opened(bet: BetAccount, signature: string): Promise<void>;
@@ -63,7 +63,7 @@ const PLACE_ATTEMPTS = 3;
 /**
  * Places the stake on chain and reports the opened bet; shared by both profiles once their own
  * checks passed. Program refusals become gateway refusals; an open-bet refusal always names the
- * open bet (spec section 7: `openBetId`).
+ * open bet (`openBetId`, docs/gateway-api.md#errors).
  */
 export async function placeOnChain(
   deps: BetDeps,

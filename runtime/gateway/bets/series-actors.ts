@@ -1,5 +1,5 @@
 /**
- * Runs the actors of live series (docs/architecture.md#bet-series): starts a series' actor (fresh,
+ * Runs the actors of live series (docs/architecture.md#live-bets): starts a series' actor (fresh,
  * or from its latest snapshot: a series restored in a retry backoff retries at once), turns each
  * transition into a commit, and restarts an actor that fails from its latest snapshot after a
  * backoff, so none is ever left stopped.

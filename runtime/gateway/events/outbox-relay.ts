@@ -1,5 +1,5 @@
 /**
- * The outbox relay (design: "Several gateways"): a bet's snapshot and its events are committed
+ * The outbox relay (docs/architecture.md#the-event-stream): a bet's snapshot and its events are committed
  * atomically to the gateway's store (Redis or the DATA_DIR journal), which stays the source of
  * truth; the leader relays the committed events from there to the shared JetStream stream, in
  * commit order, each with a dedup id (chain, bet id and kind), so a crash between commit and

@@ -1,11 +1,11 @@
 /**
- * The events the gateway broadcasts (spec section 6), declared once as valibot schemas below
- * the server (design: "Layering": domain events are declared below the server): `price` from
- * the price ingestion, and the bet events a bet series emits (`machines/bet-events.ts`). Each goes
- * out with its `seq` from the event log.
+ * The events the gateway broadcasts (docs/gateway-api.md#events), declared once as valibot schemas
+ * below the server (docs/architecture.md#layers: domain events are declared below the server):
+ * `price` from the price ingestion, and the bet events a bet series emits
+ * (`machines/bet-events.ts`). Each goes out with its `seq` from the event log.
  *
  * @example
- *   const e = parseSequencedEvent(JSON.parse(frame)); // throws on any field the spec does not allow
+ *   const e = parseSequencedEvent(JSON.parse(frame)); // throws on any field docs/gateway-api.md#events does not list
  */
 import * as v from 'valibot';
 import { BetClosedEvent, BetOpenEvent, BetReplayEvent } from '../../../machines/bet-events.ts';
@@ -14,12 +14,12 @@ const WirePrice = v.pipe(v.string(), v.regex(/^\d+\.\d{8}$/, 'price must be a de
 const UnixMs = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const Seq = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
 
-/** Price object of `GET /price` (spec section 2 "Price object"). */
+/** Price object of `GET /price` (docs/gateway-api.md#price). */
 export const PriceObjectSchema = v.strictObject({ symbol: v.literal('solusdt'), price: WirePrice, ts: UnixMs });
 /** `{symbol, price, ts}`. */
 export type PriceObject = v.InferOutput<typeof PriceObjectSchema>;
 
-/** `price` event: each tick, and once on connect (spec section 6). */
+/** `price` event: each tick, and once on connect (docs/gateway-api.md#events). */
 export const PriceEventSchema = v.strictObject({ type: v.literal('price'), ...PriceObjectSchema.entries });
 export type PriceEvent = v.InferOutput<typeof PriceEventSchema>;
 
@@ -34,8 +34,9 @@ export type GatewayEvent = v.InferOutput<typeof GatewayEventSchema>;
 export type SequencedEvent = GatewayEvent & { seq: number };
 
 /**
- * Parses one outgoing event exactly (tests, benchmarks, stream clients): the spec fields of its
- * type and nothing else, plus a positive integer `seq`. Throws a ValiError on mismatch.
+ * Parses one outgoing event exactly (tests, benchmarks, stream clients): the fields of its type
+ * (docs/gateway-api.md#events) and nothing else, plus a positive integer `seq`. Throws a ValiError
+ * on mismatch.
  */
 export function parseSequencedEvent(raw: unknown): SequencedEvent {
   const { seq } = v.parse(v.object({ seq: Seq }), raw);
@@ -43,7 +44,7 @@ export function parseSequencedEvent(raw: unknown): SequencedEvent {
   return { ...v.parse(GatewayEventSchema, event), seq };
 }
 
-/** The first message after a WebSocket connect with `since` (design: "resume message"). */
+/** The first message after a WebSocket connect with `since` (docs/gateway-api.md#resume). */
 export const ResumeMessageSchema = v.strictObject({
   type: v.literal('resume'),
   /** false: events were lost in between (or another epoch): reload the state over REST */

@@ -1,5 +1,5 @@
 /**
- * The event stream shared by several gateways (design: "Several gateways"): with NATS_URL set,
+ * The event stream shared by several gateways (docs/architecture.md#the-event-stream): with NATS_URL set,
  * the gateway's broadcast events live in one JetStream stream; this opens it on a connection of
  * its own (waiting, logged, until NATS answers), claims it for the gateway's chain (a stream
  * belongs to one chain: `runtime/gateway/events/stream-ownership.ts`) and validates what it reads back.

@@ -1,5 +1,5 @@
 /**
- * What the gateway makes of the event stream's owner (design: "Decisions for the third round": a
+ * What the gateway makes of the event stream's owner (docs/decisions.md#one-stream-per-chain: a
  * stream belongs to one chain): when a stream made by an older version (no owner recorded) may be
  * kept as this chain's, and what an operator is told when opening it changed its owner.
  *

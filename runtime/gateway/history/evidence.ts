@@ -1,7 +1,8 @@
 /**
- * Settlement evidence of a bet, read from the local price history (design: "Rules the specs leave
- * open"): the tick the entry price was taken from, the tick the exit price was taken from (the last
- * tick at or before expiry) or the refund and its reason, and the ticks around the expiry.
+ * Settlement evidence of a bet, read from the local price history
+ * (docs/decisions.md#entry-and-exit-prices): the tick the entry price was taken from, the tick the
+ * exit price was taken from (the last tick at or before expiry) or the refund and its reason, and
+ * the ticks around the expiry.
  *
  * @example
  *   const exit = await exitEvidence(history, { expireTime, exitPrice, refund: false, source: 'synthetic' });

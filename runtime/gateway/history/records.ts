@@ -1,5 +1,5 @@
 /**
- * The bet history records a bet series's transitions write (design: "True before new": a bet's
+ * The bet history records a bet series's transitions write (docs/decisions.md#history-in-the-commit: a bet's
  * history record and its evidence are written in the same atomic commit as its snapshot and
  * events). `LiveBets` hands over the transitions of each commit; this builds the records they
  * change, from the chain's context before and after each transition, the stored record when there

@@ -1,10 +1,10 @@
 /**
- * Which gateway runs the bet actors and the settlement clock (design: "one elected leader (lease
- * with a fencing token) runs the bet actors and the settler"). With Redis, every gateway tries
- * for the lease every third of its TTL; the holder renews it and runs the leader's role, the
- * others stay followers (they serve reads, sockets and bets). A leader that cannot renew for
- * two thirds of the TTL stops its role before the lease can pass to another node. Without Redis
- * the process is alone on its DATA_DIR and is the leader from the start.
+ * Which gateway runs the bet actors and the settlement clock (docs/architecture.md#the-leader: one
+ * elected leader, holding a lease with a fencing token, runs the bet actors and the settler). With
+ * Redis, every gateway tries for the lease every third of its TTL; the holder renews it and runs
+ * the leader's role, the others stay followers (they serve reads, sockets and bets). A leader that
+ * cannot renew for two thirds of the TTL stops its role before the lease can pass to another node.
+ * Without Redis the process is alone on its DATA_DIR and is the leader from the start.
  *
  * A leader also knows, on the monotonic clock, until when its lease surely holds: from the moment
  * it sent the request that took or renewed it, plus the TTL less a margin. `holds()` turns false

@@ -1,5 +1,5 @@
 /**
- * The leader's role (design: "one elected leader runs the bet actors and the settler"): on
+ * The leader's role (docs/architecture.md#the-leader: the bet actors and the settler): on
  * election it rehydrates every live bet series from the store and starts the settlement clock;
  * when leadership ends it stops both (snapshots stay live in the store for the next leader).
  *

@@ -1,9 +1,9 @@
 /**
- * Price ingestion of the gateway (spec section 1.4, section 6 `price` event): every tick from the
- * PriceFeed is normalised to 8 fraction digits, appended to the price history and broadcast as
- * `{type:'price', symbol, price, ts, seq}`. Keeps the current price for `GET /price` and the WS
- * connect snapshot, and answers entry/exit price questions from the history with the rules of
- * `pricing.ts`.
+ * Price ingestion of the gateway (docs/gateway-api.md#price; the `price` event:
+ * docs/gateway-api.md#events): every tick from the PriceFeed is normalised to 8 fraction digits,
+ * appended to the price history and broadcast as `{type:'price', symbol, price, ts, seq}`. Keeps
+ * the current price for `GET /price` and the WS connect snapshot, and answers entry/exit price
+ * questions from the history with the rules of `pricing.ts`.
  *
  * @example
  *   const prices = await startPriceIngestion({ feed, history, events: shell.events, logger: log });
@@ -155,12 +155,12 @@ function normalise(raw: PriceTick): { price: string; ts: number } | undefined {
   }
 }
 
-/** Entry price for a bet asked for at `nowMs` (design rule: latest tick, refused past 30 s). */
+/** Entry price for a bet asked for at `nowMs` (docs/decisions.md#entry-and-exit-prices: latest tick, refused past 30 s). */
 export async function entryPriceNow(history: PriceHistory, nowMs: number): Promise<EntryDecision> {
   return decideEntryPrice(await history.latest(), nowMs);
 }
 
-/** Exit price of a bet expiring at `expireTime` (unix s), decided at `nowMs` (design rule; see `decideExitPrice`). */
+/** Exit price of a bet expiring at `expireTime` (unix s), decided at `nowMs` (docs/decisions.md#entry-and-exit-prices; see `decideExitPrice`). */
 export async function exitPriceAt(history: PriceHistory, expireTime: number, nowMs: number): Promise<ExitDecision> {
   const [atOrBefore, latest] = await Promise.all([history.atOrBefore(expireTime * 1000), history.latest()]);
   return decideExitPrice({ expireTime, nowMs, atOrBefore, latest });

@@ -1,5 +1,5 @@
 /**
- * Pure price rules of the gateway (design: "Rules the specs leave open"; spec section 1 "Units").
+ * Pure price rules of the gateway (docs/decisions.md#entry-and-exit-prices; units: docs/gateway-api.md#units).
  * Prices travel as decimal strings with 8 fraction digits and are attested on chain as
  * integers x 1e8 (bigint here, never a float). Decisions come back as tagged values.
  *
@@ -15,9 +15,9 @@ export const PRICE_SCALE = 100_000_000n;
 /** Fraction digits of a wire price. */
 export const PRICE_DECIMALS = 8;
 
-/** Timing rules of the design, in ms. */
+/** Timing rules of docs/decisions.md#entry-and-exit-prices, in ms. */
 export const PRICE_RULES = {
-  /** A tick more than this older than the moment it prices is never used (design). */
+  /** A tick more than this older than the moment it prices is never used. */
   maxTickAgeMs: 30_000,
   /** Exit price is taken at the latest this long after expiry, even without a later tick. */
   exitGraceMs: 2_000,
@@ -72,7 +72,7 @@ export function formatE8(e8: bigint): string {
   return neg ? `-${s}` : s;
 }
 
-/** Normalises any accepted price input to the 8-digit wire string (spec section 1 "Units"). */
+/** Normalises any accepted price input to the 8-digit wire string (docs/gateway-api.md#units). */
 export const formatPrice = (input: string | number): string => formatE8(priceToE8(input));
 
 /** Entry decision: a price, or no usable price (none at all, or the latest is stale). */
@@ -105,7 +105,7 @@ export type ExitDecision =
   { kind: 'price'; value: bigint; tick: Tick } | { kind: 'wait'; reason: 'not_expired' | 'awaiting_tick' | 'stale' | 'none' } | { kind: 'refund_at_entry' };
 
 /**
- * Exit price of a bet (design): the last tick with ts <= T (T = expireTime*1000), taken once a
+ * Exit price of a bet (docs/decisions.md#entry-and-exit-prices): the last tick with ts <= T (T = expireTime*1000), taken once a
  * tick with ts >= T has arrived or once now >= T + 2 s. That tick is used only when T - ts <= 30 s.
  * Without a usable price the bet waits, until now >= T + 300 s: then `refund_at_entry`.
  */

@@ -1,9 +1,10 @@
 /**
- * Who the Profile B gateway bets for (spec section 4: `GW_FIXED_BETTOR`). When the variable is
- * set, that address (its key must be in the key store, else every bet is `WALLET_UNKNOWN`).
- * When unset, the gateway creates a custodial wallet on its first boot, remembers its address in
- * `DATA_DIR/fixed-bettor.json` and uses it from then on; the address is logged and shown as
- * `bettor` in `GET /state`, so an operator funds it with `GET /faucet/<bettor>`.
+ * Who the Profile B gateway bets for (`GW_FIXED_BETTOR`,
+ * docs/gateway-api.md#profile-b-post-apibet). When the variable is set, that address (its key must
+ * be in the key store, else every bet is `WALLET_UNKNOWN`). When unset, the gateway creates a
+ * custodial wallet on its first boot, remembers its address in `DATA_DIR/fixed-bettor.json` and
+ * uses it from then on; the address is logged and shown as `bettor` in `GET /state`, so an operator
+ * funds it with `GET /faucet/<bettor>`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

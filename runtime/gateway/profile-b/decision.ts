@@ -1,6 +1,7 @@
 /**
- * Profile B rules (spec section 4, Profile B): the stake amount, and the one decision code path
- * shared by `POST /bet` and `GET /state` (`canBet*`), so the two can never disagree.
+ * Profile B rules (docs/gateway-api.md#profile-b-post-apibet): the stake amount, and the one
+ * decision code path shared by `POST /bet` and `GET /state` (`canBet*`), so the two can never
+ * disagree.
  */
 import { refuse, type Refusal as KernelRefusal } from '../../../kernel/refusal.ts';
 
@@ -8,7 +9,7 @@ import { refuse, type Refusal as KernelRefusal } from '../../../kernel/refusal.t
 export const REFUSAL_CODES = ['NOT_INITIALIZED', 'PAUSED', 'NO_PRICE', 'OPEN_BET', 'WALLET_UNKNOWN', 'INSUFFICIENT_SOL', 'INSUFFICIENT_FUNDS'] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
-/** Human-readable refusal texts, in Russian (spec: `reason`, `canBetReason`). */
+/** Human-readable refusal texts, in Russian (`reason`, `canBetReason`: docs/gateway-api.md#refusal-codes-profile-b). */
 export const REFUSAL_TEXT: Record<RefusalCode, string> = {
   NOT_INITIALIZED: 'Контракт не инициализирован',
   PAUSED: 'Приём ставок приостановлен',
@@ -19,7 +20,7 @@ export const REFUSAL_TEXT: Record<RefusalCode, string> = {
   INSUFFICIENT_FUNDS: 'Недостаточно токенов для минимальной ставки',
 };
 
-/** Minimum coin balance for a Profile B bet (spec section 8). */
+/** Minimum coin balance for a Profile B bet (`INSUFFICIENT_SOL`, docs/gateway-api.md#refusal-codes-profile-b). */
 export const MIN_LAMPORTS = 10_000_000n;
 
 /**
@@ -55,7 +56,7 @@ export interface DecisionFacts {
 export type Refusal = KernelRefusal<RefusalCode, { retryAfterSeconds: number | null; openBetId?: bigint }>;
 export type Decision = { ok: true } | Refusal;
 
-/** ceil((expireTime*1000 - now)/1000), minimum 0 (spec: retryAfterSeconds of an open bet). */
+/** ceil((expireTime*1000 - now)/1000), minimum 0 (`retryAfterSeconds` of an open bet, docs/gateway-api.md#state). */
 export function retryAfterSeconds(expireTime: bigint, nowMs: number): number {
   const ms = Number(expireTime) * 1000 - nowMs;
   return Math.max(0, Math.ceil(ms / 1000));
@@ -64,7 +65,7 @@ export function retryAfterSeconds(expireTime: bigint, nowMs: number): number {
 /** A refusal with its Russian text. */
 export const refusalB = (code: RefusalCode, retryAfter: number | null = null): Refusal => refuse(code, REFUSAL_TEXT[code], { retryAfterSeconds: retryAfter });
 
-/** The first matching refusal in the spec's priority order, or ok. */
+/** The first matching refusal in the priority order of docs/gateway-api.md#refusal-codes-profile-b, or ok. */
 export function decide(f: DecisionFacts, nowMs: number): Decision {
   if (!f.initialized) return refusalB('NOT_INITIALIZED');
   if (f.paused) return refusalB('PAUSED');

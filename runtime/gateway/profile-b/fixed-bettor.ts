@@ -1,7 +1,7 @@
 /**
- * Profile B: the gateway bets for one fixed bettor and picks the amount (spec section 4,
- * Profile B). `POST /bet` and `GET /state` both go through `readFacts` + `decide`, so
- * `canBet*` and the decision object can never disagree.
+ * Profile B: the gateway bets for one fixed bettor and picks the amount
+ * (docs/gateway-api.md#profile-b-post-apibet). `POST /bet` and `GET /state` both go through
+ * `readFacts` + `decide`, so `canBet*` and the decision object can never disagree.
  */
 import type { PublicKey } from '@solana/web3.js';
 import type { BetAccount, ContractConfig } from '../../../adapters/chain/port.ts';

@@ -1,9 +1,9 @@
 /**
- * The effects a bet series needs (spec section 3; design: "Rules the specs leave open"), built on
- * the chain adapter, the price history and the key store. Each is idempotent: the adapter reads
- * the bet (from its mirror) first, so a retry or a restart never settles a bet twice (the program
- * also refuses a second close). The 300 s refund without a price uses the contract's
- * refund_expired once the chain allows it.
+ * The effects a bet series needs (docs/gateway-api.md#bet-status,
+ * docs/decisions.md#entry-and-exit-prices), built on the chain adapter, the price history and the
+ * key store. Each is idempotent: the adapter reads the bet (from its mirror) first, so a retry or a
+ * restart never settles a bet twice (the program also refuses a second close). The 300 s refund
+ * without a price uses the contract's refund_expired once the chain allows it.
  */
 import type { Keypair } from '@solana/web3.js';
 import { ProgramRefusal, type BetAccount, type BetRef, type ChainPort } from '../../../adapters/chain/port.ts';

@@ -1,8 +1,9 @@
 /**
- * Keeps the chain's state bounded (contract: reclaim_bet): when a bet closes, the bettor's earlier
- * settled bets are reclaimed and their rent goes back to whoever paid it. The bettor's latest bet
- * stays on chain, so `lastBet` of the spec's state still reads it; everything else a client may
- * ask about an older bet is in the bet history.
+ * Keeps the chain's state bounded (the contract's `reclaim_bet`;
+ * docs/architecture.md#reclaiming-settled-bets): when a bet closes, the bettor's earlier settled
+ * bets are reclaimed and their rent goes back to whoever paid it. The bettor's latest bet stays on
+ * chain, so `lastBet` of docs/gateway-api.md#state still reads it; everything else a client may ask
+ * about an older bet is in the bet history.
  *
  * Reclaims go in seq order, from the bettor state's `reclaimed` count up, and stop at a bet that
  * cannot go yet (still open, or carried by a live series whose actor may read it again): so

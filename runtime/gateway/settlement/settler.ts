@@ -1,5 +1,5 @@
 /**
- * The settlement scheduler (spec section 1.3): a clock actor ticks every
+ * The settlement scheduler (docs/architecture.md#settlement): a clock actor ticks every
  * `SMART_SETTLE_INTERVAL_MS`; each tick scans the program's open bets on chain (the chain is the
  * truth, not memory), gives every expired bet that no live actor carries an actor of its own
  * (a bet placed by a process that died before saving its snapshot), then ticks every live
@@ -15,7 +15,7 @@ import type { BetInput } from '../../../machines/bet-types.ts';
 import type { Logger } from '../../../kernel/log.ts';
 import type { LiveBets } from '../bets/live-bets.ts';
 
-/** How tie replays work in this profile (spec section 3: Profile B only). */
+/** How tie replays work in this profile (Profile B only: docs/gateway-api.md#bet-status). */
 export interface ReplayPolicy {
   replayTies: boolean;
   maxReplays: number;

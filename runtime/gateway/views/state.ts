@@ -1,4 +1,4 @@
-/** Response shapes of spec section 2, built from chain reads. */
+/** Response shapes of docs/gateway-api.md#state, built from chain reads. */
 import type { BetAccount, ContractConfig } from '../../../adapters/chain/port.ts';
 import { retryAfterSeconds } from '../profile-b/decision.ts';
 import { formatHuman } from './units.ts';
@@ -11,7 +11,7 @@ export const STATUS_NAME: Record<BetStatus, 'open' | 'payout_done' | 'house_won'
   3: 'refunded',
 };
 
-/** Contract-state object (spec section 2, `GET /state`). */
+/** Contract-state object (`GET /state`, docs/gateway-api.md#state). */
 export function contractStateView(c: ContractConfig, vaultBalance: bigint) {
   return {
     counter: c.counter.toString(),
@@ -30,7 +30,7 @@ export function contractStateView(c: ContractConfig, vaultBalance: bigint) {
   };
 }
 
-/** Bet object (spec section 2, Profile B). */
+/** Bet object (Profile B, docs/gateway-api.md#state). */
 export function betView(b: BetAccount, nowMs: number) {
   const open = b.status === 0;
   return {
@@ -50,7 +50,7 @@ export function betView(b: BetAccount, nowMs: number) {
 }
 
 /**
- * Selection rule (spec section 2): an open bet is `openBet` and `lastBet` is null; otherwise
+ * Selection rule (docs/gateway-api.md#state): an open bet is `openBet` and `lastBet` is null; otherwise
  * `lastBet` is the bet with the highest id; with no bets both are null.
  */
 export function selectBets(bets: readonly BetAccount[]): { open: BetAccount | null; last: BetAccount | null } {

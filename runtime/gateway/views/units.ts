@@ -1,4 +1,4 @@
-/** Token amounts on the wire (spec section 1, "Units and formats"): 6 decimals, base units as integers. */
+/** Token amounts on the wire (docs/gateway-api.md#units): 6 decimals, base units as integers. */
 
 export const TOKEN_DECIMALS = 6;
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
@@ -12,12 +12,12 @@ export function formatHuman(units: bigint): string {
   return `${negative ? '-' : ''}${whole}.${frac}`;
 }
 
-/** Lamports -> SOL as a JSON number (spec: `sol` is a number). */
+/** Lamports -> SOL as a JSON number (`sol` is a number: docs/gateway-api.md#balance). */
 export function lamportsToSol(lamports: bigint): number {
   return Number(lamports) / Number(LAMPORTS_PER_SOL);
 }
 
-/** The balance object of spec section 2. */
+/** The balance object of docs/gateway-api.md#balance. */
 export interface BalanceView {
   sol: number;
   solLamports: number;

@@ -1,8 +1,8 @@
 /**
  * The world around one bet series, for model-based tests: which concrete events can reach the
- * machine in a given state (clock ticks, effect answers and failures, retry timers, restarts),
- * and an oracle written from the spec (sections 3 and 6) that says what the outside world
- * must see after each of them — independent of the machine's own bookkeeping.
+ * machine in a given state (clock ticks, effect answers and failures, retry timers, restarts), and
+ * an oracle written from docs/gateway-api.md (#bet-status and #events) that says what the outside
+ * world must see after each of them — independent of the machine's own bookkeeping.
  */
 import { __unsafe_getAllOwnEventDescriptors, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import { type BetEmittedEvent } from '../../../machines/bet-events.ts';
@@ -11,7 +11,7 @@ import type { EffectCall, EffectName } from './scripted-effects.ts';
 import { STATUS_NAMES } from '../../../kernel/domain.ts';
 import type { SettledStatus } from '../../../kernel/domain.ts';
 
-/** Contract outcome of spec section 3 for a bet of `side` entered at `entry` and closed at `exit`. */
+/** Contract outcome (docs/gateway-api.md#bet-status) for a bet of `side` entered at `entry` and closed at `exit`. */
 export function contractOutcome(side: 'UP' | 'DOWN', entry: bigint, exit: bigint): SettledStatus {
   if (exit === entry) return 3;
   return exit > entry === (side === 'UP') ? 1 : 2;
@@ -71,7 +71,7 @@ interface OracleBet {
 
 type Phase = 'open' | EffectName | 'backoff' | 'final';
 
-/** What the outside world must have seen so far, derived from the spec and the events alone. */
+/** What the outside world must have seen so far, derived from docs/gateway-api.md and the events alone. */
 export class BetOracle {
   readonly events: BetEmittedEvent[];
   readonly calls: EffectCall[] = [];

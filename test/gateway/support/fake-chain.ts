@@ -1,6 +1,6 @@
 /**
  * A small in-process stand-in for the updown program, behind the bet effects: bets with
- * statuses, the contract's outcome rule (spec section 3), close and close+replace
+ * statuses, the contract's outcome rule (docs/gateway-api.md#bet-status), close and close+replace
  * transactions that are counted, and effects that are idempotent the way the real ones must
  * be (read the bet first; a closed bet answers `already_closed` or its replacement).
  * Failures and "the transaction landed but the answer never came" can be scripted.
