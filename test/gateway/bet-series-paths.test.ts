@@ -1,7 +1,7 @@
 /**
  * Model-based test against the real chain: the outcome paths of the bet machine (generated with
  * @xstate/graph: win, loss, tie; Profile B tie replays up to the cap) lived through by the real
- * runtime — `LiveBets` with the gateway's settlement effects (`settlement-effects.ts`), a real
+ * runtime — `LiveBets` with the gateway's settlement effects (`settlement/effects.ts`), a real
  * price history, and the program in the local chain (LiteSVM) over JSON-RPC. Each window of a
  * path becomes ticks in the history around the bet's on-chain expiry; the test then checks the
  * emitted events, the final state and replayCount against the path, and the chain's accounts:

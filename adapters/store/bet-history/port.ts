@@ -3,7 +3,7 @@
  * for `GW_HISTORY_DAYS` and read by `GET /api/bets/:id`, `GET /api/bets?address=` and
  * `GET /api/leaderboard`. One record per bet id, replaced whole by `put`; records are validated
  * with `BetRecordSchema` when read back, so a damaged one is skipped, never served.
- * Adapters: `bet-history-memory.ts`, `bet-history-file.ts` (embedded, DATA_DIR), `bet-history-redis.ts`.
+ * Adapters: `memory.ts`, `redis.ts`, and the embedded journal (`../file/gateway-journal.ts`).
  *
  * @example
  *   await history.put(record);

@@ -11,7 +11,7 @@
  * kept in a KV bucket (`<stream>_RELAY`), which outlives the stream's age limit (a quiet day must
  * not make the relay start over).
  * Each gateway follows the stream with an ordered consumer (`follow`) and fans out from it.
- * Opened with an `owner`, the stream is claimed for that chain first (`event-stream-owner.ts`):
+ * Opened with an `owner`, the stream is claimed for that chain first (`stream-owner.ts`):
  * another chain's stream is recreated, never shared.
  *
  * @example
@@ -44,7 +44,7 @@ export interface JetStreamEventLogOptions<E extends LoggedEvent> {
   /** validates a record read back (default: any object with a string `type`) */
   parse?: (raw: unknown) => E;
   log?: Logger;
-  /** the chain the stream belongs to (see `event-stream-owner.ts`); without it the stream is opened as found (read-only tools) */
+  /** the chain the stream belongs to (see `stream-owner.ts`); without it the stream is opened as found (read-only tools) */
   owner?: StreamOwner;
 }
 

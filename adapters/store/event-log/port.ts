@@ -3,8 +3,8 @@
  * and gets an increasing `seq`; a WebSocket client that reconnects with `?since=<seq>` is sent
  * what it missed from here. The log is bounded (oldest events drop out), so a client that was
  * away too long gets only what is still held.
- * Adapters: `event-log-memory.ts` (ring buffer, embedded default), `event-log-redis.ts` (stream),
- * `event-log-jetstream.ts` (a JetStream stream shared by several gateways).
+ * Adapters: `memory.ts` (ring buffer, embedded default), `redis.ts` (stream),
+ * `jetstream.ts` (a JetStream stream shared by several gateways).
  *
  * Every log has an `epoch`: a name of its history that changes when the history is lost (a
  * memory log restarted, a store wiped, a stream recreated), so a client resuming with a seq of

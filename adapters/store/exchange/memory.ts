@@ -1,5 +1,5 @@
 /**
- * In-memory exchange ledger: the state behind the embedded file store (`exchange-file.ts`) and
+ * In-memory exchange ledger: the state behind the embedded file store (`file.ts`) and
  * unit tests. Same port and same guarantees within one process: every change is synchronous
  * (`*Now`), so a version check is enough and a journal line written right after it is in the
  * same order as the changes. On its own nothing survives a restart. `exportAccounts` and

@@ -92,7 +92,7 @@ export interface LoadedAccount {
   idempotency: IdempotencyRecord | null;
 }
 
-/** The ledger store port; `exchange-redis.ts` and `exchange-memory.ts` implement it. */
+/** The ledger store port; `redis.ts`, `memory.ts` and `file.ts` implement it. */
 export interface ExchangeStore {
   /** where the ledger lives (metrics time Redis round trips); unset: not said */
   readonly kind?: 'redis' | 'file' | 'memory';

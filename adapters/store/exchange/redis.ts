@@ -75,7 +75,7 @@ export function commitArgs(expectedVersion: number, c: CommitText): string[] {
 
 /**
  * Connects to `url` and returns the store (the connection is closed by `close`). The client is
- * made for outages (`redis-client.ts`): while Redis is down every call rejects with
+ * made for outages (`../redis/client.ts`): while Redis is down every call rejects with
  * RedisUnavailable within 2 s, and a write that reaches Redis after its deadline writes nothing.
  */
 export function createRedisExchangeStore(url: string, prefix = 'exchange', log: Logger = rootLog): ExchangeStore {

@@ -1,9 +1,9 @@
 /**
  * Port: the custodial key store (docs/gateway-api.md#wallet: the gateway holds the keys and signs
  * bets; new wallets are registered in the gateway's own key store). Keys are
- * encrypted at rest (AES-256-GCM, `keystore-crypto.ts`); a wrong secret fails loudly when the
+ * encrypted at rest (AES-256-GCM, `crypto.ts`); a wrong secret fails loudly when the
  * store opens, never returns garbage.
- * Adapters: `keystore-file.ts` (file under DATA_DIR, embedded default), `keystore-redis.ts` (hash).
+ * Adapters: `file.ts` (file under DATA_DIR, embedded default), `redis.ts` (hash).
  */
 import type { Keypair } from '@solana/web3.js';
 

@@ -2,7 +2,7 @@
  * Port: the gateway's local price history (settlement prices each expired bet from it:
  * docs/decisions.md#entry-and-exit-prices). Ticks are ordered by their own `ts` (exchange time),
  * not by arrival; one tick per ts (a later tick with the same ts replaces the earlier one).
- * Adapters: `price-history-memory.ts` (embedded default), `price-history-redis.ts`.
+ * Adapters: `memory.ts` (embedded default), `redis.ts`.
  */
 import type { Tick } from '../../feed/port.ts';
 

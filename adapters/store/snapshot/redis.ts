@@ -3,9 +3,9 @@
  *   `<prefix><kind>:<id>`      string, the snapshot as JSON (a final one expires after `finalTtlSeconds`)
  *   `<prefix><kind>:<id>:rev`  the rev of the commit that wrote it (expires with a final snapshot)
  *   `<prefix><kind>s:live`     set of the ids whose snapshot is live (rehydrated at boot)
- * and the events of each commit go to the event log under the same prefix (`event-log-redis.ts`).
+ * and the events of each commit go to the event log under the same prefix (`../event-log/redis.ts`).
  * The records a commit carries are written where their `RedisRecordLayout` says (for bets: the
- * history, `bet-history-redis.ts`). A commit is one Lua script (snapshot, rev, live set, seq
+ * history, `../bet-history/redis.ts`). A commit is one Lua script (snapshot, rev, live set, seq
  * counter, stream, records), so the snapshot, the live set, the events and the records never
  * disagree, across processes too.
  *

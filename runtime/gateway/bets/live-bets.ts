@@ -75,7 +75,7 @@ export class LiveBets {
   private readonly actors: SeriesActors;
 
   private constructor(private readonly options: LiveBetsOptions) {
-    this.log = componentLog(options.log ?? processLog, 'bet-actors');
+    this.log = componentLog(options.log ?? processLog, 'live-bets');
     this.commits = new SeriesCommits({
       store: options.store,
       ...(options.records ? { records: options.records } : {}),

@@ -3,7 +3,7 @@
  * docs/gateway-api.md#events): every tick from the PriceFeed is normalised to 8 fraction digits,
  * appended to the price history and broadcast as `{type:'price', symbol, price, ts, seq}`. Keeps
  * the current price for `GET /price` and the WS connect snapshot, and answers entry/exit price
- * questions from the history with the rules of `pricing.ts`.
+ * questions from the history with the rules of `rules.ts`.
  *
  * @example
  *   const prices = await startPriceIngestion({ feed, history, events: shell.events, logger: log });

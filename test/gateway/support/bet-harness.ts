@@ -3,7 +3,7 @@
  * and scripted effects, driven step by step by machine-level events: a tick goes through
  * `tick`, an effect outcome answers the pending call, a retry timer advances the clock, and
  * `RESUME` is a whole restart (stop, boot a fresh runtime from the same store). The store's
- * commits carry the bet history records (`bet-records.ts`) into a memory bet history.
+ * commits carry the bet history records (`history/records.ts`) into a memory bet history.
  */
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { SimulatedClock, type EventObject } from 'xstate';
