@@ -1,10 +1,9 @@
 /**
  * What the gateway depends on, checked in the background (docs/gateway-api.md#health:
  * DOWN or not ready while a dependency it needs is down): the chain (an RPC round trip every
- * `intervalMs`), Redis when configured (a PING), NATS when prices come from it (its
- * connection state, seen through the price feed), and the price itself (a tick no older than
- * 30 s). `/health` is DOWN while the chain or Redis is unreachable; `/ready` also needs a fresh
- * price.
+ * `intervalMs`), Redis when configured (a PING), and the price (a tick no older than 30 s: with
+ * prices from NATS, a NATS outage shows here). `/health` is DOWN while the chain or Redis is
+ * unreachable; `/ready` also needs a fresh price.
  *
  * @example
  *   const health = startHealthChecks({ node: 'gw-1', chain: () => chain.ping(), redis, lastTickMs: () => prices.current()?.ts });
