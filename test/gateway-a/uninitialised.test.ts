@@ -117,7 +117,7 @@ it('Profile B: PAUSED comes before the price and the wallet checks', async () =>
   expect((await call(profileB.base, 'POST', '/api/bet', { side: 'down' })).body.reasonCode).toBe('INSUFFICIENT_SOL');
 });
 
-it('chain unreachable: POST /bet answers 500 (spec section 7), reads 503, all with Retry-After and an error naming the chain; prices go on', async () => {
+it('chain unreachable: POST /bet answers 500 (its contract says so), reads 503, all with Retry-After and an error naming the chain; prices go on', async () => {
   await stack.chain.stop();
   await stack.tick('150.00');
   // reads come from the chain mirror: they stop answering once its subscriptions have been down for a moment
