@@ -37,7 +37,7 @@ describe('SyntheticPriceFeed', () => {
     expect(a.ticks).not.toEqual(c.ticks);
   });
 
-  it('spaces ticks about 0.5 s apart (median) with occasional gaps of a few seconds (gateway spec §1.4)', async () => {
+  it('spaces ticks about 0.5 s apart (median) with occasional gaps of a few seconds (docs/gateway-api.md#price)', async () => {
     const { ticks } = await simulate(7, 2 * HOUR);
     const spacing = ticks.slice(1).map((t, i) => t.ts - ticks[i]!.ts);
     expect(median(spacing)).toBeGreaterThanOrEqual(400);
