@@ -106,7 +106,8 @@ export async function startSettlement(d: SettlementPhaseDeps): Promise<Settlemen
   const intake = LiveBets.intake(options);
   const role = new SettlementRole({
     actors: async () => {
-      const bets = await LiveBets.boot(options);
+      // the leader's commits wait while its lease is not surely held (a paused leader resumed)
+      const bets = await LiveBets.boot({ ...options, mayCommit: () => hold.holds() });
       for (const id of bets.seriesIds()) {
         const context = bets.contextOf(id);
         if (context) metrics.betExpires(context.id, context.expireTime);

@@ -32,7 +32,7 @@ class GatedStore extends MemorySnapshotStore<BetEmittedEvent> {
   }
 }
 
-async function world(store = new GatedStore()) {
+async function world(store = new GatedStore(), mayCommit?: () => boolean) {
   const chain = new FakeChain();
   chain.place({ id: 11n, bettor: BETTOR, seq: 0n, side: 'UP', amount: 100_000_000n, entryPrice: 15_000_000_000n, expireTime: T0 });
   chain.exitFor = () => ({ kind: 'price', value: 15_000_000_100n });
@@ -45,6 +45,7 @@ async function world(store = new GatedStore()) {
     clock,
     retry: { baseMs: 10, maxMs: 40 },
     log: quietLog,
+    ...(mayCommit ? { mayCommit } : {}),
   });
   const flush = async () => {
     for (let i = 0; i < 3; i++) {
@@ -82,6 +83,34 @@ describe('bet runtime', () => {
     await w.flush();
     expect(w.published.map((e) => e.type)).toEqual(['bet_open']);
     expect(await w.store.isLive('11')).toBe(true);
+  });
+
+  it('a commit waits while the lease is not held, then lands with what happened meanwhile; none is written after stop', async () => {
+    let held = false;
+    const w = await world(new GatedStore(), () => held);
+    w.clock.set(T0 * 1000 - 500);
+    w.runtime.open(input);
+    w.runtime.startClock(200, () => w.clock.now());
+    await new Promise((r) => setTimeout(r, 150));
+    expect(w.store.saves).toBe(0);
+    expect(w.published).toEqual([]);
+    held = true;
+    await w.flush();
+    expect(w.published.map((e) => e.type)).toEqual(['bet_open']);
+    expect(w.store.saves).toBe(1);
+
+    held = false;
+    for (let i = 0; i < 3; i++) {
+      w.clock.increment(400);
+      await nextMacrotask();
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    expect(w.published.map((e) => e.type)).toEqual(['bet_open']); // the close waits for the lease
+    await w.runtime.stop(100);
+    held = true;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(w.store.saves).toBe(1);
+    expect(w.published.map((e) => e.type)).toEqual(['bet_open']);
   });
 
   it('does not save again for a tick that changed nothing', async () => {

@@ -49,6 +49,8 @@ export interface LiveBetsOptions {
   commitRetry?: RetryPolicy;
   /** delays before restarting a failed actor [1 s doubling to 30 s] */
   restartBackoff?: RetryPolicy;
+  /** whether a commit may be written now [always]; a leader passes its lease hold (see `SeriesCommits`) */
+  mayCommit?: () => boolean;
   /** default: the process logger */
   log?: Logger;
 }
@@ -83,6 +85,7 @@ export class LiveBets {
       log: this.log,
       ...(options.commitRetry ? { retry: options.commitRetry } : {}),
       stopped: () => this.stopped,
+      ...(options.mayCommit ? { mayCommit: options.mayCommit } : {}),
       landed: (series, final) => this.landed(series, final),
     });
     this.actors = new SeriesActors({

@@ -27,11 +27,20 @@ export interface SeriesCommitsDeps {
   retry?: RetryPolicy;
   /** whether the runtime stopped (a failing commit then stops retrying) */
   stopped(): boolean;
+  /**
+   * Whether a commit may be written now [always]: a leader's commits wait while its lease is not
+   * surely held, so a leader paused past its lease writes nothing when it runs again; they are
+   * written once a renewal confirms the lease, or dropped when the runtime stops (the new leader
+   * goes on from the stored snapshot).
+   */
+  mayCommit?: () => boolean;
   /** a series' queued commits have all landed; `final` when the last one ended it */
   landed(series: Series, final: boolean): void;
 }
 
 const COMMIT_RETRY: RetryPolicy = { baseMs: 250, maxMs: 5_000 };
+/** how often a held commit asks again whether it may be written */
+const HELD_POLL_MS = 50;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The commit queue of every live series of a runtime. */
@@ -68,6 +77,8 @@ export class SeriesCommits {
     const { store, log } = this.d;
     const policy = this.d.retry ?? COMMIT_RETRY;
     while (series.pending) {
+      // waiting first: transitions made meanwhile join this commit
+      if (!(await this.allowed(series.id))) return;
       const batch = series.pending;
       series.pending = null;
       const rev = ++series.rev;
@@ -91,6 +102,19 @@ export class SeriesCommits {
       }
       if (!series.pending) this.d.landed(series, batch.final);
     }
+  }
+
+  /** Waits until a commit may be written; false when the runtime stopped first. */
+  private async allowed(seriesId: string): Promise<boolean> {
+    const may = this.d.mayCommit;
+    if (!may || may()) return true;
+    this.d.log.warn({ seriesId }, 'bet commit held: the leader lease is not confirmed');
+    while (!this.d.stopped()) {
+      await sleep(HELD_POLL_MS);
+      if (this.d.stopped()) return false;
+      if (may()) return true;
+    }
+    return false;
   }
 
   private publish(seriesId: string, events: Array<Sequenced<BetEmittedEvent>>): void {
