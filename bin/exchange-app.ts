@@ -14,8 +14,8 @@ import type { ExchangeContext } from '../runtime/exchange/context.ts';
 import { createExchangeMetrics, type ExchangeMetrics } from '../runtime/exchange/metrics.ts';
 import { componentLog, log as rootLog, type Logger } from '../kernel/log.ts';
 import { waitFor } from '../runtime/wait-for.ts';
-import { assertNativeUws, listenExclusive } from '../server/http.ts';
-import { InFlight } from '../server/exchange/handle.ts';
+import { assertNativeUws, listenExclusive } from '../server/http/listen.ts';
+import type { Router } from '../server/http/router.ts';
 import { mountExchangeRoutes, mountManagementRoutes } from '../server/exchange/routes.ts';
 import { ASSET_PREFIX, servicePage } from '../server/web/pages.ts';
 import { mountSite } from '../server/web/static.ts';
@@ -64,11 +64,11 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     metrics.bookArrived(b.symbol, b.ts);
   });
   const sockets: uws.us_listen_socket[] = [];
-  const inFlight = new InFlight();
+  let api: Router | null = null;
   const stop = async () => {
     for (const s of sockets.splice(0)) uws.us_listen_socket_close(s);
     // Requests already accepted finish (their commits are atomic either way) before the store closes.
-    await inFlight.drained(5_000);
+    await api?.drained(5_000);
     unsubscribe();
     await options.feed.stop().catch((err: unknown) => log.error({ err }, 'feed did not stop cleanly'));
     await options.store.close();
@@ -79,14 +79,14 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
 
     const host = options.host ?? '127.0.0.1';
     const app = uws.App();
-    mountExchangeRoutes(app, context, inFlight, metrics);
+    api = mountExchangeRoutes(app, context, metrics);
     mountSite(
       app,
       servicePage('exchange', { [`${ASSET_PREFIX}/config.json`]: () => ({ service: 'exchange', bookMaxAgeMs: options.bookMaxAgeMs }) }),
       ASSET_PREFIX,
     );
     const mgmt = uws.App();
-    mountManagementRoutes(mgmt, store, undefined, metrics.registry);
+    mountManagementRoutes(mgmt, store, log, undefined, metrics.registry);
     sockets.push(await listenExclusive(app, host, options.port));
     sockets.push(await listenExclusive(mgmt, host, options.mgmtPort));
   } catch (err) {

@@ -85,7 +85,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     if (shared) cleanups.push(() => shared.close());
     const shell = createGatewayShell<GatewayEvent>({ eventLog: shared?.log ?? stores.eventLog, logger: log, answered: metrics.httpAnswered });
     await shell.events.start();
-    cleanups.push(async () => shell.close());
+    cleanups.push(() => shell.close());
     if (shared) {
       const following = await shared.log.follow(shell.events.lastPublishedSeq + 1, (event) => shell.events.deliver([event]));
       cleanups.push(() => following.stop());

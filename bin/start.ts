@@ -9,7 +9,7 @@ import { describe, port, readEnv, text } from '../runtime/env.ts';
 import { initParams } from '../runtime/gateway/chain-setup.ts';
 import { gatewayEnv, readGatewayConfig } from './gateway-env.ts';
 import { log } from '../kernel/log.ts';
-import { assertNativeUws } from '../server/http.ts';
+import { assertNativeUws } from '../server/http/listen.ts';
 import { exchangeEnv, exchangeEnvFields, startExchangeFromEnv } from './exchange.ts';
 import { startGateway } from './gateway-app.ts';
 import { runService, type Stoppable } from './process.ts';

@@ -1,27 +1,14 @@
 /**
- * Glue between uWS and the exchange runtime: reads params, query, headers and body
- * synchronously, runs the handler, and answers JSON or `{error, message}` (spec §7).
+ * The exchange's answers on the HTTP kit (docs/exchange-api.md#errors): runtime outcomes become a
+ * status and a body, refusals `{error, message}` with the code's status, and the kit's own answers
+ * (404, 405, a body it cannot take, an outage, a 500) are worded the same way.
  */
 import * as v from 'valibot';
 import { DependencyUnavailable } from '../../kernel/errors.ts';
-import { HttpError, parseJson, readBody, reply, retryAfter, sendJson, type HttpRequest, type HttpResponse } from '../http.ts';
-import type { Logger } from '../../kernel/log.ts';
+import { HttpError, retryAfter } from '../http/reply.ts';
+import { JsonResponse, type ErrorPolicy } from '../http/router.ts';
 import type { ErrorCode, Outcome } from '../../runtime/exchange/outcome.ts';
 import { describeIssues } from './wire.ts';
-
-/** What a handler sees of a request. */
-export interface Call {
-  params: string[];
-  query: URLSearchParams;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-/** A handler's answer: a status and a JSON body (none for 204). */
-export interface Answer {
-  status: number;
-  body?: unknown;
-}
 
 /** HTTP status of each code (docs/exchange-api.md#errors). */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -34,10 +21,11 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   PRICE_UNAVAILABLE: 503,
 };
 
-/** Turns a runtime outcome into an answer, refusals into `{error, message}` with the code's status. */
-export function answer<T>(out: Outcome<T>, status = 200, view: (value: T) => unknown = (x) => x): Answer {
-  if (out.ok) return { status, body: status === 204 ? undefined : view(out.value) };
-  throw new HttpError(STATUS_OF[out.code], { error: out.code, message: out.message });
+/** Turns a runtime outcome into an answer (its value, with `status`), refusals into `{error, message}` with the code's status. */
+export function answer<T>(out: Outcome<T>, status = 200, view: (value: T) => unknown = (x) => x): unknown {
+  if (!out.ok) throw new HttpError(STATUS_OF[out.code], { error: out.code, message: out.message });
+  if (status === 204) return undefined;
+  return status === 200 ? view(out.value) : new JsonResponse(status, view(out.value));
 }
 
 /**
@@ -62,73 +50,11 @@ export function validate<S extends v.GenericSchema>(schema: S, input: unknown, w
   return r.output;
 }
 
-/** Counts requests being answered, so a stop can let them finish before the store closes. */
-export class InFlight {
-  count = 0;
-  private idle: (() => void)[] = [];
-  enter(): void {
-    this.count++;
-  }
-  leave(): void {
-    if (--this.count === 0) for (const f of this.idle.splice(0)) f();
-  }
-  /** Resolves when no request is in flight, or after `timeoutMs`. */
-  drained(timeoutMs: number): Promise<void> {
-    if (this.count === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      this.idle.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
-}
-
-/** A path parameter, percent-decoded when well formed (a malformed escape stays as sent). */
-function decodeParam(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
-
-/** Builds a uWS handler. `paramCount` path parameters are read; the body is read when `withBody`. */
-export function handler(
-  log: Logger,
-  opts: { paramCount: number; withBody: boolean; headers?: readonly string[]; inFlight?: InFlight },
-  run: (call: Call) => Promise<Answer>,
-): (res: HttpResponse, req: HttpRequest) => void {
-  return (res, req) => {
-    const r = reply(res, req.getCaseSensitiveMethod());
-    const params = Array.from({ length: opts.paramCount }, (_, i) => decodeParam(req.getParameter(i) ?? ''));
-    const query = new URLSearchParams(req.getQuery() ?? '');
-    const headers: Record<string, string> = {};
-    for (const h of opts.headers ?? []) headers[h] = req.getHeader(h);
-    const method = req.getCaseSensitiveMethod();
-    const url = req.getUrl();
-    const body = opts.withBody ? readBody(r) : Promise.resolve(Buffer.alloc(0));
-    opts.inFlight?.enter();
-    (async () => {
-      try {
-        const bytes = await body;
-        const json = opts.withBody
-          ? parseJson(bytes, (reason) => new HttpError(400, { error: 'VALIDATION_ERROR', message: reason ? `body: ${reason}` : 'body is not valid JSON' }))
-          : undefined;
-        const out = await run({ params, query, headers, body: json });
-        sendJson(r, out.status, out.body);
-      } catch (failure) {
-        const err = failure instanceof DependencyUnavailable ? outageError(failure) : failure;
-        if (err instanceof HttpError) {
-          sendJson(r, err.status, err.body, err.headers);
-          return;
-        }
-        log.error({ err, method, url }, 'request failed');
-        sendJson(r, 500, { error: 'INTERNAL_ERROR', message: 'the request could not be completed' });
-      } finally {
-        opts.inFlight?.leave();
-      }
-    })().catch((err: unknown) => log.error({ err, method, url }, 'answering a request failed'));
-  };
-}
+/** The exchange's wording of the kit's answers (docs/exchange-api.md#errors). */
+export const EXCHANGE_ERRORS: ErrorPolicy = {
+  translate: (err) => (err instanceof DependencyUnavailable ? outageError(err) : undefined),
+  internal: () => ({ error: 'INTERNAL_ERROR', message: 'the request could not be completed' }),
+  notFound: (method, url) => ({ error: 'NOT_FOUND', message: `no route for ${method} ${url}` }),
+  notAllowed: (method, url, allow) => ({ error: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed on ${url} (allowed: ${allow})` }),
+  invalidBody: (reason) => new HttpError(400, { error: 'VALIDATION_ERROR', message: reason ? `body: ${reason}` : 'body is not valid JSON' }),
+};

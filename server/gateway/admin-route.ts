@@ -6,7 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ChainPort } from '../../adapters/chain/port.ts';
 import type { Logger } from '../../kernel/log.ts';
-import { HttpError } from '../http.ts';
+import { HttpError } from '../http/reply.ts';
 import { answering } from './answers.ts';
 import type { GatewayRouter } from './router.ts';
 

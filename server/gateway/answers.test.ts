@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { ChainRejected, ChainUnavailable, ProgramRefusal } from '../../adapters/chain/port.ts';
 import { RedisUnavailable } from '../../adapters/store/redis/client.ts';
 import { refusal } from '../../runtime/gateway/refusals.ts';
-import { HttpError } from '../http.ts';
+import { HttpError } from '../http/reply.ts';
 import { answering, orRefuse } from './answers.ts';
 
 const thrown = async (f: () => Promise<unknown>): Promise<HttpError> => {

@@ -8,7 +8,7 @@
 import { DependencyUnavailable } from '../../kernel/errors.ts';
 import { ChainRejected, ChainUnavailable, ProgramRefusal } from '../../adapters/chain/port.ts';
 import { MESSAGES, type GatewayRefusal, type RefusalCode } from '../../runtime/gateway/refusals.ts';
-import { HttpError, retryAfter } from '../http.ts';
+import { HttpError, retryAfter } from '../http/reply.ts';
 import { isRefusal } from '../../kernel/refusal.ts';
 
 /** The status of each refusal (docs/gateway-api.md#errors); an unreachable chain's is the route's. */

@@ -36,7 +36,8 @@
 import type { Logger } from '../../kernel/log.ts';
 import type { AppendOptions, EventLog, LoggedEvent, Sequenced } from '../../adapters/store/event-log/port.ts';
 import { DEFAULT_READ_LIMIT } from '../../adapters/store/event-log/port.ts';
-import { reply, sendJson, type TemplatedApp } from '../http.ts';
+import type { TemplatedApp } from 'uWebSockets.js';
+import { reply, sendJson } from '../http/reply.ts';
 import type { WebSocket } from 'uWebSockets.js';
 
 /** Paths of the stream (docs/gateway-api.md#path-rules: `GET /ws` under the API base; also bare, like GET routes). */

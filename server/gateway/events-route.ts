@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import type { LoggedEvent } from '../../adapters/store/event-log/port.ts';
-import { HttpError } from '../http.ts';
+import { HttpError } from '../http/reply.ts';
 import type { EventPage } from './event-stream.ts';
 import type { GatewayRouter } from './router.ts';
 

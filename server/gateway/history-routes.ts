@@ -5,7 +5,7 @@
  */
 import type { BetHistoryStore } from '../../adapters/store/bet-history/port.ts';
 import { betHistoryView, leaderboard } from '../../runtime/gateway/history/views.ts';
-import { HttpError } from '../http.ts';
+import { HttpError } from '../http/reply.ts';
 import type { GatewayRouter } from './router.ts';
 import { parseBetId, parseBetPageQuery, parseLeaderboardWindow, type BetPage, type Leaderboard } from './wire-history.ts';
 import { answering } from './answers.ts';

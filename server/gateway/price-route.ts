@@ -1,5 +1,5 @@
 /** `GET /api/price` and `GET /price` (docs/gateway-api.md#price): the price object, 503 `{error}` until the first tick. */
-import { HttpError } from '../http.ts';
+import { HttpError } from '../http/reply.ts';
 import type { PriceService } from '../../runtime/gateway/prices/ingestion.ts';
 import type { GatewayRouter } from './router.ts';
 

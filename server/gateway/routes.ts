@@ -18,7 +18,7 @@ import { MESSAGES } from '../../runtime/gateway/refusals.ts';
 import { balanceView } from '../../runtime/gateway/views/units.ts';
 import { contractStateView } from '../../runtime/gateway/views/state.ts';
 import type { Logger } from '../../kernel/log.ts';
-import { HttpError, retryAfter } from '../http.ts';
+import { HttpError, retryAfter } from '../http/reply.ts';
 import { gatewayOpenApi } from '../openapi/gateway.ts';
 import type { Registry } from 'prom-client';
 import { registerAdminRoute } from './admin-route.ts';

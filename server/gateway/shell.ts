@@ -12,10 +12,11 @@
 import uws from 'uWebSockets.js';
 import type { EventLog, LoggedEvent } from '../../adapters/store/event-log/port.ts';
 import type { Logger } from '../../kernel/log.ts';
-import { assertNativeUws, listenExclusive, type TemplatedApp } from '../http.ts';
+import type { TemplatedApp } from 'uWebSockets.js';
+import { assertNativeUws, listenExclusive } from '../http/listen.ts';
 import { EventStream, type EventStreamOptions } from './event-stream.ts';
 import { registerEventsRoute } from './events-route.ts';
-import { createRouter, type GatewayRouter } from './router.ts';
+import { createGatewayRouter, type GatewayRouter } from './router.ts';
 
 /** Options of the shell. */
 export interface GatewayShellOptions<E extends LoggedEvent> {
@@ -35,8 +36,8 @@ export interface GatewayShell<E extends LoggedEvent> {
   events: EventStream<E>;
   /** Listens on `host:port` exclusively (port 0: a free one); resolves with the bound port, rejects with PortInUse. */
   listen(port: number, host?: string): Promise<number>;
-  /** Stops listening and closes every WebSocket. */
-  close(): void;
+  /** Stops listening, closes every WebSocket, and lets the requests already accepted finish (up to `graceMs`). */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Builds the shell (refusing uWS's slow JS fallback). */
@@ -45,7 +46,7 @@ export function createGatewayShell<E extends LoggedEvent>(options: GatewayShellO
   const app = uws.App();
   const events = new EventStream<E>(options.eventLog, { ...options.stream, logger: options.logger });
   events.attach(app);
-  const router = createRouter(app, {
+  const router = createGatewayRouter(app, {
     log: options.logger,
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.answered ? { answered: options.answered } : {}),
@@ -62,10 +63,11 @@ export function createGatewayShell<E extends LoggedEvent>(options: GatewayShellO
       listenSocket = socket;
       return uws.us_socket_local_port(socket);
     },
-    close() {
+    async close(graceMs = 5_000) {
       if (listenSocket) uws.us_listen_socket_close(listenSocket);
       listenSocket = undefined;
       events.closeAll();
+      await router.drained(graceMs);
     },
   };
 }

@@ -7,7 +7,7 @@
  *   const { address, limit, cursor } = parseBetPageQuery(req.query); // throws HttpError(400, {error})
  */
 import * as v from 'valibot';
-import { HttpError } from '../http.ts';
+import { HttpError } from '../http/reply.ts';
 
 export {
   BetHistoryViewSchema,

@@ -1,6 +1,6 @@
 import { Keypair } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../http.ts';
+import { HttpError } from '../http/reply.ts';
 import { assertStakeWithin, isPublicKey, parseBetBodyA, parseBetBodyB, parseSequencedEvent } from './wire.ts';
 
 const address = Keypair.generate().publicKey.toBase58();

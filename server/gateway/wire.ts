@@ -9,7 +9,7 @@
  */
 import { publicKeyOf } from '../../adapters/chain/account-layout.ts';
 import * as v from 'valibot';
-import { HttpError } from '../http.ts';
+import { HttpError } from '../http/reply.ts';
 
 /** Bet direction as shown on the wire. */
 export const SideSchema = v.picklist(['UP', 'DOWN']);

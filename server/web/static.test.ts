@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import uws from 'uWebSockets.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenExclusive, sendJson, reply } from '../http.ts';
+import { listenExclusive } from '../http/listen.ts';
+import { sendJson, reply } from '../http/reply.ts';
 import { ASSET_PREFIX, servicePage } from './pages.ts';
 import { contentTypeOf, loadSite, mountSite } from './static.ts';
 

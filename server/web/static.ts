@@ -12,7 +12,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { CORS_HEADERS, reply, sendJson, sendPreflight, statusLine, type HttpRequest, type HttpResponse, type TemplatedApp } from '../http.ts';
+import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import { CORS_HEADERS, reply, sendJson, sendPreflight, statusLine } from '../http/reply.ts';
 
 /** Content types of the files a page is made of. */
 const CONTENT_TYPES: Record<string, string> = {

@@ -35,7 +35,7 @@ describe('GET /price and price events', () => {
     gw = await startGateway(redis.redis(), prefix);
   });
   afterAll(async () => {
-    gw.shell.close();
+    await gw.shell.close();
     await gw.prices.stop();
   });
 
@@ -87,7 +87,7 @@ describe('GET /price and price events', () => {
       expect(resumed.messages[2]).toEqual({ type: 'price', symbol: 'solusdt', price: '152.00000000', ts: T + 1500, seq: 4 });
       resumed.close();
     } finally {
-      second.shell.close();
+      await second.shell.close();
       await second.prices.stop();
       client.disconnect();
     }

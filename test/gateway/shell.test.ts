@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryEventLog } from '../../adapters/store/event-log/memory.ts';
 import type { EventLog, Sequenced } from '../../adapters/store/event-log/port.ts';
 import { createRedisEventLog } from '../../adapters/store/event-log/redis.ts';
-import { HttpError } from '../../server/http.ts';
+import { HttpError } from '../../server/http/reply.ts';
 import { createGatewayShell, type GatewayShell } from '../../server/gateway/shell.ts';
 import { respond } from '../../server/gateway/router.ts';
 import { parseBetBodyA } from '../../server/gateway/wire.ts';

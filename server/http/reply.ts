@@ -1,0 +1,144 @@
+/**
+ * Writing answers over uWebSockets.js for every HTTP surface (docs/architecture.md#http-kit): JSON and
+ * text replies, corked and CORS-open (HEAD gets the headers without the body), one error type that
+ * carries a status and headers, and a JSON text made once and sent as it is. Status lines and the
+ * fixed headers are encoded once at load: a reply writes bytes, it converts no string.
+ */
+import type { HttpResponse } from 'uWebSockets.js';
+
+/** An error that becomes an HTTP reply: `status` and a JSON body (`{error, ...}` or `{error, message}`). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+    options?: { cause?: unknown; headers?: ReadonlyArray<readonly [string, string]> },
+  ) {
+    super(typeof body.message === 'string' ? body.message : String(body.error), options);
+    this.name = 'HttpError';
+    this.headers = options?.headers ?? [];
+  }
+
+  /** extra response headers (e.g. Retry-After) */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+}
+
+/** Seconds a client should wait before retrying after a dependency outage (Retry-After). */
+export const OUTAGE_RETRY_AFTER_SECONDS = 2;
+
+/** The Retry-After header of an outage answer. */
+export const retryAfter = (seconds = OUTAGE_RETRY_AFTER_SECONDS): [string, string] => ['Retry-After', String(seconds)];
+
+const STATUS_TEXT: Record<number, string> = {
+  200: '200 OK',
+  201: '201 Created',
+  204: '204 No Content',
+  304: '304 Not Modified',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  409: '409 Conflict',
+  413: '413 Payload Too Large',
+  415: '415 Unsupported Media Type',
+  422: '422 Unprocessable Entity',
+  426: '426 Upgrade Required',
+  431: '431 Request Header Fields Too Large',
+  500: '500 Internal Server Error',
+  501: '501 Not Implemented',
+  502: '502 Bad Gateway',
+  503: '503 Service Unavailable',
+  504: '504 Gateway Timeout',
+};
+
+export const statusLine = (status: number): string => STATUS_TEXT[status] ?? `${status} Status`;
+
+const encoded = (text: string): Buffer => Buffer.from(text, 'latin1');
+const STATUS_BYTES = new Map(Object.entries(STATUS_TEXT).map(([code, text]) => [Number(code), encoded(text)]));
+const statusBytes = (status: number): Buffer | string => STATUS_BYTES.get(status) ?? statusLine(status);
+
+export const CORS_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['Access-Control-Allow-Origin', '*'],
+  ['Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS'],
+  ['Access-Control-Allow-Headers', 'Content-Type, Authorization, Idempotency-Key'],
+  ['Access-Control-Max-Age', '86400'],
+];
+const CORS_BYTES = CORS_HEADERS.map(([k, v]) => [encoded(k), encoded(v)] as const);
+const CONTENT_TYPE = encoded('Content-Type');
+const CONTENT_LENGTH = encoded('Content-Length');
+const JSON_TYPE = encoded('application/json');
+
+/** Tracks whether the client went away, so late replies are dropped instead of throwing. */
+export interface Reply {
+  readonly res: HttpResponse;
+  aborted: boolean;
+  /** a HEAD request: headers as for GET, no body */
+  readonly head: boolean;
+}
+
+/** Wraps `res` for an answer given later (call synchronously in the handler); `method` upper case. */
+export function reply(res: HttpResponse, method = ''): Reply {
+  const r: Reply = { res, aborted: false, head: method.toUpperCase() === 'HEAD' };
+  res.onAborted(() => {
+    r.aborted = true;
+  });
+  return r;
+}
+
+/** Wraps `res` for an answer given before the uWS handler returns (no abort can come first). */
+export const replyNow = (res: HttpResponse, head: boolean): Reply => ({ res, aborted: false, head });
+
+/** JSON text made once and sent as it is (a cached answer). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+const writeCors = (res: HttpResponse): void => {
+  for (const [k, v] of CORS_BYTES) res.writeHeader(k, v);
+};
+
+/** Writes headers then the body (none for HEAD, with its length). */
+function finish(r: Reply, contentType: Buffer | string, payload: string, close: boolean): void {
+  r.res.writeHeader(CONTENT_TYPE, contentType);
+  if (r.head) {
+    // endWithoutBody(length) would close the connection after the reply: keep-alive clients then
+    // lose their next request. The length is written as a header instead.
+    r.res.writeHeader(CONTENT_LENGTH, String(Buffer.byteLength(payload)));
+    r.res.endWithoutBody();
+  } else r.res.end(payload, close);
+}
+
+/** Sends `body` as JSON (or nothing for 204), with CORS headers, corked; a 413 also closes the connection. Safe to call after abort. */
+export function sendJson(r: Reply, status: number, body?: unknown, headers: ReadonlyArray<readonly [string, string]> = []): void {
+  if (r.aborted) return;
+  const payload = body === undefined || status === 204 ? undefined : body instanceof RawJson ? body.text : JSON.stringify(body);
+  r.res.cork(() => {
+    r.res.writeStatus(statusBytes(status));
+    writeCors(r.res);
+    for (const [k, v] of headers) r.res.writeHeader(k, v);
+    if (payload === undefined) r.res.endWithoutBody();
+    // a 413 closes the connection: the client may still be sending the rest of the body
+    else finish(r, JSON_TYPE, payload, status === 413);
+  });
+  r.aborted = true;
+}
+
+/** Sends a text body (e.g. the Prometheus exposition format) with CORS headers, corked. Safe to call after abort. */
+export function sendText(r: Reply, status: number, body: string, contentType: string): void {
+  if (r.aborted) return;
+  r.res.cork(() => {
+    r.res.writeStatus(statusBytes(status));
+    writeCors(r.res);
+    finish(r, contentType, body, false);
+  });
+  r.aborted = true;
+}
+
+/** Answers a CORS preflight. */
+export function sendPreflight(res: HttpResponse): void {
+  res.cork(() => {
+    res.writeStatus(statusBytes(204));
+    writeCors(res);
+    res.endWithoutBody();
+  });
+}
