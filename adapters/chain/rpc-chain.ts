@@ -2,7 +2,7 @@
  * The gateway's chain port over Solana JSON-RPC (docs/architecture.md#the-chain-mirror; the gateway always
  * talks JSON-RPC, to the local chain or to a real validator, and keeps the chain off the request path).
  *
- * Reads answer from the chain mirror (`mirror.ts`), kept current by subscriptions. Writes are
+ * Reads answer from the chain mirror (`mirror/`), kept current by subscriptions. Writes are
  * signed by the key of their role (docs/architecture.md#the-contract: roles are separate): the relayer places,
  * settles and reclaims bets and pays fees and rent; the admin pauses; the mint authority of the
  * local test mint runs the faucet; the upgrade authority initialises. A placement is one send and
@@ -12,7 +12,7 @@
 import * as v from 'valibot';
 import { type Keypair, PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction } from '@solana/spl-token';
-import { ChainMirror } from './mirror.ts';
+import { ChainMirror } from './mirror/index.ts';
 import { CloseBatcher } from './close-batcher.ts';
 import { classifyGenesis } from './cluster.ts';
 import {
