@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { PROGRAM_ID, UPDOWN_IDL } from '../../program/index.ts';
 import { quietLog } from '../../test/support/quiet-log.ts';
 import { betAddress, bettorAddress, configAddress } from './codec.ts';
-import { ChainMirror } from './mirror.ts';
+import { ChainMirror } from './mirror/index.ts';
 import { ChainUnavailable } from './port.ts';
 import type { PubSub, SubscribeMethod, Subscription } from './pubsub.ts';
 import { RpcClient, type JsonRpcTransport } from './rpc-client.ts';

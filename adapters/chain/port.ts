@@ -1,6 +1,6 @@
 /**
  * The gateway's single way of talking to a chain running the updown program
- * (docs/architecture.md#the-chain-mirror; implemented over JSON-RPC in `rpc-chain.ts`).
+ * (docs/architecture.md#the-chain-mirror; implemented over JSON-RPC in `rpc-chain/`).
  * Business refusals of the program come back as `ProgramRefusal`; a chain that does not
  * answer, or answers garbage, as `ChainUnavailable`.
  */

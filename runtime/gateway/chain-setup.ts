@@ -19,7 +19,7 @@ import { initializeContract } from '../../adapters/chain/initialize.ts';
 import { assertCurrentLayout, loadLocalChainInfo, loadRoleKey, roleKeyPath, type Role } from '../../adapters/chain/local/data-dir.ts';
 import { startLocalChain, type LocalChain } from '../../adapters/chain/local/start.ts';
 import { ChainUnavailable, type ContractConfig, type InitParams } from '../../adapters/chain/port.ts';
-import { RpcChain, pubsubUrlOf, type ChainKeys } from '../../adapters/chain/rpc-chain.ts';
+import { RpcChain, pubsubUrlOf, type ChainKeys } from '../../adapters/chain/rpc-chain/index.ts';
 import { HttpTransport, RpcClient } from '../../adapters/chain/rpc-client.ts';
 import { observedTransport, type RpcObserver } from '../../adapters/chain/observed-transport.ts';
 import type { Logger } from '../../kernel/log.ts';

@@ -10,7 +10,7 @@ import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import { createApproveInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { initializeContract } from '../../adapters/chain/initialize.ts';
 import { ProgramRefusal, type PlaceBet } from '../../adapters/chain/port.ts';
-import type { RpcChain } from '../../adapters/chain/rpc-chain.ts';
+import type { RpcChain } from '../../adapters/chain/rpc-chain/index.ts';
 import { TEST_PARAMS, fundedBettor, startTestChain, untilUnix, type TestChain } from './support.ts';
 
 const STAKE = 1_000_000_000n; // 1000 tokens

@@ -12,7 +12,7 @@ import * as v from 'valibot';
 import { Keypair } from '@solana/web3.js';
 import { loadLocalChainInfo, loadOrCreateRoleKeys } from '../../adapters/chain/local/data-dir.ts';
 import { ChainUnavailable, type Placed } from '../../adapters/chain/port.ts';
-import { RpcChain } from '../../adapters/chain/rpc-chain.ts';
+import { RpcChain } from '../../adapters/chain/rpc-chain/index.ts';
 import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
 import { untilUnix } from './support.ts';
 

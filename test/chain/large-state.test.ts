@@ -15,7 +15,7 @@ import * as v from 'valibot';
 import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { betAddress, tokenAccountOf } from '../../adapters/chain/codec.ts';
 import { loadLocalChainInfo, loadOrCreateRoleKeys } from '../../adapters/chain/local/data-dir.ts';
-import { RpcChain } from '../../adapters/chain/rpc-chain.ts';
+import { RpcChain } from '../../adapters/chain/rpc-chain/index.ts';
 import { signTransaction } from '../../adapters/chain/signing.ts';
 import { blockhash, firstBetWires, fundBettors, httpRpc, sendBatches, type RpcExchange } from '../../bench/support/raw-chain.ts';
 import { managedService } from '../support/managed.ts';

@@ -10,7 +10,7 @@ export type { Keypair };
 import { loadLocalChainInfo, loadOrCreateRoleKeys, type RoleKeys } from '../../adapters/chain/local/data-dir.ts';
 import { startLocalChain, type LocalChain } from '../../adapters/chain/local/start.ts';
 import type { InitParams } from '../../adapters/chain/port.ts';
-import { RpcChain, type RpcChainOptions } from '../../adapters/chain/rpc-chain.ts';
+import { RpcChain, type RpcChainOptions } from '../../adapters/chain/rpc-chain/index.ts';
 
 /** Short expiry so close_bet tests wait about three seconds, never fifteen; refunds allowed two seconds after expiry. */
 export const TEST_PARAMS: InitParams = {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keypair } from '@solana/web3.js';
 import { ChainUnavailable } from '../../adapters/chain/port.ts';
-import { RpcChain } from '../../adapters/chain/rpc-chain.ts';
+import { RpcChain } from '../../adapters/chain/rpc-chain/index.ts';
 import { freePort } from '../support/servers.ts';
 
 const roles = { relayer: Keypair.generate(), admin: Keypair.generate(), mintAuthority: Keypair.generate(), upgradeAuthority: Keypair.generate() };

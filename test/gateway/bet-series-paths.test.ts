@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { createMemoryPriceHistory } from '../../adapters/store/price-history/memory.ts';
 import { createMemorySnapshotStore } from '../../adapters/store/snapshot/memory.ts';
-import type { RpcChain } from '../../adapters/chain/rpc-chain.ts';
+import type { RpcChain } from '../../adapters/chain/rpc-chain/index.ts';
 import { betMachine } from '../../machines/bet.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import type { BetContext, BetInput } from '../../machines/bet-types.ts';

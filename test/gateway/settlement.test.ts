@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createMemoryPriceHistory } from '../../adapters/store/price-history/memory.ts';
 import { createMemorySnapshotStore } from '../../adapters/store/snapshot/memory.ts';
-import type { RpcChain } from '../../adapters/chain/rpc-chain.ts';
+import type { RpcChain } from '../../adapters/chain/rpc-chain/index.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import { LiveBets } from '../../runtime/gateway/bets/live-bets.ts';
 import { formatE8 } from '../../runtime/gateway/prices/rules.ts';

@@ -11,7 +11,7 @@
 import { PublicKey } from '@solana/web3.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadRoleKey } from '../../adapters/chain/local/data-dir.ts';
-import { RpcChain } from '../../adapters/chain/rpc-chain.ts';
+import { RpcChain } from '../../adapters/chain/rpc-chain/index.ts';
 import { BetAccountWatch, untilNoOpenBet } from '../support/chain-bets.ts';
 import { request, sleep } from '../support/client-request.ts';
 import { GatewayCluster, type ClusterNode } from '../support/gateway-cluster.ts';

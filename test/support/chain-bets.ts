@@ -15,7 +15,7 @@ import { PublicKey } from '@solana/web3.js';
 import WebSocket from 'ws';
 import { accountKind, bettorAddress, decodeBet, decodeBettorState, PROGRAM_ID } from '../../adapters/chain/codec.ts';
 import type { BetAccount, BettorState } from '../../adapters/chain/port.ts';
-import { pubsubUrlOf } from '../../adapters/chain/rpc-chain.ts';
+import { pubsubUrlOf } from '../../adapters/chain/rpc-chain/index.ts';
 import { eventually } from './eventually.ts';
 
 /** One JSON-RPC call; throws on a transport failure or a JSON-RPC error. */

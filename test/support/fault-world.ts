@@ -12,7 +12,7 @@ import { PublicKey } from '@solana/web3.js';
 import WebSocket from 'ws';
 import { loadRoleKey } from '../../adapters/chain/local/data-dir.ts';
 import { ChainUnavailable, type BetAccount } from '../../adapters/chain/port.ts';
-import { RpcChain } from '../../adapters/chain/rpc-chain.ts';
+import { RpcChain } from '../../adapters/chain/rpc-chain/index.ts';
 import { BettingLoop } from './betting-loop.ts';
 import { request, sleep } from './client-request.ts';
 import { managedNats, managedRedis, managedService, type Managed } from './managed.ts';

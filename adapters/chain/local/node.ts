@@ -3,52 +3,27 @@
  * that advance on a timer with a Clock that follows wall time, a window of recent
  * blockhashes, signature statuses, preflight, and durability through the journal and the
  * snapshots it is folded into (`compaction.ts`, `restore.ts`; docs/architecture.md#the-local-chain).
+ * Running one transaction is in `execution.ts`, when to compact in `compaction-schedule.ts`.
  */
-import { Clock } from 'litesvm';
-import type { Logger } from '../../../kernel/log.ts';
 import { BlockhashWindow } from './blockhashes.ts';
-import { compactChainState, type ChainState, type CompactionReport, type CompactionStep } from './compaction.ts';
+import type { ChainState, CompactionReport } from './compaction.ts';
+import { CompactionSchedule } from './compaction-schedule.ts';
+import { accountImage, applyAccountImages, decodeWire, runTransaction, setClock } from './execution.ts';
 import { Journal, type AccountImage, type JournalRecord, type StatusEntry } from './journal.ts';
 import { restoreChainState } from './restore.ts';
-import { SignatureIndex, type SignatureEntry, type SignatureIndexLimits, type SignatureQuery } from './signature-index.ts';
+import { SignatureIndex, type SignatureEntry, type SignatureQuery } from './signature-index.ts';
 import { SignatureStatuses } from './statuses.ts';
 import { RPC_CODES, RpcFailure, preflightFailure, type Simulation } from './rpc-failure.ts';
 import { RawSvm, base58, keyBytes } from './svm.ts';
 import { txErrorJson } from './tx-errors.ts';
-import { MalformedTransaction, readWire, type WireFacts } from './wire.ts';
 
-/** How a local chain is opened. */
-export interface LocalNodeOptions {
-  /** directory holding the journal and snapshot */
-  dir: string;
-  genesisHash: string;
-  log: Logger;
-  /** slot length; 400 ms like a cluster */
-  slotMs?: number;
-  /** fold the journal into a snapshot once it holds this many records, and at least as many account images as there are accounts [2000] */
-  compactEvery?: number;
-  /** accounts written per slice of a compaction, one slice per event-loop turn [250] */
-  compactionSlice?: number;
-  /** called at each point of a compaction (tests stop there, or copy the data dir as a crash would leave it) */
-  onCompactionStep?: (step: CompactionStep) => void | Promise<void>;
-  /** bounds of the signature index (getSignaturesForAddress) */
-  signatureIndex?: Partial<SignatureIndexLimits>;
-  /** wall time the Clock sysvar follows, unix ms [Date.now]; benchmarks pin it to stage bets that expire together */
-  now?: () => number;
-}
+import type { LocalNodeOptions } from './node-options.ts';
 
-const SLOTS_PER_EPOCH = 432_000;
+export type { LocalNodeOptions };
+
 /** slots skipped after a restart, so blockhashes handed out before it are never reissued */
 const RESTART_SLOT_GAP = 100;
 const SLOT_MARK_EVERY = 25;
-const SYSTEM_PROGRAM = '11111111111111111111111111111111';
-/**
- * A compaction rewrites every live account, so it waits until the journal holds at least as many
- * account images as there are live accounts (and `compactEvery` records): a big chain is not
- * rewritten every `compactEvery` transactions — a compaction writes at most one account per
- * account the journal wrote — and a restart replays at most about one snapshot's worth of images.
- */
-const COMPACT_AT_IMAGES_PER_ACCOUNT = 1;
 
 /** A LiteSVM-backed chain with slots, blockhashes, statuses and a durable journal. */
 export class LocalNode implements ChainState {
@@ -61,20 +36,27 @@ export class LocalNode implements ChainState {
   private readonly live = new Set<string>();
   /** durable transactions by the accounts they wrote (getSignaturesForAddress) */
   readonly signatureIndex: SignatureIndex;
-  private compaction: Promise<CompactionReport | null> | null = null;
-  /** after a failed compaction, the journal length the next try waits for (a full disk is not hammered) */
-  private retryCompactionAt = 0;
+  private readonly compactions: CompactionSchedule;
   private closed = false;
   private ticker: NodeJS.Timeout | null = null;
-  private readonly compactEvery: number;
   private readonly accountListeners = new Set<(slot: number, accounts: AccountImage[]) => void>();
 
   private constructor(private readonly opts: LocalNodeOptions) {
     this.journal = new Journal(opts.dir);
-    this.compactEvery = opts.compactEvery ?? 2_000;
     this.svm = RawSvm.create();
     this.blockhashes = new BlockhashWindow(opts.genesisHash);
     this.signatureIndex = new SignatureIndex(opts.signatureIndex);
+    this.compactions = new CompactionSchedule({
+      dir: opts.dir,
+      journal: this.journal,
+      state: this,
+      log: opts.log,
+      compactEvery: opts.compactEvery ?? 2_000,
+      slice: opts.compactionSlice ?? 250,
+      liveCount: () => this.live.size,
+      stopped: () => this.closed,
+      onStep: opts.onCompactionStep,
+    });
   }
 
   /**
@@ -87,7 +69,7 @@ export class LocalNode implements ChainState {
     const node = new LocalNode(opts);
     const loaded = restoreChainState(opts.dir, node.journal, {
       images: (images) => {
-        node.applyImages(images);
+        applyAccountImages(node.svm, images);
         node.track(images);
       },
       status: (sig, st) => node.statuses.restore(sig, st),
@@ -97,7 +79,7 @@ export class LocalNode implements ChainState {
         for (const address of addresses) node.live.add(address);
       },
       record: (rec) => {
-        node.applyImages(rec.accounts ?? []);
+        applyAccountImages(node.svm, rec.accounts ?? []);
         node.track(rec.accounts ?? []);
         if (rec.signature) {
           node.statuses.restore(rec.signature, { slot: rec.slot, err: rec.err ?? null });
@@ -113,7 +95,7 @@ export class LocalNode implements ChainState {
       { slot: node.slotNow, replayed: loaded.replayed, from: loaded.source, accounts: node.live.size, ms: Math.round(performance.now() - started) },
       'local chain state loaded',
     );
-    if (loaded.source === 'legacy snapshot' || node.journal.segments > 1 || node.journalIsLong()) node.compactInBackground();
+    if (loaded.source === 'legacy snapshot' || node.journal.segments > 1 || node.compactions.journalIsLong()) node.compactions.inBackground();
     return node;
   }
 
@@ -199,11 +181,11 @@ export class LocalNode implements ChainState {
 
   /** Runs a transaction without committing it (simulateTransaction). */
   simulate(wire: Uint8Array, opts: { sigVerify: boolean; replaceRecentBlockhash: boolean }): Simulation & { replacementBlockhash: string | null } {
-    const facts = this.decode(wire);
+    const facts = decodeWire(wire);
     if (!opts.replaceRecentBlockhash && !this.blockhashes.has(base58(facts.blockhash))) {
       return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0, replacementBlockhash: null };
     }
-    const sim = this.run(wire, facts, 'simulate', opts.sigVerify);
+    const sim = runTransaction(this.svm, wire, facts, 'simulate', opts.sigVerify);
     return { ...sim, replacementBlockhash: opts.replaceRecentBlockhash ? this.latestBlockhash().blockhash : null };
   }
 
@@ -213,7 +195,7 @@ export class LocalNode implements ChainState {
    * disk (one fsync serves every transaction executed in the same event-loop turn).
    */
   async submit(wire: Uint8Array, opts: { skipPreflight: boolean }): Promise<string> {
-    const facts = this.decode(wire);
+    const facts = decodeWire(wire);
     const signature = base58(facts.signature);
     if (this.statuses.known(signature)) throw preflightFailure({ err: 'AlreadyProcessed', logs: [], unitsConsumed: 0 });
     if (!this.blockhashes.has(base58(facts.blockhash))) throw preflightFailure({ err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 });
@@ -221,13 +203,13 @@ export class LocalNode implements ChainState {
     // Preflight without running the transaction twice: execute, and on failure put back the fee
     // payer (a failed transaction changes nothing but the fee it charged), as if it never ran.
     const payer = facts.writable[0] as Uint8Array;
-    const before = opts.skipPreflight ? null : this.image(payer);
-    const result = this.run(wire, facts, 'send', true);
+    const before = opts.skipPreflight ? null : accountImage(this.svm, payer);
+    const result = runTransaction(this.svm, wire, facts, 'send', true);
     if (result.err !== null && before) {
-      this.applyImages([before]);
+      applyAccountImages(this.svm, [before]);
       throw preflightFailure(result);
     }
-    await this.commit({ slot: this.slotNow, signature, err: result.err, time: this.unixNow(), accounts: facts.writable.map((k) => this.image(k)) });
+    await this.commit({ slot: this.slotNow, signature, err: result.err, time: this.unixNow(), accounts: facts.writable.map((k) => accountImage(this.svm, k)) });
     return signature;
   }
 
@@ -239,7 +221,7 @@ export class LocalNode implements ChainState {
       throw new RpcFailure(RPC_CODES.internal, `airdrop failed: ${res === null ? 'no result' : JSON.stringify(txErrorJson(res.err()))}`);
     }
     const signature = base58(res.signature());
-    await this.commit({ slot: this.slotNow, signature, err: null, time: this.unixNow(), accounts: [this.image(keyBytes(to))] });
+    await this.commit({ slot: this.slotNow, signature, err: null, time: this.unixNow(), accounts: [accountImage(this.svm, keyBytes(to))] });
     return signature;
   }
 
@@ -263,7 +245,7 @@ export class LocalNode implements ChainState {
       this.index(record, sig);
       this.statuses.publish(sig, entry);
     }
-    if (!this.compaction && this.journalIsLong()) this.compactInBackground();
+    if (!this.compactions.running && this.compactions.journalIsLong()) this.compactions.inBackground();
   }
 
   /**
@@ -272,34 +254,7 @@ export class LocalNode implements ChainState {
    * shares it.
    */
   compact(): Promise<CompactionReport | null> {
-    this.compaction ??= compactChainState({
-      dir: this.opts.dir,
-      journal: this.journal,
-      state: this,
-      slice: this.opts.compactionSlice ?? 250,
-      stopped: () => this.closed,
-      onStep: this.opts.onCompactionStep,
-    })
-      .then((report) => {
-        if (report) this.opts.log.info(report, 'journal compacted');
-        return report;
-      })
-      .finally(() => {
-        this.compaction = null;
-      });
-    return this.compaction;
-  }
-
-  private compactInBackground(): void {
-    this.compact().catch((err: unknown) => {
-      this.retryCompactionAt = this.journal.length + this.compactEvery;
-      this.opts.log.error({ err }, 'journal compaction failed; the journal keeps every record, and the next try waits for more of them');
-    });
-  }
-
-  private journalIsLong(): boolean {
-    const records = this.journal.length;
-    return records >= this.compactEvery && records >= this.retryCompactionAt && this.journal.images >= this.live.size * COMPACT_AT_IMAGES_PER_ACCOUNT;
+    return this.compactions.compact();
   }
 
   /** Keeps the live-account set in step with what a transaction wrote. */
@@ -319,45 +274,6 @@ export class LocalNode implements ChainState {
     );
   }
 
-  private decode(wire: Uint8Array): WireFacts {
-    try {
-      return readWire(wire);
-    } catch (err) {
-      if (err instanceof MalformedTransaction) throw new RpcFailure(RPC_CODES.invalidParams, err.message);
-      throw err;
-    }
-  }
-
-  private run(wire: Uint8Array, facts: WireFacts, mode: 'simulate' | 'send', sigVerify: boolean): Simulation {
-    this.svm.setSigverify(sigVerify);
-    let res;
-    try {
-      res = mode === 'simulate' ? this.svm.simulate(wire, facts.version) : this.svm.send(wire, facts.version);
-    } catch (err) {
-      // the runtime could not even sanitize it (e.g. a signature count that does not match the header)
-      throw new RpcFailure(RPC_CODES.signatureVerification, 'Transaction signature verification failure', { reason: (err as Error).message });
-    } finally {
-      this.svm.setSigverify(true);
-    }
-    const meta = 'meta' in res ? res.meta() : res;
-    const err = 'err' in res ? txErrorJson(res.err()) : null;
-    if (err === 'SignatureFailure') throw new RpcFailure(RPC_CODES.signatureVerification, 'Transaction signature verification failure');
-    return { err, logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()) };
-  }
-
-  private image(key: Uint8Array): AccountImage {
-    const addr = base58(key);
-    const acc = this.svm.account(key);
-    if (!acc) return { address: addr, lamports: null, owner: SYSTEM_PROGRAM, executable: false, data: new Uint8Array() };
-    return { address: addr, ...acc };
-  }
-
-  /** Restores account images; executables last, so an upgradeable program finds its programdata. */
-  private applyImages(images: AccountImage[]): void {
-    const ordered = [...images.filter((a) => !a.executable), ...images.filter((a) => a.executable)];
-    for (const a of ordered) this.svm.setAccount(keyBytes(a.address), { lamports: a.lamports ?? 0n, owner: a.owner, executable: a.executable, data: a.data });
-  }
-
   private enterSlot(slot: number): void {
     this.slotNow = slot;
     this.blockhashes.enter(slot);
@@ -370,8 +286,6 @@ export class LocalNode implements ChainState {
 
   /** The Clock sysvar follows wall time (LiteSVM does not move it by itself). */
   private tickClock(): void {
-    const slot = BigInt(this.slotNow);
-    const epoch = slot / BigInt(SLOTS_PER_EPOCH);
-    this.svm.setClock(new Clock(slot, 0n, epoch, epoch, BigInt(this.unixNow())));
+    setClock(this.svm, this.slotNow, this.unixNow());
   }
 }

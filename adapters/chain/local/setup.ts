@@ -11,7 +11,7 @@ import { MINT_SIZE, TOKEN_PROGRAM_ID, createInitializeMint2Instruction } from '@
 import type { Logger } from '../../../kernel/log.ts';
 import { initializeContract } from '../initialize.ts';
 import type { InitParams } from '../port.ts';
-import { RpcChain } from '../rpc-chain.ts';
+import { RpcChain } from '../rpc-chain/index.ts';
 import { RpcClient, type JsonRpcTransport } from '../rpc-client.ts';
 import { TxSender } from '../tx-sender.ts';
 import { deployUpgradeable } from './deploy.ts';

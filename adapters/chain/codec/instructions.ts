@@ -1,0 +1,151 @@
+/**
+ * Building the updown program's instructions (docs/architecture.md#the-contract): data encoded by
+ * the IDL's Borsh coder, and each instruction's account list — order, writability, signers, fixed
+ * program addresses, the config PDA — read from the IDL.
+ */
+import anchor from '@coral-xyz/anchor';
+import { PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
+import { PROGRAM_ID, UPDOWN_IDL } from '../../../program/index.ts';
+import type { BetRef, InitParams } from '../port.ts';
+import type { Side } from '../../../kernel/domain.ts';
+import { betAddress, bettorAddress, CONFIG, PROGRAM_DATA } from './addresses.ts';
+import { coder } from './idl.ts';
+
+const { BN } = anchor;
+type IdlAccount = { name: string; writable?: boolean; signer?: boolean; address?: string; pda?: unknown };
+type IdlInstruction = { name: string; accounts: IdlAccount[] };
+const bn = (n: bigint) => new BN(n.toString());
+
+const INSTRUCTIONS = new Map((UPDOWN_IDL.instructions as unknown as IdlInstruction[]).map((i) => [i.name, i]));
+
+/**
+ * The account metas of instruction `name` in the IDL's order and flags; each account comes
+ * from `given` by its IDL name, else from the IDL itself (a fixed address, or the config and
+ * program-data PDAs).
+ */
+function metasOf(name: string, given: Record<string, PublicKey>): AccountMeta[] {
+  const def = INSTRUCTIONS.get(name);
+  if (!def) throw new Error(`IDL has no instruction ${name}`);
+  return def.accounts.map((a) => {
+    const pubkey =
+      given[a.name] ??
+      (a.address
+        ? new PublicKey(a.address)
+        : a.name === 'config'
+          ? CONFIG
+          : a.name === 'program_data'
+            ? PROGRAM_DATA
+            : a.name === 'program'
+              ? PROGRAM_ID
+              : undefined);
+    if (!pubkey) throw new Error(`instruction ${name} needs account ${a.name}`);
+    return { pubkey, isWritable: a.writable === true, isSigner: a.signer === true };
+  });
+}
+
+const instruction = (name: string, accounts: Record<string, PublicKey>, args: object = {}) =>
+  new TransactionInstruction({ programId: PROGRAM_ID, keys: metasOf(name, accounts), data: coder.instruction.encode(name, args) });
+
+/** initialize: the upgrade authority signs and pays; admin and relayer are distinct keys. */
+export function initializeIx(
+  a: { authority: PublicKey; admin: PublicKey; relayer: PublicKey; mint: PublicKey; vault: PublicKey },
+  p: InitParams,
+): TransactionInstruction {
+  return instruction(
+    'initialize',
+    { ...a },
+    {
+      min_amount: bn(p.minAmount),
+      max_amount: bn(p.maxAmount),
+      multiplier_bps: bn(p.multiplierBps),
+      expiry_seconds: bn(p.expirySeconds),
+      refund_after_seconds: bn(p.refundAfterSeconds),
+    },
+  );
+}
+
+/** Accounts of a place_bet / place_bet_delegated instruction. */
+export interface PlaceBetAccounts {
+  bettor: PublicKey;
+  /** the bettor state's bet_count now (0 when it has none): the new bet's address */
+  seq: bigint;
+  bettorToken: PublicKey;
+  vault: PublicKey;
+  relayer: PublicKey;
+  /** true: the relayer moves the stake as SPL delegate (place_bet_delegated) */
+  delegated: boolean;
+}
+
+/** place_bet / place_bet_delegated: a new bet at ["bet", bettor, seq]. */
+export function placeBetIx(a: PlaceBetAccounts, side: Side, amount: bigint, entryPrice: bigint): TransactionInstruction {
+  return instruction(
+    a.delegated ? 'place_bet_delegated' : 'place_bet',
+    {
+      bet: betAddress({ bettor: a.bettor.toBase58(), seq: a.seq }),
+      bettor_state: bettorAddress(a.bettor),
+      bettor: a.bettor,
+      bettor_token: a.bettorToken,
+      vault: a.vault,
+      relayer: a.relayer,
+    },
+    { side: side === 'UP' ? 0 : 1, amount: bn(amount), entry_price: bn(entryPrice) },
+  );
+}
+
+/** Accounts that name one bet and where its money goes. */
+export interface BetAccounts {
+  ref: BetRef;
+  bettorToken: PublicKey;
+  vault: PublicKey;
+}
+
+/** close_bet(exit_price): the relayer settles an expired bet. */
+export function closeBetIx(a: BetAccounts & { relayer: PublicKey }, exitPrice: bigint): TransactionInstruction {
+  const bettor = new PublicKey(a.ref.bettor);
+  return instruction(
+    'close_bet',
+    { bet: betAddress(a.ref), bettor_state: bettorAddress(bettor), bettor_token: a.bettorToken, vault: a.vault, relayer: a.relayer },
+    { exit_price: bn(exitPrice) },
+  );
+}
+
+/** refund_expired: anyone returns the stake once expire_time + refund_after_seconds has passed. */
+export function refundExpiredIx(a: BetAccounts): TransactionInstruction {
+  const bettor = new PublicKey(a.ref.bettor);
+  return instruction('refund_expired', { bet: betAddress(a.ref), bettor_state: bettorAddress(bettor), bettor_token: a.bettorToken, vault: a.vault });
+}
+
+/** reclaim_bet: the relayer closes a settled bet's account, its rent back to `payer`. */
+export function reclaimBetIx(a: { ref: BetRef; payer: PublicKey; relayer: PublicKey }): TransactionInstruction {
+  return instruction('reclaim_bet', { bet: betAddress(a.ref), bettor_state: bettorAddress(new PublicKey(a.ref.bettor)), payer: a.payer, relayer: a.relayer });
+}
+
+/** close_bettor: the relayer closes an idle bettor state (every bet of it reclaimed), its rent back to `payer`. */
+export function closeBettorIx(a: { bettor: PublicKey; payer: PublicKey; relayer: PublicKey }): TransactionInstruction {
+  return instruction('close_bettor', { bettor_state: bettorAddress(a.bettor), payer: a.payer, relayer: a.relayer });
+}
+
+/** set_paused(paused): admin only; stops new bets, settlement goes on. */
+export function setPausedIx(admin: PublicKey, paused: boolean): TransactionInstruction {
+  return instruction('set_paused', { admin }, { paused: paused ? 1 : 0 });
+}
+
+/** set_relayer(new_relayer): admin only. */
+export function setRelayerIx(admin: PublicKey, newRelayer: PublicKey): TransactionInstruction {
+  return instruction('set_relayer', { admin }, { new_relayer: newRelayer });
+}
+
+/** propose_admin(new_admin): the admin names its successor (the zero key cancels). */
+export function proposeAdminIx(admin: PublicKey, newAdmin: PublicKey): TransactionInstruction {
+  return instruction('propose_admin', { admin }, { new_admin: newAdmin });
+}
+
+/** accept_admin: the proposed admin takes over. */
+export function acceptAdminIx(newAdmin: PublicKey): TransactionInstruction {
+  return instruction('accept_admin', { new_admin: newAdmin });
+}
+
+/** withdraw(amount): admin only, at most the vault's surplus above the open liability. */
+export function withdrawIx(a: { admin: PublicKey; vault: PublicKey; destination: PublicKey }, amount: bigint): TransactionInstruction {
+  return instruction('withdraw', { ...a }, { amount: bn(amount) });
+}

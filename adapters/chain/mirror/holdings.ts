@@ -1,0 +1,128 @@
+/**
+ * What the chain mirror holds in memory (docs/architecture.md#the-chain-mirror): the program's
+ * accounts (config, bets, bettor states) and the mint's token balances, each with the slot it is
+ * known at (an older value never replaces a newer one), and the callers waiting for an account to
+ * be held as of a slot.
+ */
+import { PublicKey } from '@solana/web3.js';
+import type { Logger } from '../../../kernel/log.ts';
+import { nameOf } from '../account-layout.ts';
+import { accountKind, betAddress, bettorAddress, decodeBet, decodeBettorState, decodeConfig } from '../codec.ts';
+import type { BetAccount, BettorState, ContractConfig } from '../port.ts';
+import { bytesOf, type Known, type RawAccount } from './wire.ts';
+
+/** The mirror's values, by address (bettor states by bettor). */
+export class MirrorHoldings {
+  cfg: Known<ContractConfig | null> | null = null;
+  readonly bets = new Map<string, Known<BetAccount>>();
+  readonly bettors = new Map<string, Known<BettorState | null>>();
+  readonly tokens = new Map<string, Known<bigint>>();
+  /** the highest slot any notification was seen at */
+  slotSeen = 0;
+  /** slot each config or bettor-state account is known at, by address (bets and token accounts carry their own) */
+  private readonly programSlots = new Map<string, number>();
+  /** callers waiting for one account's write of a slot, by address */
+  private readonly writeWaiters = new Map<string, Array<{ slot: number; resolve: () => void }>>();
+  private readonly programName: string;
+
+  constructor(
+    programId: PublicKey,
+    private readonly log: Logger,
+  ) {
+    this.programName = programId.toBase58();
+  }
+
+  /** Takes one program account into the mirror (unless what is held is newer); returns its kind. */
+  apply(address: string, slot: number, account: RawAccount): 'config' | 'bet' | 'bettor' | null {
+    const data = bytesOf(account);
+    const kind = account.owner === this.programName && account.lamports > 0 ? accountKind(data) : null;
+    try {
+      if (kind === 'config') {
+        if (!this.cfg || this.cfg.slot <= slot) this.cfg = { slot, value: decodeConfig(data) };
+        this.noteSlot(address, slot);
+      } else if (kind === 'bet') {
+        const held = this.bets.get(address);
+        if (!held || held.slot <= slot) {
+          const bet = decodeBet(data);
+          if (!held) betAddress.prime({ bettor: bet.bettor, seq: bet.seq }, new PublicKey(address)); // the program creates bets at their PDA only
+          this.bets.set(address, { slot, value: bet });
+        }
+      } else if (kind === 'bettor') {
+        const state = decodeBettorState(data);
+        if (!this.bettors.has(state.bettor)) bettorAddress.prime(new PublicKey(state.bettor), new PublicKey(address));
+        const held = this.bettors.get(state.bettor);
+        if (!held || held.slot <= slot) {
+          this.bettors.set(state.bettor, { slot, value: state });
+          if (held?.value) this.forgetReclaimed(held.value.reclaimed, state);
+        }
+        this.noteSlot(address, slot);
+      }
+    } catch (err) {
+      this.log.error({ address, err: (err as Error).message }, 'program account that does not decode; left out of the mirror');
+      return null;
+    }
+    if (kind !== null) this.wake(address);
+    return kind;
+  }
+
+  setToken(address: string, slot: number, amount: bigint): void {
+    const held = this.tokens.get(address);
+    if (!held || held.slot <= slot) this.tokens.set(address, { slot, value: amount });
+    this.wake(address);
+  }
+
+  /**
+   * A closed account sends no notification (programSubscribe follows accounts the program owns),
+   * so a reclaim is seen in the bettor state instead: reclaims go in seq order
+   * (docs/architecture.md#reclaiming-settled-bets), so `reclaimed` = r means the bettor's settled
+   * bets below seq r are gone, whichever node reclaimed them.
+   */
+  private forgetReclaimed(before: bigint, state: BettorState): void {
+    for (let seq = before; seq < state.reclaimed; seq++) {
+      const address = nameOf(betAddress({ bettor: state.bettor, seq }));
+      if (this.bets.get(address)?.value.status !== 0) this.bets.delete(address);
+    }
+  }
+
+  private noteSlot(address: string, slot: number): void {
+    if ((this.programSlots.get(address) ?? -1) < slot) this.programSlots.set(address, slot);
+  }
+
+  saw(slot: number): void {
+    if (slot > this.slotSeen) this.slotSeen = slot;
+  }
+
+  /** The slot the account at `address` is known at (-1 when not held). */
+  private heldSlot(address: string): number {
+    return this.bets.get(address)?.slot ?? this.tokens.get(address)?.slot ?? this.programSlots.get(address) ?? -1;
+  }
+
+  private wake(address: string): void {
+    const waiting = this.writeWaiters.get(address);
+    if (!waiting) return;
+    const held = this.heldSlot(address);
+    const ready = waiting.filter((w) => w.slot <= held);
+    if (ready.length === 0) return;
+    const left = waiting.filter((w) => w.slot > held);
+    if (left.length === 0) this.writeWaiters.delete(address);
+    else this.writeWaiters.set(address, left);
+    for (const w of ready) w.resolve();
+  }
+
+  /** Resolves once the mirror holds the account at `address` as of `slot` or later, or after `timeoutMs` (false then). */
+  heldAt(address: string, slot: number, timeoutMs: number): Promise<boolean> {
+    if (this.heldSlot(address) >= slot) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = { slot, resolve: () => resolve(true) };
+      const list = this.writeWaiters.get(address) ?? [];
+      list.push(waiter);
+      this.writeWaiters.set(address, list);
+      setTimeout(() => {
+        const now = this.writeWaiters.get(address)?.filter((w) => w !== waiter) ?? [];
+        if (now.length === 0) this.writeWaiters.delete(address);
+        else this.writeWaiters.set(address, now);
+        resolve(this.heldSlot(address) >= slot);
+      }, timeoutMs).unref();
+    });
+  }
+}

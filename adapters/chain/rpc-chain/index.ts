@@ -1,0 +1,150 @@
+/**
+ * The gateway's chain port over Solana JSON-RPC (docs/architecture.md#the-chain-mirror; the gateway always
+ * talks JSON-RPC, to the local chain or to a real validator, and keeps the chain off the request path).
+ *
+ * Reads answer from the chain mirror (`../mirror/`), kept current by subscriptions. Writes are
+ * signed by the key of their role (docs/architecture.md#the-contract: roles are separate): the relayer places,
+ * settles and reclaims bets and pays fees and rent; the admin pauses; the mint authority of the
+ * local test mint runs the faucet; the upgrade authority initialises. A placement is one send and
+ * one (batched) status poll; the new bet comes from the mirror. Closes go through the close
+ * batcher, several per transaction.
+ *
+ * This file holds the bet writes; the options are in options.ts, the wiring and reads in reads.ts,
+ * the administration and faucet in admin.ts.
+ */
+import { type Keypair, PublicKey } from '@solana/web3.js';
+import { bettorAddress, betAddress, closeBetIx, placeBetIx, reclaimBetIx, refundExpiredIx, tokenAccountOf } from '../codec.ts';
+import { uniqueMemo } from '../faucet.ts';
+import { ProgramRefusal, type BetRef, type ChainPort, type Closed, type PlaceBet, type Placed } from '../port.ts';
+import { RpcChainAdmin } from './admin.ts';
+import { ERR } from './reads.ts';
+
+export { VAULT_FUNDING, pubsubUrlOf, type ChainKeys, type RpcChainOptions } from './options.ts';
+
+/** Sort key of reclaims in the close batcher: after any close. */
+const RECLAIM_AFTER_CLOSES = 2n ** 63n;
+
+/** ChainPort over JSON-RPC. */
+export class RpcChain extends RpcChainAdmin implements ChainPort {
+  /** placements per bettor in flight (serialised: each needs the previous one's seq) */
+  private readonly placing = new Map<string, Promise<void>>();
+
+  async placeBet(bet: PlaceBet): Promise<Placed> {
+    const { mint, vault } = await this.requireStatics();
+    const bettor = bet.stake.kind === 'signer' ? bet.stake.bettor.publicKey : bet.stake.bettor;
+    const signers = bet.stake.kind === 'signer' ? [bet.stake.bettor] : [];
+    const bettorToken = tokenAccountOf(mint, bettor);
+    return this.withFreshSeq(bettor, async (seq) => {
+      const ix = placeBetIx(
+        { bettor, seq, bettorToken, vault, relayer: this.relayer, delegated: bet.stake.kind === 'delegate' },
+        bet.side,
+        bet.amount,
+        bet.entryPrice,
+      );
+      const { signature, slot } = await this.sender.land('place_bet', [ix, uniqueMemo('bet')], this.keys.relayer, signers);
+      return { signature, bet: await this.landedBet({ bettor: bettor.toBase58(), seq }, slot) };
+    });
+  }
+
+  async closeBet(ref: BetRef, exitPrice: bigint): Promise<Closed> {
+    const held = await this.mirror.bet(ref);
+    if (held && held.status !== 0) return { signature: '', status: held.status, exitPrice: held.exitPrice, already: true };
+    const { mint, vault } = await this.requireStatics();
+    const bettor = new PublicKey(ref.bettor);
+    const ix = closeBetIx({ ref, bettorToken: tokenAccountOf(mint, bettor), vault, relayer: this.relayer }, exitPrice);
+    try {
+      const { signature, slot } = await this.batcher.submit({ expireTime: held?.expireTime ?? 0n, instruction: ix });
+      const closed = await this.landedBet(ref, slot);
+      return { signature, status: closed.status, exitPrice: closed.exitPrice, already: false };
+    } catch (err) {
+      return this.alreadyClosedOr(ref, err);
+    }
+  }
+
+  async closeAndReplace(ref: BetRef, exitPrice: bigint, bettor: Keypair, entryPrice: bigint): Promise<{ closed: Closed; placed: Placed }> {
+    const { mint, vault } = await this.requireStatics();
+    const bet = await this.mirror.bet(ref);
+    if (!bet) throw new ProgramRefusal(6023, 'InvalidAccountData', `bet ${ref.bettor}/${ref.seq} does not exist`);
+    const bettorToken = tokenAccountOf(mint, bettor.publicKey);
+    return this.withFreshSeq(bettor.publicKey, async (seq) => {
+      const ixs = [
+        closeBetIx({ ref, bettorToken, vault, relayer: this.relayer }, exitPrice),
+        placeBetIx({ bettor: bettor.publicKey, seq, bettorToken, vault, relayer: this.relayer, delegated: false }, bet.side, bet.amount, entryPrice),
+      ];
+      this.settling('close_bet + place_bet');
+      const { signature, slot } = await this.sender.land('close_bet + place_bet', [...ixs, uniqueMemo('replay')], this.keys.relayer, [bettor]);
+      const [closedBet, placedBet] = [await this.landedBet(ref, slot), await this.landedBet({ bettor: bettor.publicKey.toBase58(), seq }, slot)];
+      return { closed: { signature, status: closedBet.status, exitPrice: closedBet.exitPrice, already: false }, placed: { signature, bet: placedBet } };
+    });
+  }
+
+  async refundExpired(ref: BetRef): Promise<Closed> {
+    const held = await this.mirror.bet(ref);
+    if (held && held.status !== 0) return { signature: '', status: held.status, exitPrice: held.exitPrice, already: true };
+    const { mint, vault } = await this.requireStatics();
+    const ix = refundExpiredIx({ ref, bettorToken: tokenAccountOf(mint, new PublicKey(ref.bettor)), vault });
+    try {
+      this.settling('refund_expired');
+      const { signature, slot } = await this.sender.land('refund_expired', [ix], this.keys.relayer);
+      const closed = await this.landedBet(ref, slot);
+      return { signature, status: closed.status, exitPrice: closed.exitPrice, already: false };
+    } catch (err) {
+      return this.alreadyClosedOr(ref, err);
+    }
+  }
+
+  async reclaimBet(ref: BetRef): Promise<boolean> {
+    const bet = await this.mirror.bet(ref);
+    if (!bet) return false;
+    // packed with the closes, after every close waiting (a reclaim is never urgent)
+    await this.batcher.submit({ expireTime: RECLAIM_AFTER_CLOSES, instruction: reclaimBetIx({ ref, payer: new PublicKey(bet.payer), relayer: this.relayer }) });
+    this.mirror.forgetBet(ref);
+    return true;
+  }
+
+  /**
+   * Runs a placement at the bettor's next seq as the mirror knows it, one placement per bettor at
+   * a time in this process (the next one sees the first's bettor state); when the program says the
+   * address is not the next one (the mirror was behind: another gateway, a lost notification),
+   * reads the bettor state and tries once more.
+   */
+  private withFreshSeq<T>(bettor: PublicKey, place: (seq: bigint) => Promise<T>): Promise<T> {
+    const key = bettor.toBase58();
+    const previous = this.placing.get(key) ?? Promise.resolve();
+    const run = previous.then(() => this.placeAtSeq(bettor, place));
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.placing.set(key, settled);
+    // `settled` never rejects
+    settled.then(
+      () => {
+        if (this.placing.get(key) === settled) this.placing.delete(key);
+      },
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async placeAtSeq<T>(bettor: PublicKey, place: (seq: bigint) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const seq = (await this.mirror.bettor(bettor))?.betCount ?? 0n;
+      try {
+        return await place(seq);
+      } catch (err) {
+        if (!(err instanceof ProgramRefusal) || err.code !== ERR.invalidPda || attempt >= 2) throw err;
+        await this.mirror.refresh([bettorAddress(bettor)]);
+      }
+    }
+  }
+
+  /** A close that failed because the bet was already closed is that close's outcome (a retry, or another gateway). */
+  private async alreadyClosedOr(ref: BetRef, err: unknown): Promise<Closed> {
+    if (!(err instanceof ProgramRefusal) || err.code !== ERR.betAlreadyClosed) throw err;
+    await this.mirror.refresh([betAddress(ref)]);
+    const bet = this.mirror.peekBet(ref);
+    if (!bet || bet.status === 0) throw err;
+    return { signature: '', status: bet.status, exitPrice: bet.exitPrice, already: true };
+  }
+}

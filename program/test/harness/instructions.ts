@@ -1,0 +1,166 @@
+/**
+ * Building the updown program's instructions for the program tests with Anchor's client from
+ * the IDL: every instruction with the accounts an honest caller passes, each overridable (the
+ * attacks pass others).
+ */
+import { BN, type Program } from '@coral-xyz/anchor';
+import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { SystemProgram, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { PROGRAM_ID, betPda } from '../../index.ts';
+import { ChainCore } from './chain-core.ts';
+import { DEFAULT_PARAMS, type Accounts, type Bettor, type Params } from './types.ts';
+
+const toBn = (value: bigint): BN => new BN(value.toString());
+
+/** The harness's chain with a builder for every instruction. */
+export class ChainInstructions extends ChainCore {
+  /** The initialize instruction, signed by `authority` (accounts overridable, for attacks). */
+  initializeIx(params: Params = DEFAULT_PARAMS, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    const method = this.method('initialize')(
+      toBn(params.minAmount),
+      toBn(params.maxAmount),
+      toBn(params.multiplierBps),
+      toBn(params.expirySeconds),
+      toBn(params.refundAfterSeconds),
+    );
+    return this.build(method, {
+      config: this.config,
+      authority: this.authority.publicKey,
+      admin: this.admin.publicKey,
+      relayer: this.relayer.publicKey,
+      mint: this.mint,
+      vault: this.vault,
+      program: PROGRAM_ID,
+      programData: this.programData,
+      tokenProgram: TOKEN_PROGRAM_ID,
+      systemProgram: SystemProgram.programId,
+      ...accounts,
+    });
+  }
+
+  /** The seq of the bettor's next bet: its state's bet_count, or 0 without a state (what a client knows). */
+  nextSeq(bettor: Bettor): bigint {
+    return this.readAccount(bettor.state)?.owner === PROGRAM_ID.toBase58() ? this.readBettorState(bettor).bet_count : 0n;
+  }
+
+  /** The address of the bettor's bet number `seq`. */
+  betAddress(bettor: Bettor, seq: bigint): PublicKey {
+    return betPda(bettor.key.publicKey, seq)[0];
+  }
+
+  /** place_bet or place_bet_delegated for `bettor` at `seq` (default: the next one; accounts overridable). */
+  placeBetIx(
+    bettor: Bettor,
+    args: { side: number; amount: bigint; entryPrice: bigint },
+    options: { delegated?: boolean; seq?: bigint; accounts?: Accounts } = {},
+  ): Promise<TransactionInstruction> {
+    const method = this.method(options.delegated ? 'placeBetDelegated' : 'placeBet');
+    return this.build(method(args.side, toBn(args.amount), toBn(args.entryPrice)), {
+      config: this.config,
+      bet: this.betAddress(bettor, options.seq ?? this.nextSeq(bettor)),
+      bettorState: bettor.state,
+      bettor: bettor.key.publicKey,
+      bettorToken: bettor.token,
+      vault: this.vault,
+      relayer: this.relayer.publicKey,
+      tokenProgram: TOKEN_PROGRAM_ID,
+      systemProgram: SystemProgram.programId,
+      ...options.accounts,
+    });
+  }
+
+  /** close_bet of `bet` paying `bettor` (accounts overridable). */
+  closeBetIx(bet: PublicKey, bettor: Bettor, exitPrice: bigint, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('closeBet')(toBn(exitPrice)), {
+      config: this.config,
+      bet,
+      bettorState: bettor.state,
+      bettorToken: bettor.token,
+      vault: this.vault,
+      relayer: this.relayer.publicKey,
+      tokenProgram: TOKEN_PROGRAM_ID,
+      ...accounts,
+    });
+  }
+
+  /** refund_expired of `bet` to `bettor` (no program signer; accounts overridable). */
+  refundExpiredIx(bet: PublicKey, bettor: Bettor, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('refundExpired')(), {
+      config: this.config,
+      bet,
+      bettorState: bettor.state,
+      bettorToken: bettor.token,
+      vault: this.vault,
+      tokenProgram: TOKEN_PROGRAM_ID,
+      ...accounts,
+    });
+  }
+
+  /** reclaim_bet of `bet` by the relayer, rent back to the relayer (the usual payer; accounts overridable). */
+  reclaimBetIx(bet: PublicKey, bettor: Bettor, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('reclaimBet')(), {
+      config: this.config,
+      bet,
+      bettorState: bettor.state,
+      payer: this.relayer.publicKey,
+      relayer: this.relayer.publicKey,
+      ...accounts,
+    });
+  }
+
+  /** close_bettor of `bettor`'s state by the relayer, rent back to the relayer (accounts overridable). */
+  closeBettorIx(bettor: Bettor, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('closeBettor')(), {
+      config: this.config,
+      bettorState: bettor.state,
+      payer: this.relayer.publicKey,
+      relayer: this.relayer.publicKey,
+      ...accounts,
+    });
+  }
+
+  /** set_paused by the admin (accounts overridable). */
+  setPausedIx(paused: number, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('setPaused')(paused), { config: this.config, admin: this.admin.publicKey, ...accounts });
+  }
+
+  /** set_relayer by the admin (accounts overridable). */
+  setRelayerIx(newRelayer: PublicKey, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('setRelayer')(newRelayer), { config: this.config, admin: this.admin.publicKey, ...accounts });
+  }
+
+  /** propose_admin by the admin (accounts overridable). */
+  proposeAdminIx(newAdmin: PublicKey, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('proposeAdmin')(newAdmin), { config: this.config, admin: this.admin.publicKey, ...accounts });
+  }
+
+  /** accept_admin signed by `newAdmin` (accounts overridable). */
+  acceptAdminIx(newAdmin: PublicKey, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('acceptAdmin')(), { config: this.config, newAdmin, ...accounts });
+  }
+
+  /** withdraw of `amount` from the vault into `destination` by the admin (accounts overridable). */
+  withdrawIx(amount: bigint, destination: PublicKey, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('withdraw')(toBn(amount)), {
+      config: this.config,
+      admin: this.admin.publicKey,
+      vault: this.vault,
+      destination,
+      tokenProgram: TOKEN_PROGRAM_ID,
+      ...accounts,
+    });
+  }
+
+  private method(name: string): (...args: unknown[]) => ReturnType<NonNullable<Program['methods'][string]>> {
+    const method = this.program.methods[name];
+    if (!method) throw new Error(`IDL has no instruction ${name}`);
+    return method as (...args: unknown[]) => ReturnType<NonNullable<Program['methods'][string]>>;
+  }
+
+  private build(
+    methods: { accountsStrict(a: Record<string, PublicKey>): { instruction(): Promise<TransactionInstruction> } },
+    accounts: Record<string, PublicKey | undefined>,
+  ): Promise<TransactionInstruction> {
+    return methods.accountsStrict(accounts as Record<string, PublicKey>).instruction();
+  }
+}
