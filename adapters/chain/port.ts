@@ -112,6 +112,15 @@ export interface BetTransactions {
 export interface ChainPort {
   /** null when the contract is not initialised */
   readConfig(): Promise<ContractConfig | null>;
+  /**
+   * Reads answered from what is held in memory, without waiting (a read route's fast path), or
+   * undefined when the async read would have to wait or fail (not synced yet, the chain away, a
+   * wallet not watched yet). A held value is replaced, never changed, when its account changes.
+   * Optional: an adapter without a mirror has none.
+   */
+  heldConfig?(): ContractConfig | null | undefined;
+  heldVaultBalance?(): bigint | undefined;
+  heldBalances?(address: PublicKey): Balance | undefined;
   /** the bet at `ref`; null when there is none (never placed, or its account was reclaimed) */
   readBet(ref: BetRef): Promise<BetAccount | null>;
   /** `readBet` from the chain itself, not what is held of it (after a write failed on it: it may have changed or gone) */

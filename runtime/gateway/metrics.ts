@@ -71,6 +71,15 @@ export function createGatewayMetrics(): GatewayMetrics {
     labelNames: ['route', 'status'],
     registers,
   });
+  // one labelled child per route and status, found without hashing labels on every request
+  const httpChildren = new Map<string, Map<number, { inc(): void }>>();
+  const httpChild = (route: string, status: number): { inc(): void } => {
+    let byStatus = httpChildren.get(route);
+    if (!byStatus) httpChildren.set(route, (byStatus = new Map()));
+    let child = byStatus.get(status);
+    if (!child) byStatus.set(status, (child = http.labels(route, String(status))));
+    return child;
+  };
   const rpcSeconds = new Histogram({
     name: 'gateway_chain_rpc_seconds',
     help: 'Chain JSON-RPC call latency, by method',
@@ -156,7 +165,7 @@ export function createGatewayMetrics(): GatewayMetrics {
       }
     },
     betExpires: (betId, expireTime) => void expiries.set(betId, expireTime),
-    httpAnswered: (route, status) => http.inc({ route, status: String(status) }),
+    httpAnswered: (route, status) => httpChild(route, status).inc(),
     rpc(method, seconds, failed) {
       rpcSeconds.observe({ method }, seconds);
       if (failed) rpcErrors.inc({ method });

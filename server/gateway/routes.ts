@@ -22,6 +22,7 @@ import { HttpError, retryAfter } from '../http/reply.ts';
 import { gatewayOpenApi } from '../openapi/gateway.ts';
 import type { Registry } from 'prom-client';
 import { registerAdminRoute } from './admin-route.ts';
+import { heldReads } from './held-reads.ts';
 import { registerHistoryRoutes, type HistoryApi } from './history-routes.ts';
 import { answering, orRefuse } from './answers.ts';
 import { registerMetricsRoute } from './metrics-route.ts';
@@ -61,7 +62,14 @@ function requireTestMode(config: GatewayConfig, what: string): void {
 export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): void {
   const { config, chain, keys, log } = api;
 
-  router.get('/state', () =>
+  const held = heldReads(chain);
+  router.get('/state', () => {
+    // Profile B's state is the fixed bettor's; Profile A's comes from memory when the mirror holds it
+    const body = api.fixed ? undefined : held.state();
+    if (body === null) throw new HttpError(409, { error: MESSAGES.notInitialized });
+    return body ?? readState();
+  });
+  const readState = () =>
     answering(async () => {
       if (api.fixed) {
         const state = orRefuse(await fixedBettorState(api.fixed));
@@ -71,8 +79,7 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
       const c = await chain.readConfig();
       if (!c) throw new HttpError(409, { error: MESSAGES.notInitialized });
       return contractStateView(c, await chain.vaultBalance());
-    }),
-  );
+    });
 
   // Profile A demands `Content-Type: application/json` and `{}` (docs/gateway-api.md#path-rules); Profile B takes an empty body.
   router.post(
@@ -108,12 +115,16 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
     }),
   );
 
-  router.get('/balance/:address', ({ params }) =>
-    answering(async () => {
-      const b = await chain.balances(addressParam(params.address));
-      return balanceView(b.lamports, b.tokenUnits);
-    }),
-  );
+  router.get('/balance/:address', ({ params }) => {
+    const address = addressParam(params.address);
+    return (
+      held.balance(params.address ?? '', address) ??
+      answering(async () => {
+        const b = await chain.balances(address);
+        return balanceView(b.lamports, b.tokenUnits);
+      })
+    );
+  });
 
   // 500 when the chain node is unreachable (docs/gateway-api.md#errors; with Retry-After, like every outage answer)
   router.post('/bet', ({ body }) =>

@@ -81,11 +81,19 @@ export class ChainMirror {
     if (late.length > 0) await this.refresh(late, slot);
   }
 
+  /** Whether the subscriptions are open, or have been down no longer than the grace. */
+  private current(): boolean {
+    return this.o.pubsub.status() === 'open' || Date.now() - this.o.pubsub.statusSince() <= (this.o.staleGraceMs ?? 1_000);
+  }
+
   /** Throws ChainUnavailable when the subscriptions have been down longer than the grace. */
   private fresh(): void {
-    if (this.o.pubsub.status() === 'open') return;
-    if (Date.now() - this.o.pubsub.statusSince() > (this.o.staleGraceMs ?? 1_000))
-      throw new ChainUnavailable('the chain is unreachable (its subscriptions are down); values held may be stale');
+    if (!this.current()) throw new ChainUnavailable('the chain is unreachable (its subscriptions are down); values held may be stale');
+  }
+
+  /** Whether a read can answer from memory now, without waiting: started, and current. */
+  private heldNow(): boolean {
+    return this.feed.started && this.current();
   }
 
   private async ready(): Promise<void> {
@@ -149,6 +157,29 @@ export class ChainMirror {
   async lamports(wallet: PublicKey): Promise<bigint> {
     await this.ready();
     return this.wallets.lamports(nameOf(wallet));
+  }
+
+  /**
+   * The reads above answered from memory without waiting (a read route's fast path), or
+   * undefined when the async read would wait or fail: not started, subscriptions down, a wallet
+   * not watched yet. A held object is replaced, never changed, when its account changes.
+   */
+  heldConfig(): ContractConfig | null | undefined {
+    return this.heldNow() ? (this.held.cfg?.value ?? null) : undefined;
+  }
+
+  heldTokenAmount(address: PublicKey): bigint | undefined {
+    return this.heldNow() ? (this.held.tokens.get(nameOf(address))?.value ?? 0n) : undefined;
+  }
+
+  heldTokenUnitsOf(owner: PublicKey): bigint | undefined {
+    const mint = this.feed.mint;
+    if (!this.heldNow() || !mint) return undefined;
+    return this.held.tokens.get(nameOf(tokenAccountOf(mint, owner)))?.value ?? 0n;
+  }
+
+  heldLamports(wallet: PublicKey): bigint | undefined {
+    return this.heldNow() ? this.wallets.peek(nameOf(wallet)) : undefined;
   }
 
   /** Forgets a bet whose account this process closed (reclaim_bet): the chain does not announce a closed account. */

@@ -36,6 +36,8 @@ export interface SyncOptions {
 export class MirrorSync {
   /** the contract's mint, once the config is known */
   mint: PublicKey | null = null;
+  /** the first start (subscribed, everything read once) has finished */
+  started = false;
   private tokenSub: Promise<void> | null = null;
   private starting: Promise<void> | null = null;
   private programSub: Promise<Subscription> | null = null;
@@ -65,6 +67,7 @@ export class MirrorSync {
         clearTimeout(timer);
       }
       await this.sync();
+      this.started = true;
     })().catch((err: unknown) => {
       this.starting = null;
       throw err instanceof ChainUnavailable ? err : new ChainUnavailable(`chain mirror could not start: ${(err as Error).message}`, { cause: err });

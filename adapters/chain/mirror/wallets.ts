@@ -37,6 +37,15 @@ export class WalletWatch {
     return [...this.wallets.keys()];
   }
 
+  /** SOL of the wallet named `key` when it is watched and known (it becomes the most recently asked), else undefined; never waits. */
+  peek(key: string): bigint | undefined {
+    const entry = this.wallets.get(key);
+    if (!entry?.known) return undefined;
+    this.wallets.delete(key);
+    this.wallets.set(key, entry);
+    return entry.known.value;
+  }
+
   /** SOL of the wallet named `key`: from memory once watched; the first ask reads it (shared by concurrent askers) and starts watching it. */
   async lamports(key: string): Promise<bigint> {
     let entry = this.wallets.get(key);

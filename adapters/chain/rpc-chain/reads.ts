@@ -145,6 +145,23 @@ export class RpcChainReads {
     return { lamports, tokenUnits };
   }
 
+  heldConfig(): ContractConfig | null | undefined {
+    const config = this.mirror.heldConfig();
+    if (config) this.statics ??= { mint: new PublicKey(config.mint), vault: new PublicKey(config.vault) };
+    return config;
+  }
+
+  heldVaultBalance(): bigint | undefined {
+    return this.statics ? this.mirror.heldTokenAmount(this.statics.vault) : undefined;
+  }
+
+  heldBalances(address: PublicKey): Balance | undefined {
+    if (!this.statics) return undefined;
+    const lamports = this.mirror.heldLamports(address);
+    const tokenUnits = this.mirror.heldTokenUnitsOf(address);
+    return lamports === undefined || tokenUnits === undefined ? undefined : { lamports, tokenUnits };
+  }
+
   async vaultBalance(): Promise<bigint> {
     const { vault } = await this.requireStatics();
     return this.mirror.tokenAmount(vault);
