@@ -9,7 +9,7 @@
  * gateway on the chain process and a private Redis, the exchange on that Redis with synthetic
  * books), so wrk, the server and the baseline share no event loop. Per route: the route's body is
  * fetched once and its length taken; the service is loaded (a 1 s warm-up, then the measured run);
- * then a bare uWS server is started in its own process with a body of exactly that length, loaded
+ * then a bare uWS server is started in its own process with a fixed body of exactly that length, loaded
  * the same way, and stopped: never both at once. The CPU each server process used during its run
  * (/proc utime + stime) gives the CPU per request; the gateway's JSON-RPC calls per request are
  * counted by the proxy in front of the chain. When wrk is missing and cannot be installed, every
