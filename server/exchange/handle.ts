@@ -31,7 +31,7 @@ export function answer<T>(out: Outcome<T>, status = 200, view: (value: T) => unk
 /**
  * A dependency outage as the exchange answers it: 503 with Retry-After and an error code naming
  * the dependency (`REDIS_UNAVAILABLE`). A write that reaches Redis after the request's deadline
- * writes nothing (design: "never commits after answering"); an order retried with its
+ * writes nothing (docs/exchange-api.md#errors); an order retried with its
  * Idempotency-Key never trades twice.
  */
 export function outageError(err: DependencyUnavailable): HttpError {

@@ -1,5 +1,5 @@
 /**
- * Turning runtime outcomes into HTTP answers (spec section 7): gateway refusals become their
+ * Turning runtime outcomes into HTTP answers (docs/gateway-api.md#errors): gateway refusals become their
  * status with `{error, ...}`, a program that says "not initialised" is 409, and a dependency that
  * is down is 503 with Retry-After naming it — except where the spec fixes the status: POST /bet
  * answers 500 when the chain node is unreachable. Anything else stays an internal error (logged
@@ -23,7 +23,7 @@ const REFUSAL_STATUS: Record<RefusalCode, number> = {
   no_price: 503,
 };
 
-/** Status of "the chain is unreachable" on a route: 500 on POST /bet (spec section 7), 503 elsewhere. */
+/** Status of "the chain is unreachable" on a route: 500 on POST /bet (docs/gateway-api.md#errors), 503 elsewhere. */
 export type ChainDownStatus = 500 | 503;
 
 /** The HttpError of a refusal: its status and `{error}` (plus `openBetId` for 409 open bet). */

@@ -133,7 +133,7 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
             409: err('open bet (with openBetId) or contract not initialised'),
             502: err('the chain refused the transaction'),
             ...outage,
-            500: err('the chain node is unreachable (spec section 7), or internal error'),
+            500: err('the chain node is unreachable, or internal error'),
           },
     }),
     ...getBoth({
@@ -210,7 +210,7 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
     }),
     ...getBoth({
       path: '/ws',
-      summary: 'WebSocket event stream (spec section 6); `?since=<seq>` replays what was missed',
+      summary: 'WebSocket event stream; `?since=<seq>` replays what was missed',
       tags: ['events'],
       parameters: [{ name: 'since', in: 'query', description: 'last seq seen', schema: v.string() }],
       responses: {

@@ -260,7 +260,7 @@ const GATEWAY_ROUTES: readonly RouteShape[] = [
   ]),
   ...WEB_PAGE_ROUTES,
 ];
-/** 503s the gateway documents: no price yet (spec 7), health/ready naming what is down. */
+/** 503s the gateway documents: no price yet (docs/gateway-api.md#errors), health/ready naming what is down. */
 const gatewayAllows503 = (path: string) => /^(\/api)?\/(price|health|ready)(\?|$)/.test(path);
 
 describe('fuzzing the gateway (profiles A and B)', () => {
@@ -322,7 +322,7 @@ const EXCHANGE_ROUTES: readonly RouteShape[] = [
   { template: '/:x/:y/:z', fields: [] },
   ...WEB_PAGE_ROUTES,
 ];
-/** 503s the exchange documents: a stale or missing book (spec 7). */
+/** 503s the exchange documents: a stale or missing book (docs/exchange-api.md#errors). */
 const exchangeAllows503 = (_path: string, body: any) => body?.error === 'PRICE_UNAVAILABLE';
 
 describe('fuzzing the exchange', () => {

@@ -62,7 +62,7 @@ async function call(method: string, path: string, init: RequestInit = {}): Promi
 
 const json = (body: unknown): RequestInit => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
-describe('path rules (spec 1.7, 7)', () => {
+describe('path rules (docs/gateway-api.md#path-rules, #errors)', () => {
   it('serves GET routes under /api and without it, with CORS on every reply', async () => {
     for (const path of ['/api/state', '/state']) {
       const r = await call('GET', path);
@@ -191,7 +191,7 @@ describe('path rules (spec 1.7, 7)', () => {
 
 const price = (n: number): TestEvent => ({ type: 'price', symbol: 'solusdt', price: `${100 + n}.00000000`, ts: 1_763_700_000_000 + n });
 
-describe('event stream (spec 6)', () => {
+describe('event stream (docs/gateway-api.md#events)', () => {
   it('refuses a malformed since with 400', async () => {
     await expect(collect(`${wsBase}/api/ws?since=abc`)).rejects.toThrow(/400/);
   });

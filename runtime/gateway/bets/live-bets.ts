@@ -115,7 +115,7 @@ export class LiveBets {
   }
 
   /**
-   * A runtime that rehydrates nothing: a follower's intake (design: "Several gateways"). It starts
+   * A runtime that rehydrates nothing: a follower's intake (docs/operations.md#several-gateways). It starts
    * the series of a bet placed here, commits its first snapshot with `bet_open`, and lets it go; the leader's runtime takes the stored series over with `adoptStored`.
    */
   static intake(options: LiveBetsOptions): LiveBets {
