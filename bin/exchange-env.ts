@@ -1,0 +1,22 @@
+/** Exchange configuration, validated once at boot (docs/operations.md#processes); `--help` prints it. */
+import { EXCHANGE_FEEDS, binanceWsUrl } from '../runtime/feed-from-env.ts';
+import { commonEnv, describe, integer, natsUrl, optionalOneOf, port, readEnv, text, url } from '../runtime/env.ts';
+
+/** The exchange's variables, each with its default and meaning (`--help`). */
+export const exchangeEnvFields = {
+  EXCHANGE_PORT: describe('REST API port (/api/v1)', port(8081)),
+  EXCHANGE_MGMT_PORT: describe('management port (GET /actuator/health, GET /actuator/prometheus)', port(8082)),
+  HOST: describe('listen address (0.0.0.0 in a container)', text('127.0.0.1')),
+  BOOK_MAX_AGE_MS: describe('an order book older than this is never used, ms', integer(30_000, 1)),
+  EXCHANGE_FEED: describe('order books from nats|synthetic|binance (unset: nats when NATS_URL is set, else synthetic)', optionalOneOf(EXCHANGE_FEEDS)),
+  NATS_URL: describe('NATS for market.book.<SYMBOL>; journal entries and fills are published on exchange.<accountId>.journal|fill', natsUrl()),
+  BINANCE_WS_URL: describe('Binance stream base URL (EXCHANGE_FEED=binance)', binanceWsUrl()),
+  REDIS_URL: describe('Redis for the ledger (unset: a journal file in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
+  DATA_DIR: describe('where the embedded ledger file lives', text('.data')),
+  ...commonEnv,
+};
+
+/** Reads the exchange's own variables; throws ConfigError naming a bad one. */
+export function exchangeEnv(source: Record<string, string | undefined> = process.env) {
+  return readEnv(exchangeEnvFields, source);
+}
