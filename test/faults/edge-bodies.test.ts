@@ -4,42 +4,15 @@
  * limit and past it (413 exactly past it, never a 5xx), and concurrent identical faucet calls,
  * each of which is a grant (docs/gateway-api.md#faucet).
  */
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from '../support/gateway-stack.ts';
 import { freePort, startRedisServer, startService, type RunningServer, type ServiceProcess } from '../support/servers.ts';
+import { send as sendRaw } from './support/raw-request.ts';
 
-interface Raw {
-  status: number;
-  text: string;
-}
-
-/** One request over node:http; `chunked` sends the body without a Content-Length. Status 0 when the connection dropped. */
-function send(base: string, method: string, path: string, body: Buffer | null, headers: Record<string, string> = {}, chunked = false): Promise<Raw> {
-  const url = new URL(base);
-  return new Promise((resolve) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        method,
-        path,
-        headers: { 'content-type': 'application/json', ...headers, ...(body && !chunked ? { 'content-length': String(body.length) } : {}) },
-        timeout: 15_000,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', () => resolve({ status: 0, text: '' }));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve({ status: 0, text: '' }));
-    if (body) req.write(body);
-    req.end();
-  });
-}
+const JSON_TYPE = { 'content-type': 'application/json' };
+/** A JSON request (`chunked`: no Content-Length). */
+const send = (base: string, method: string, path: string, body: Buffer | null, headers: Record<string, string> = {}, chunked = false) =>
+  sendRaw(base, method, path, { ...JSON_TYPE, ...headers }, body, chunked);
 
 /** A JSON body of exactly `size` bytes (`{"pad":"xx…"}`; shorter sizes are JSON prefixes, which do not parse). */
 function bodyOfSize(size: number): Buffer {
