@@ -7,7 +7,7 @@ import { AccountLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { Keypair, PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { address, lamports } from '@solana/kit';
 import { UPDOWN_IDL } from '../index.ts';
-import type { BetChain } from './svm.ts';
+import type { ChainCore } from './harness/chain-core.ts';
 
 /** Changes one account meta of an instruction built from the IDL (by account name): what an attacker's client could send. */
 export function patchAccount(
@@ -25,7 +25,7 @@ export function patchAccount(
 }
 
 /** Writes an account directly (tests only: forged or pre-funded accounts an attacker could not make). */
-export function writeAccount(chain: BetChain, key: PublicKey, account: { owner: PublicKey; data: Uint8Array; lamports: bigint }): void {
+export function writeAccount(chain: ChainCore, key: PublicKey, account: { owner: PublicKey; data: Uint8Array; lamports: bigint }): void {
   chain.svm.setAccount({
     address: address(key.toBase58()),
     data: account.data,
@@ -37,7 +37,7 @@ export function writeAccount(chain: BetChain, key: PublicKey, account: { owner: 
 }
 
 /** Copies `from` (owner, data, lamports) to a fresh address and returns it. */
-export function forgeCopy(chain: BetChain, from: PublicKey, mutate: (data: Uint8Array) => void = () => {}): PublicKey {
+export function forgeCopy(chain: ChainCore, from: PublicKey, mutate: (data: Uint8Array) => void = () => {}): PublicKey {
   const source = chain.readAccount(from);
   if (!source) throw new Error(`cannot copy missing account ${from.toBase58()}`);
   const key = Keypair.generate().publicKey;
@@ -48,7 +48,7 @@ export function forgeCopy(chain: BetChain, from: PublicKey, mutate: (data: Uint8
 }
 
 /** A token account of `mint` owned by `owner` at a fresh address (not an ATA). */
-export function tokenAccountAt(chain: BetChain, owner: PublicKey, mint: PublicKey, amount = 0n): PublicKey {
+export function tokenAccountAt(chain: ChainCore, owner: PublicKey, mint: PublicKey, amount = 0n): PublicKey {
   const key = Keypair.generate().publicKey;
   const data = Buffer.alloc(AccountLayout.span);
   AccountLayout.encode(
