@@ -65,20 +65,27 @@ export function createGatewayMetrics(): GatewayMetrics {
     buckets: [0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60, 120, 300],
     registers,
   });
-  const http = new Counter({
+  // answers are counted in plain numbers and handed to the counter at each scrape: no label hashing per request
+  const answers = new Map<string, Map<number, { count: number; published: number }>>();
+  new Counter({
     name: 'gateway_http_requests_total',
     help: 'HTTP requests answered, by route pattern and status',
     labelNames: ['route', 'status'],
     registers,
+    collect() {
+      for (const [route, byStatus] of answers)
+        for (const [status, n] of byStatus) {
+          if (n.count > n.published) this.inc({ route, status: String(status) }, n.count - n.published);
+          n.published = n.count;
+        }
+    },
   });
-  // one labelled child per route and status, found without hashing labels on every request
-  const httpChildren = new Map<string, Map<number, { inc(): void }>>();
-  const httpChild = (route: string, status: number): { inc(): void } => {
-    let byStatus = httpChildren.get(route);
-    if (!byStatus) httpChildren.set(route, (byStatus = new Map()));
-    let child = byStatus.get(status);
-    if (!child) byStatus.set(status, (child = http.labels(route, String(status))));
-    return child;
+  const answerCount = (route: string, status: number): { count: number; published: number } => {
+    let byStatus = answers.get(route);
+    if (!byStatus) answers.set(route, (byStatus = new Map()));
+    let n = byStatus.get(status);
+    if (!n) byStatus.set(status, (n = { count: 0, published: 0 }));
+    return n;
   };
   const rpcSeconds = new Histogram({
     name: 'gateway_chain_rpc_seconds',
@@ -165,7 +172,9 @@ export function createGatewayMetrics(): GatewayMetrics {
       }
     },
     betExpires: (betId, expireTime) => void expiries.set(betId, expireTime),
-    httpAnswered: (route, status) => httpChild(route, status).inc(),
+    httpAnswered: (route, status) => {
+      answerCount(route, status).count++;
+    },
     rpc(method, seconds, failed) {
       rpcSeconds.observe({ method }, seconds);
       if (failed) rpcErrors.inc({ method });

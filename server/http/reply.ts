@@ -1,6 +1,7 @@
 /**
  * Writing answers over uWebSockets.js for every HTTP surface (docs/architecture.md#http-kit): JSON and
- * text replies, corked and CORS-open (HEAD gets the headers without the body), one error type that
+ * text replies, corked and CORS-open (every answer allows any origin; a preflight also names the
+ * methods and headers), HEAD with the headers without the body, one error type that
  * carries a status and headers, and a JSON text made once and sent as it is. Status lines and the
  * fixed headers are encoded once at load: a reply writes bytes, it converts no string.
  */
@@ -64,6 +65,9 @@ export const CORS_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['Access-Control-Max-Age', '86400'],
 ];
 const CORS_BYTES = CORS_HEADERS.map(([k, v]) => [encoded(k), encoded(v)] as const);
+// an answer that is not a preflight needs only the origin (the other three are read from preflights)
+const ALLOW_ORIGIN = encoded(CORS_HEADERS[0]?.[0] ?? '');
+const ANY_ORIGIN = encoded(CORS_HEADERS[0]?.[1] ?? '');
 const CONTENT_TYPE = encoded('Content-Type');
 const CONTENT_LENGTH = encoded('Content-Length');
 const JSON_TYPE = encoded('application/json');
@@ -93,8 +97,10 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
-const writeCors = (res: HttpResponse): void => {
-  for (const [k, v] of CORS_BYTES) res.writeHeader(k, v);
+/** The status line (uWS writes `200 OK` itself when none is written) and the origin header of an answer. */
+const writeHead = (res: HttpResponse, status: number): void => {
+  if (status !== 200) res.writeStatus(statusBytes(status));
+  res.writeHeader(ALLOW_ORIGIN, ANY_ORIGIN);
 };
 
 /** Writes headers then the body (none for HEAD, with its length). */
@@ -113,8 +119,7 @@ export function sendJson(r: Reply, status: number, body?: unknown, headers: Read
   if (r.aborted) return;
   const payload = body === undefined || status === 204 ? undefined : body instanceof RawJson ? body.text : JSON.stringify(body);
   r.res.cork(() => {
-    r.res.writeStatus(statusBytes(status));
-    writeCors(r.res);
+    writeHead(r.res, status);
     for (const [k, v] of headers) r.res.writeHeader(k, v);
     if (payload === undefined) r.res.endWithoutBody();
     // a 413 closes the connection: the client may still be sending the rest of the body
@@ -127,8 +132,7 @@ export function sendJson(r: Reply, status: number, body?: unknown, headers: Read
 export function sendText(r: Reply, status: number, body: string, contentType: string): void {
   if (r.aborted) return;
   r.res.cork(() => {
-    r.res.writeStatus(statusBytes(status));
-    writeCors(r.res);
+    writeHead(r.res, status);
     finish(r, contentType, body, false);
   });
   r.aborted = true;
@@ -138,7 +142,7 @@ export function sendText(r: Reply, status: number, body: string, contentType: st
 export function sendPreflight(res: HttpResponse): void {
   res.cork(() => {
     res.writeStatus(statusBytes(204));
-    writeCors(res);
+    for (const [k, v] of CORS_BYTES) res.writeHeader(k, v);
     res.endWithoutBody();
   });
 }
