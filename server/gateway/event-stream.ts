@@ -32,63 +32,19 @@
  * Limits: a `since` older than the log's oldest event replays from the oldest held (the gap is
  * unavoidable); a `since` above the last seq (a memory log restarted) replays everything held.
  * Events appended by other processes sharing a Redis log appear in replays but not live here.
+ *
+ * This file holds the stream's ordering and sockets; its shapes are in event-stream/types.ts, the
+ * replay of a resuming socket in event-stream/replay.ts.
  */
-import type { Logger } from '../../kernel/log.ts';
-import type { AppendOptions, EventLog, LoggedEvent, Sequenced } from '../../adapters/store/event-log/port.ts';
+import type { EventLog, LoggedEvent, Sequenced, AppendOptions } from '../../adapters/store/event-log/port.ts';
 import { DEFAULT_READ_LIMIT } from '../../adapters/store/event-log/port.ts';
 import type { TemplatedApp } from 'uWebSockets.js';
 import { reply, sendJson } from '../http/reply.ts';
 import type { WebSocket } from 'uWebSockets.js';
+import { resume, type ReplaySource } from './event-stream/replay.ts';
+import { EVENT_STREAM_PATHS, TOPIC, type EventBroadcaster, type EventPage, type EventStreamOptions, type SocketState } from './event-stream/types.ts';
 
-/** Paths of the stream (docs/gateway-api.md#path-rules: `GET /ws` under the API base; also bare, like GET routes). */
-export const EVENT_STREAM_PATHS = ['/api/ws', '/ws'] as const;
-const TOPIC = 'events';
-
-/** Tuning of the stream; defaults in brackets. */
-export interface EventStreamOptions {
-  logger: Logger;
-  /** bytes buffered per socket before it is closed as a slow consumer [1 MiB] */
-  maxBackpressure?: number;
-  /** replay waits for `drain` above this many buffered bytes [min(256 KiB, maxBackpressure / 4)]; keep it below maxBackpressure minus the largest event */
-  replayHighWater?: number;
-  /** events read from the log per replay step [500] */
-  replayPageSize?: number;
-  /** seconds without traffic before uWS closes a socket; pings are sent automatically [120] */
-  idleTimeoutSeconds?: number;
-  /** how long a delivered event waits for a missing predecessor before the log is read [500] */
-  gapFillMs?: number;
-}
-
-interface SocketState {
-  /** seq the client asked to resume after, if any */
-  since: number | undefined;
-  /** epoch the client's `since` belongs to, if it said */
-  epoch: string | undefined;
-  open: boolean;
-  live: boolean;
-  /** resolves a replay waiting for backpressure to drain */
-  drained: (() => void) | undefined;
-}
-
-/** The broadcast side used by the runtime (prices, bets). */
-export interface EventBroadcaster<E extends LoggedEvent> {
-  /** Logs `event` (assigning its seq) and publishes it to every live socket; resolves with the sequenced event. */
-  broadcast<T extends E>(event: T, options?: AppendOptions): Promise<Sequenced<T>>;
-}
-
-/** The `resume` message: the first message after a connect with `since`. */
-export interface ResumeMessage {
-  type: 'resume';
-  recovered: boolean;
-  epoch: string;
-  seq: number;
-}
-
-/** A page of history (`GET /api/events`). */
-export interface EventPage<E extends LoggedEvent> {
-  epoch: string;
-  events: Array<Sequenced<E>>;
-}
+export { EVENT_STREAM_PATHS, type EventBroadcaster, type EventPage, type EventStreamOptions, type ResumeMessage } from './event-stream/types.ts';
 
 /** The event stream: broadcast side plus socket handling; attach it to an app with `attach`. */
 export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
@@ -103,6 +59,7 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
   private readonly maxBackpressure: number;
   private readonly replayHighWater: number;
   private readonly pageSize: number;
+  private readonly replaySource: ReplaySource<E>;
 
   constructor(
     private readonly log: EventLog<E>,
@@ -112,6 +69,14 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
     this.replayHighWater = options.replayHighWater ?? Math.min(256 * 1024, Math.floor(this.maxBackpressure / 4));
     this.pageSize = options.replayPageSize ?? DEFAULT_READ_LIMIT;
     this.gapFillMs = options.gapFillMs ?? 500;
+    this.replaySource = {
+      log,
+      logger: options.logger,
+      pageSize: this.pageSize,
+      replayHighWater: this.replayHighWater,
+      lastPublished: () => this.lastPublished,
+      snapshot: () => this.snapshot(),
+    };
   }
 
   /** Reads the log's last seq (a restarted process resumes numbering and replay from there). */
@@ -267,69 +232,9 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
       state.live = true;
       return;
     }
-    this.resume(ws, state).catch((err: unknown) => {
+    resume(this.replaySource, ws, state).catch((err: unknown) => {
       this.options.logger.error({ err }, 'event replay failed; closing the socket');
       if (state.open) ws.end(1011, 'replay failed');
     });
-  }
-
-  /** Sends the resume message, then the replay from `since` (or from the start of what is held when it cannot be recovered). */
-  private async resume(ws: WebSocket<SocketState>, state: SocketState): Promise<void> {
-    const since = state.since ?? 0;
-    const [epoch, first] = await Promise.all([this.log.epoch(), this.log.firstSeq()]);
-    if (!state.open) return;
-    const last = this.lastPublished;
-    const sameEpoch = state.epoch === undefined || state.epoch === epoch;
-    const recovered = sameEpoch && since <= last && since >= first - 1;
-    ws.send(JSON.stringify({ type: 'resume', recovered, epoch, seq: last } satisfies ResumeMessage));
-    // another epoch, or a log restarted (memory): everything held is new to the client
-    if (!sameEpoch || since > last) state.since = 0;
-    const snapshot = this.snapshot();
-    if (snapshot && snapshot.seq <= (state.since ?? 0)) ws.send(JSON.stringify(snapshot));
-    await this.replay(ws, state);
-  }
-
-  /** Resolves on the next `drain` below the high-water mark, or on close. */
-  private drained(state: SocketState): Promise<void> {
-    return new Promise<void>((resolve) => {
-      state.drained = () => {
-        state.drained = undefined;
-        resolve();
-      };
-    });
-  }
-
-  private async replay(ws: WebSocket<SocketState>, state: SocketState): Promise<void> {
-    let cursor = state.since ?? 0;
-    for (;;) {
-      if (!state.open) return;
-      if (cursor >= this.lastPublished) {
-        // Caught up: join the topic in this same synchronous step (see the module comment).
-        ws.subscribe(TOPIC);
-        state.live = true;
-        return;
-      }
-      const page = await this.log.readSince(cursor, this.pageSize);
-      if (!state.open) return;
-      const published = page.filter((e) => e.seq <= this.lastPublished);
-      if (published.length === 0) {
-        this.options.logger.warn({ cursor, lastPublished: this.lastPublished }, 'event log holds nothing after the cursor; going live');
-        cursor = this.lastPublished;
-        continue;
-      }
-      // Send while the socket's backlog stays under the high-water mark; otherwise wait for drain.
-      let i = 0;
-      while (i < published.length) {
-        if (!state.open) return;
-        ws.cork(() => {
-          while (i < published.length && ws.getBufferedAmount() <= this.replayHighWater) {
-            const e = published[i++] as Sequenced<E>;
-            ws.send(JSON.stringify(e));
-            cursor = e.seq;
-          }
-        });
-        if (state.open && ws.getBufferedAmount() > this.replayHighWater) await this.drained(state);
-      }
-    }
   }
 }
