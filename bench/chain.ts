@@ -15,7 +15,7 @@ import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruct
 import { closeBetIx, placeBetIx } from '../adapters/chain/codec.ts';
 import { loadLocalChainInfo, loadOrCreateRoleKeys } from '../adapters/chain/local/data-dir.ts';
 import type { BetAccount } from '../adapters/chain/port.ts';
-import { RpcChain } from '../adapters/chain/rpc-chain.ts';
+import { RpcChain } from '../adapters/chain/rpc-chain/index.ts';
 import { until } from './support/measure.ts';
 import { freePort, stopChild, waitForPort } from '../test/support/servers.ts';
 

@@ -9,7 +9,7 @@
  *   settlement.liveBets().open(input);
  *   await settlement.stop();
  */
-import type { RpcChain } from '../adapters/chain/rpc-chain.ts';
+import type { RpcChain } from '../adapters/chain/rpc-chain/index.ts';
 import { createRedisLease } from '../adapters/store/lease/redis.ts';
 import type { Sequenced } from '../adapters/store/event-log/port.ts';
 import type { Logger } from '../kernel/log.ts';
