@@ -48,6 +48,8 @@ export class ChainMirror {
   private readonly held: MirrorHoldings;
   private readonly wallets: WalletWatch;
   private readonly feed: MirrorSync;
+  /** the token account name of each owner key asked about by a held read */
+  private readonly tokenAccountNames = new WeakMap<PublicKey, { mint: PublicKey; name: string }>();
 
   constructor(private readonly o: MirrorOptions) {
     this.held = new MirrorHoldings(o.programId, o.log);
@@ -175,7 +177,10 @@ export class ChainMirror {
   heldTokenUnitsOf(owner: PublicKey): bigint | undefined {
     const mint = this.feed.mint;
     if (!this.heldNow() || !mint) return undefined;
-    return this.held.tokens.get(nameOf(tokenAccountOf(mint, owner)))?.value ?? 0n;
+    // by the owner key's identity: deriving (or looking up) the token account by name costs more than the read
+    let account = this.tokenAccountNames.get(owner);
+    if (account?.mint !== mint) this.tokenAccountNames.set(owner, (account = { mint, name: nameOf(tokenAccountOf(mint, owner)) }));
+    return this.held.tokens.get(account.name)?.value ?? 0n;
   }
 
   heldLamports(wallet: PublicKey): bigint | undefined {

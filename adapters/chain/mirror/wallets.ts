@@ -11,6 +11,8 @@ import type { MirrorHoldings } from './holdings.ts';
 import { AccountNotification, Multiple, type Known } from './wire.ts';
 
 interface Watched {
+  /** when it was last (re)inserted, counted in insertions */
+  stamp: number;
   known: Known<bigint> | null;
   sub: Subscription | null;
   loading: Promise<void> | null;
@@ -19,6 +21,8 @@ interface Watched {
 /** The watched wallets, least recently asked first. */
 export class WalletWatch {
   private readonly wallets = new Map<string, Watched>();
+  /** insertions so far: the map's order is the order of the stamps */
+  private inserted = 0;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -41,20 +45,16 @@ export class WalletWatch {
   peek(key: string): bigint | undefined {
     const entry = this.wallets.get(key);
     if (!entry?.known) return undefined;
-    this.wallets.delete(key);
-    this.wallets.set(key, entry);
+    this.touch(key, entry);
     return entry.known.value;
   }
 
   /** SOL of the wallet named `key`: from memory once watched; the first ask reads it (shared by concurrent askers) and starts watching it. */
   async lamports(key: string): Promise<bigint> {
     let entry = this.wallets.get(key);
-    if (entry) {
-      // least recently asked first out: re-insert at the end
-      this.wallets.delete(key);
-      this.wallets.set(key, entry);
-    } else {
-      entry = { known: null, sub: null, loading: null };
+    if (entry) this.touch(key, entry);
+    else {
+      entry = { stamp: ++this.inserted, known: null, sub: null, loading: null };
       this.wallets.set(key, entry);
       this.evict();
       const e = entry;
@@ -77,6 +77,18 @@ export class WalletWatch {
       await entry.loading;
     }
     return entry.known?.value ?? 0n;
+  }
+
+  /**
+   * Least recently asked first out: an asked wallet moves to the end of the order. Only one in the
+   * older half moves: a wallet in the newer half is not near eviction, and moving costs more than
+   * the read (the read routes ask on every request).
+   */
+  private touch(key: string, entry: Watched): void {
+    if (entry.stamp > this.inserted - this.maxWallets / 2) return;
+    this.wallets.delete(key);
+    entry.stamp = ++this.inserted;
+    this.wallets.set(key, entry);
   }
 
   private evict(): void {
