@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from '../support/gateway-stack.ts';
-import { freePort, startRedisServer, startService, type RunningServer, type ServiceProcess } from '../support/servers.ts';
+import { startTestExchange, type TestExchange } from './support/exchange.ts';
 import { send as sendRaw } from './support/raw-request.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -120,26 +120,16 @@ describe('the gateway (profiles A and B) at its edges', () => {
 });
 
 describe('the exchange at its edges', () => {
-  let redis: RunningServer;
-  let exchange: ServiceProcess;
+  let exchange: TestExchange | undefined;
   let base = '';
   let id = '';
   beforeAll(async () => {
-    redis = await startRedisServer();
-    const [port, mgmt] = [await freePort(), await freePort()];
-    exchange = await startService(
-      'exchange',
-      { EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmt), REDIS_URL: redis.url, EXCHANGE_FEED: 'synthetic', NATS_URL: '', LOG_LEVEL: 'warn' },
-      mgmt,
-    );
-    base = `http://127.0.0.1:${port}`;
+    exchange = await startTestExchange();
+    base = exchange.base;
     const created = await send(base, 'POST', '/api/v1/accounts', Buffer.from(JSON.stringify({ name: 'edges', initialCash: '1000' })));
     id = (JSON.parse(created.text) as { id: string }).id;
   }, 120_000);
-  afterAll(async () => {
-    await exchange?.stop();
-    await redis?.stop();
-  });
+  afterAll(() => exchange?.stop());
 
   it('a body nested 30,000 deep, or as deep as the limit allows, is a 400 {error, message} on every write (413 past the limit), never a 500', async () => {
     const routes = [

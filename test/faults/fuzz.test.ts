@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from '../support/gateway-stack.ts';
-import { freePort, startRedisServer, startService, type RunningServer, type ServiceProcess } from '../support/servers.ts';
+import { startTestExchange, type TestExchange } from './support/exchange.ts';
 import { fuzz, type RouteShape } from './support/fuzz-requests.ts';
 import { send } from './support/raw-request.ts';
 
@@ -118,23 +118,13 @@ const EXCHANGE_ROUTES: readonly RouteShape[] = [
 const exchangeAllows503 = (_path: string, body: any) => body?.error === 'PRICE_UNAVAILABLE';
 
 describe('fuzzing the exchange', () => {
-  let redis: RunningServer;
-  let exchange: ServiceProcess;
+  let exchange: TestExchange | undefined;
   let base = '';
   beforeAll(async () => {
-    redis = await startRedisServer();
-    const [port, mgmt] = [await freePort(), await freePort()];
-    exchange = await startService(
-      'exchange',
-      { EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmt), REDIS_URL: redis.url, EXCHANGE_FEED: 'synthetic', NATS_URL: '', LOG_LEVEL: 'warn' },
-      mgmt,
-    );
-    base = `http://127.0.0.1:${port}`;
+    exchange = await startTestExchange();
+    base = exchange.base;
   }, 120_000);
-  afterAll(async () => {
-    await exchange?.stop();
-    await redis?.stop();
-  });
+  afterAll(() => exchange?.stop());
 
   it('no 5xx but PRICE_UNAVAILABLE, {error, message} on every refusal, no dropped connection', async () => {
     // a real account, so that fuzzed bodies also reach the ledger behind valid ids

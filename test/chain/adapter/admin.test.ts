@@ -10,17 +10,15 @@ import { configAddress } from '../../../adapters/chain/codec.ts';
 import { initializeContract } from '../../../adapters/chain/initialize.ts';
 import type { RpcChain } from '../../../adapters/chain/rpc-chain/index.ts';
 import { TEST_PARAMS, fundedBettor, startTestChain, type TestChain } from '../support.ts';
-import { STAKE, WIN, refusal, signed } from './fixtures.ts';
+import { STAKE, WIN, refusal, signed, onLocalChain } from './fixtures.ts';
 
 describe('RpcChain on the local chain', () => {
   let t: TestChain;
   let chain: RpcChain;
-
-  beforeAll(async () => {
-    t = await startTestChain();
-    chain = t.adapter();
+  onLocalChain((started, adapter) => {
+    t = started;
+    chain = adapter;
   });
-  afterAll(() => t.stop());
 
   it('pauses and resumes bet intake with the admin key (Paused); the relayer key cannot', async () => {
     const bettor = await fundedBettor(chain);

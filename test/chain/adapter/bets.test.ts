@@ -3,22 +3,20 @@
  * placing (signed and delegated), settling every outcome, refunds, and the program's refusals
  * surfacing as ProgramRefusal with the program's code.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import { createApproveInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { RpcChain } from '../../../adapters/chain/rpc-chain/index.ts';
-import { TEST_PARAMS, fundedBettor, startTestChain, untilUnix, type TestChain } from '../support.ts';
-import { STAKE, PRICE, WIN, refusal, signed } from './fixtures.ts';
+import { TEST_PARAMS, fundedBettor, untilUnix, type TestChain } from '../support.ts';
+import { STAKE, PRICE, WIN, refusal, signed, onLocalChain } from './fixtures.ts';
 
 describe('RpcChain on the local chain', () => {
   let t: TestChain;
   let chain: RpcChain;
-
-  beforeAll(async () => {
-    t = await startTestChain();
-    chain = t.adapter();
+  onLocalChain((started, adapter) => {
+    t = started;
+    chain = adapter;
   });
-  afterAll(() => t.stop());
 
   it("places a signed bet at the bettor's seq, reads it back from the mirror, and settles a win after expiry", async () => {
     const bettor = await fundedBettor(chain);

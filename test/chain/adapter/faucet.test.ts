@@ -2,20 +2,16 @@
  * The chain adapter's faucet against the local chain: each call is a grant of its own
  * (docs/gateway-api.md#faucet).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Keypair } from '@solana/web3.js';
 import type { RpcChain } from '../../../adapters/chain/rpc-chain/index.ts';
-import { startTestChain, type TestChain } from '../support.ts';
+import { onLocalChain } from './fixtures.ts';
 
 describe('RpcChain on the local chain', () => {
-  let t: TestChain;
   let chain: RpcChain;
-
-  beforeAll(async () => {
-    t = await startTestChain();
-    chain = t.adapter();
+  onLocalChain((_t, adapter) => {
+    chain = adapter;
   });
-  afterAll(() => t.stop());
 
   it('faucet grants 5 SOL and 10000 tokens in one transaction, creating the token account, each time it is asked', async () => {
     const who = Keypair.generate();

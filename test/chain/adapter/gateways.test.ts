@@ -4,20 +4,18 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RpcChain } from '../../../adapters/chain/rpc-chain/index.ts';
-import { fundedBettor, startTestChain, type TestChain } from '../support.ts';
-import { signed } from './fixtures.ts';
+import { fundedBettor, type TestChain } from '../support.ts';
+import { signed, onLocalChain } from './fixtures.ts';
 
 describe('RpcChain on the local chain', () => {
   let t: TestChain;
   let chain: RpcChain;
-
-  beforeAll(async () => {
-    t = await startTestChain();
-    chain = t.adapter();
+  onLocalChain((started, adapter) => {
+    t = started;
+    chain = adapter;
   });
-  afterAll(() => t.stop());
 
   it('a placement whose answer is lost on the way back is found by its signature', async () => {
     let lost = 0;

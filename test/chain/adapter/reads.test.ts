@@ -2,21 +2,19 @@
  * The chain adapter's reads against the local chain: the config the fresh data dir was
  * initialised with, the genesis hash and cluster kind, and nothing read for what does not exist.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Keypair } from '@solana/web3.js';
 import type { RpcChain } from '../../../adapters/chain/rpc-chain/index.ts';
-import { TEST_PARAMS, startTestChain, type TestChain } from '../support.ts';
-import { PRICE, refusal, refOf } from './fixtures.ts';
+import { TEST_PARAMS, type TestChain } from '../support.ts';
+import { PRICE, refusal, refOf, onLocalChain } from './fixtures.ts';
 
 describe('RpcChain on the local chain', () => {
   let t: TestChain;
   let chain: RpcChain;
-
-  beforeAll(async () => {
-    t = await startTestChain();
-    chain = t.adapter();
+  onLocalChain((started, adapter) => {
+    t = started;
+    chain = adapter;
   });
-  afterAll(() => t.stop());
 
   it('reads the config the fresh data dir was initialised with: distinct admin and relayer, no liability yet', async () => {
     const cfg = await chain.readConfig();
