@@ -119,6 +119,8 @@ export interface ChainPort {
    * Optional: an adapter without a mirror has none.
    */
   heldConfig?(): ContractConfig | null | undefined;
+  /** changes whenever a held value changes (a body made from held values is current while it is the same); undefined as above */
+  heldVersion?(): number | undefined;
   heldVaultBalance?(): bigint | undefined;
   heldBalances?(address: PublicKey): Balance | undefined;
   /** the bet at `ref`; null when there is none (never placed, or its account was reclaimed) */

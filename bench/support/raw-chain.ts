@@ -29,13 +29,30 @@ export async function blockhash(rpc: RpcExchange): Promise<string> {
   return v.parse(Blockhash, await rpc({ jsonrpc: '2.0', id: 1, method: 'getLatestBlockhash', params: [{ commitment: 'confirmed' }] })).result.value.blockhash;
 }
 
-/** Sends base64 transactions in ordered batches (of 50); throws on the first refusal. Resolves with the seconds taken. */
+/** Whether a request failed because its connection was closed under it (its answer is lost, not refused). */
+const connectionLost = (err: unknown): boolean => err instanceof TypeError && (err.cause as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET';
+const alreadyProcessed = (error: unknown): boolean => (error as { data?: { err?: unknown } } | undefined)?.data?.err === 'AlreadyProcessed';
+
+/**
+ * Sends base64 transactions in ordered batches (of 50); throws on the first refusal. Resolves with
+ * the seconds taken. A batch whose connection was closed under it is sent again (twice at most),
+ * as any client that lost an answer would: what landed the first time answers AlreadyProcessed.
+ */
 export async function sendBatches(rpc: RpcExchange, wires: string[], size = 50): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < wires.length; i += size) {
     const batch = wires.slice(i, i + size).map((w, k) => ({ jsonrpc: '2.0', id: i + k, method: 'sendTransaction', params: [w, { encoding: 'base64' }] }));
-    const res = (await rpc(batch)) as Array<{ error?: unknown }>;
-    const failed = res.filter((r) => r.error);
+    let resent = false;
+    let res: Array<{ error?: unknown }> | null = null;
+    for (let attempt = 1; res === null; attempt++) {
+      try {
+        res = (await rpc(batch)) as Array<{ error?: unknown }>;
+      } catch (err) {
+        if (attempt >= 3 || !connectionLost(err)) throw err;
+        resent = true;
+      }
+    }
+    const failed = res.filter((r) => r.error && !(resent && alreadyProcessed(r.error)));
     if (failed.length > 0) throw new Error(`raw batch refused: ${JSON.stringify(failed[0])}`);
   }
   return (performance.now() - started) / 1000;

@@ -18,13 +18,13 @@ const MAX_BALANCE_BODIES = 20_000;
 export interface HeldReads {
   /** the state body; null when the contract is not initialised; undefined when it cannot answer now */
   state(): RawJson | null | undefined;
-  /** the balance body of `address` (its name and key), or undefined when it cannot answer now */
-  balance(name: string, key: PublicKey): RawJson | undefined;
+  /** the balance body of the address named `name`, made from memory while nothing held changed, else read (`key` gives it), or undefined when it cannot answer now */
+  balance(name: string, key: () => PublicKey): RawJson | undefined;
 }
 
 export function heldReads(chain: ChainPort): HeldReads {
   let state: { config: ContractConfig; vault: bigint; body: RawJson } | null = null;
-  const balances = new Map<string, { lamports: bigint; tokenUnits: bigint; body: RawJson }>();
+  const balances = new Map<string, { version: number; lamports: bigint; tokenUnits: bigint; body: RawJson }>();
   return {
     state() {
       const config = chain.heldConfig?.();
@@ -35,13 +35,19 @@ export function heldReads(chain: ChainPort): HeldReads {
       return state.body;
     },
     balance(name, key) {
-      const held = chain.heldBalances?.(key);
-      if (!held) return undefined;
+      const version = chain.heldVersion?.();
+      if (version === undefined) return undefined;
       const cached = balances.get(name);
-      if (cached?.lamports === held.lamports && cached.tokenUnits === held.tokenUnits) return cached.body;
+      if (cached?.version === version) return cached.body; // nothing held changed since it was made
+      const held = chain.heldBalances?.(key());
+      if (!held) return undefined;
+      if (cached?.lamports === held.lamports && cached.tokenUnits === held.tokenUnits) {
+        cached.version = version;
+        return cached.body;
+      }
       if (balances.size >= MAX_BALANCE_BODIES) balances.clear();
       const body = new RawJson(JSON.stringify(balanceView(held.lamports, held.tokenUnits)));
-      balances.set(name, { ...held, body });
+      balances.set(name, { version, ...held, body });
       return body;
     },
   };

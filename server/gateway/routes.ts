@@ -116,14 +116,15 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
   );
 
   router.get('/balance/:address', ({ params }) => {
-    const address = addressParam(params.address);
-    return (
-      held.balance(params.address ?? '', address) ??
-      answering(async () => {
-        const b = await chain.balances(address);
-        return balanceView(b.lamports, b.tokenUnits);
-      })
-    );
+    const name = params.address ?? '';
+    // a body cached for this name was made for a valid address: no need to parse it again
+    const body = held.balance(name, () => addressParam(name));
+    if (body) return body;
+    const address = addressParam(name);
+    return answering(async () => {
+      const b = await chain.balances(address);
+      return balanceView(b.lamports, b.tokenUnits);
+    });
   });
 
   // 500 when the chain node is unreachable (docs/gateway-api.md#errors; with Retry-After, like every outage answer)

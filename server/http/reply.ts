@@ -78,6 +78,8 @@ export interface Reply {
   aborted: boolean;
   /** a HEAD request: headers as for GET, no body */
   readonly head: boolean;
+  /** answered inside the uWS handler, where uWS corks by itself */
+  readonly now?: boolean;
 }
 
 /** Wraps `res` for an answer given later (call synchronously in the handler); `method` upper case. */
@@ -90,7 +92,13 @@ export function reply(res: HttpResponse, method = ''): Reply {
 }
 
 /** Wraps `res` for an answer given before the uWS handler returns (no abort can come first). */
-export const replyNow = (res: HttpResponse, head: boolean): Reply => ({ res, aborted: false, head });
+export const replyNow = (res: HttpResponse, head: boolean): Reply => ({ res, aborted: false, head, now: true });
+
+/** Runs `write` corked, unless uWS corks already (inside its handler). */
+const corked = (r: Reply, write: () => void): void => {
+  if (r.now) write();
+  else r.res.cork(write);
+};
 
 /** JSON text made once and sent as it is (a cached answer). */
 export class RawJson {
@@ -118,7 +126,7 @@ function finish(r: Reply, contentType: Buffer | string, payload: string, close: 
 export function sendJson(r: Reply, status: number, body?: unknown, headers: ReadonlyArray<readonly [string, string]> = []): void {
   if (r.aborted) return;
   const payload = body === undefined || status === 204 ? undefined : body instanceof RawJson ? body.text : JSON.stringify(body);
-  r.res.cork(() => {
+  corked(r, () => {
     writeHead(r.res, status);
     for (const [k, v] of headers) r.res.writeHeader(k, v);
     if (payload === undefined) r.res.endWithoutBody();
@@ -131,7 +139,7 @@ export function sendJson(r: Reply, status: number, body?: unknown, headers: Read
 /** Sends a text body (e.g. the Prometheus exposition format) with CORS headers, corked. Safe to call after abort. */
 export function sendText(r: Reply, status: number, body: string, contentType: string): void {
   if (r.aborted) return;
-  r.res.cork(() => {
+  corked(r, () => {
     writeHead(r.res, status);
     finish(r, contentType, body, false);
   });

@@ -61,6 +61,10 @@ interface MethodTable {
   allow: string;
 }
 
+/** uWS gives the method in lower case; routes are keyed in upper case. */
+const UPPER: Record<string, string> = { get: 'GET', head: 'HEAD', post: 'POST', put: 'PUT', delete: 'DELETE', options: 'OPTIONS', patch: 'PATCH' };
+const upper = (method: string): string => UPPER[method] ?? method.toUpperCase();
+
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
@@ -114,7 +118,7 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Router 
   };
 
   const dispatch = (res: HttpResponse, req: HttpRequest, table: MethodTable): void => {
-    const method = req.getCaseSensitiveMethod().toUpperCase();
+    const method = upper(req.getMethod());
     if (method === 'OPTIONS') return sendPreflight(res);
     const head = method === 'HEAD';
     const route = table.routes.get(head ? 'GET' : method);
@@ -189,7 +193,7 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Router 
 
   // unknown paths: 404; a preflight is answered everywhere
   app.any('/*', (res, req) => {
-    const method = req.getCaseSensitiveMethod().toUpperCase();
+    const method = upper(req.getMethod());
     if (method === 'OPTIONS') return sendPreflight(res);
     answered('unmatched', 404);
     sendJson(replyNow(res, method === 'HEAD'), 404, errors.notFound(method, req.getUrl()));

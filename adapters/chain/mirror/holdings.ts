@@ -19,6 +19,8 @@ export class MirrorHoldings {
   readonly tokens = new Map<string, Known<bigint>>();
   /** the highest slot any notification was seen at */
   slotSeen = 0;
+  /** counts every change of a held value (a cache made from held values is current while it is unchanged) */
+  changes = 0;
   /** slot each config or bettor-state account is known at, by address (bets and token accounts carry their own) */
   private readonly programSlots = new Map<string, number>();
   /** callers waiting for one account's write of a slot, by address */
@@ -61,13 +63,17 @@ export class MirrorHoldings {
       this.log.error({ address, err: (err as Error).message }, 'program account that does not decode; left out of the mirror');
       return null;
     }
-    if (kind !== null) this.wake(address);
+    if (kind !== null) {
+      this.changes++;
+      this.wake(address);
+    }
     return kind;
   }
 
   setToken(address: string, slot: number, amount: bigint): void {
     const held = this.tokens.get(address);
     if (!held || held.slot <= slot) this.tokens.set(address, { slot, value: amount });
+    this.changes++;
     this.wake(address);
   }
 
@@ -81,6 +87,7 @@ export class MirrorHoldings {
     for (let seq = before; seq < state.reclaimed; seq++) {
       const address = nameOf(betAddress({ bettor: state.bettor, seq }));
       if (this.bets.get(address)?.value.status !== 0) this.bets.delete(address);
+      this.changes++;
     }
   }
 

@@ -166,6 +166,11 @@ export class ChainMirror {
    * undefined when the async read would wait or fail: not started, subscriptions down, a wallet
    * not watched yet. A held object is replaced, never changed, when its account changes.
    */
+  /** A number that changes whenever a held value changes; undefined when reads cannot answer from memory now. */
+  heldVersion(): number | undefined {
+    return this.heldNow() ? this.held.changes : undefined;
+  }
+
   heldConfig(): ContractConfig | null | undefined {
     return this.heldNow() ? (this.held.cfg?.value ?? null) : undefined;
   }

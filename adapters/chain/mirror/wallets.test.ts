@@ -17,7 +17,7 @@ function watch(maxWallets: number) {
   const pubsub = {
     subscribe: (_m: string, params: unknown[]) => Promise.resolve({ unsubscribe: () => unsubscribed.push(params[0] as string) }),
   } as unknown as PubSub;
-  const holdings = { saw: () => undefined } as unknown as MirrorHoldings;
+  const holdings = { saw: () => undefined, changes: 0 } as unknown as MirrorHoldings;
   return { wallets: new WalletWatch(rpc, pubsub, pino({ level: 'silent' }), holdings, maxWallets), unsubscribed };
 }
 

@@ -61,7 +61,10 @@ export class WalletWatch {
       void this.pubsub
         .subscribe('accountSubscribe', [key, { encoding: 'base64', commitment: 'confirmed' }], (r) => {
           const n = v.parse(AccountNotification, r);
-          if (!e.known || e.known.slot <= n.context.slot) e.known = { slot: n.context.slot, value: BigInt(n.value.lamports) };
+          if (!e.known || e.known.slot <= n.context.slot) {
+            e.known = { slot: n.context.slot, value: BigInt(n.value.lamports) };
+            this.holdings.changes++;
+          }
           this.holdings.saw(n.context.slot);
         })
         .then((sub) => {
@@ -96,6 +99,7 @@ export class WalletWatch {
       const [oldest, entry] = this.wallets.entries().next().value as [string, { sub: Subscription | null }];
       this.wallets.delete(oldest);
       entry.sub?.unsubscribe();
+      this.holdings.changes++; // no longer followed: a body made from it may go stale
     }
   }
 
@@ -106,7 +110,10 @@ export class WalletWatch {
       const entry = this.wallets.get(key);
       if (!entry) return;
       const acc = res.value[i];
-      if (!entry.known || entry.known.slot <= res.context.slot) entry.known = { slot: res.context.slot, value: BigInt(acc?.lamports ?? 0) };
+      if (!entry.known || entry.known.slot <= res.context.slot) {
+        entry.known = { slot: res.context.slot, value: BigInt(acc?.lamports ?? 0) };
+        this.holdings.changes++;
+      }
     });
   }
 

@@ -145,6 +145,10 @@ export class RpcChainReads {
     return { lamports, tokenUnits };
   }
 
+  heldVersion(): number | undefined {
+    return this.mirror.heldVersion();
+  }
+
   heldConfig(): ContractConfig | null | undefined {
     const config = this.mirror.heldConfig();
     if (config) this.statics ??= { mint: new PublicKey(config.mint), vault: new PublicKey(config.vault) };
