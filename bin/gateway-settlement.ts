@@ -26,7 +26,7 @@ import type { GatewayMetrics } from '../runtime/gateway/metrics.ts';
 import { settlementEffects } from '../runtime/gateway/settlement/effects.ts';
 import { BetReclaimer } from '../runtime/gateway/settlement/reclaimer.ts';
 import { Settler, type ReplayPolicy } from '../runtime/gateway/settlement/settler.ts';
-import { REDIS_PREFIX, type GatewayStores } from '../runtime/gateway/stores.ts';
+import { REDIS_PREFIX, type GatewayStores } from './gateway-stores.ts';
 import type { GatewayConfig } from './gateway-env.ts';
 
 /** What the phase is built from. */

@@ -10,7 +10,7 @@
 import { PortInUse } from '../kernel/errors.ts';
 import { DataDirLocked } from '../adapters/store/file/data-dir-lock.ts';
 import { OldDataDirLayout } from '../adapters/chain/local/data-dir.ts';
-import { RoleMismatch } from '../runtime/gateway/chain-setup.ts';
+import { RoleMismatch } from './gateway-chain.ts';
 import { commonEnv, exitOnHelp, readEnv, type EnvFields } from '../runtime/env.ts';
 import { log, setLogLevel } from '../kernel/log.ts';
 import { ConfigError } from '../kernel/errors.ts';

@@ -6,7 +6,7 @@
  */
 import { startLocalChain, type LocalChain } from '../adapters/chain/local/start.ts';
 import { describe, port, readEnv, text } from '../runtime/env.ts';
-import { initParams } from '../runtime/gateway/chain-setup.ts';
+import { initParams } from './gateway-chain.ts';
 import { gatewayEnv, readGatewayConfig } from './gateway-env.ts';
 import { log } from '../kernel/log.ts';
 import { assertNativeUws } from '../server/http/listen.ts';

@@ -1,6 +1,6 @@
 /**
  * Gateway records in Redis, under the gateway's key prefix (`gw:` by default, see
- * `runtime/gateway/stores.ts`): snapshots `<p>bet:<id>`, live ids `<p>bets:live`, the event log
+ * `bin/gateway-stores.ts`): snapshots `<p>bet:<id>`, live ids `<p>bets:live`, the event log
  * (`adapters/store/event-log/redis.ts`), and retry requests published on `<p>ops:retry`.
  */
 import type { Redis } from 'ioredis';

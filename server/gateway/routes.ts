@@ -9,7 +9,6 @@ import { publicKeyOf } from '../../adapters/chain/account-layout.ts';
 import { refusesLamports } from '../../adapters/chain/tx-outcome.ts';
 import { FAUCET_LAMPORTS, FAUCET_TOKEN_UNITS } from '../../adapters/chain/faucet.ts';
 import type { KeyStore } from '../../adapters/store/keystore/port.ts';
-import type { GatewayConfig } from '../../bin/gateway-env.ts';
 import { fixedBettorState, placeFixedBet, type FixedBettorDeps } from '../../runtime/gateway/profile-b/fixed-bettor.ts';
 import type { Health } from '../../runtime/gateway/health.ts';
 import { placeBetA, type BetDeps } from '../../runtime/gateway/bets/place-bet.ts';
@@ -30,9 +29,16 @@ import { registerPriceRoute } from './price-route.ts';
 import { respond, type GatewayRouter } from './router.ts';
 import { parseBetBodyA, parseBetBodyB } from './wire.ts';
 
+/** The settings the routes read (the gateway's env, docs/operations.md#processes). */
+export interface RoutesConfig {
+  GW_PROFILE: 'A' | 'B';
+  SMART_MODE: 'test' | 'prod';
+  GW_ADMIN_TOKEN?: string | undefined;
+}
+
 /** What the routes call. */
 export interface GatewayApi {
-  config: GatewayConfig;
+  config: RoutesConfig;
   chain: ChainPort;
   keys: KeyStore;
   prices: Pick<PriceService, 'current'>;
@@ -54,7 +60,7 @@ function addressParam(address: string | undefined): PublicKey {
 }
 
 /** 403 outside test mode: faucet and wallet are test mode only (docs/gateway-api.md#wallet, docs/gateway-api.md#faucet). */
-function requireTestMode(config: GatewayConfig, what: string): void {
+function requireTestMode(config: RoutesConfig, what: string): void {
   if (config.SMART_MODE !== 'test') throw new HttpError(403, { error: `${what} is available in test mode only (SMART_MODE=test)` });
 }
 

@@ -7,27 +7,27 @@
  */
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { lockDataDir } from '../../adapters/store/file/data-dir-lock.ts';
-import type { BetHistoryStore, BetRecord } from '../../adapters/store/bet-history/port.ts';
-import { createRedisBetHistory, redisHistoryLayout } from '../../adapters/store/bet-history/redis.ts';
-import type { EventLog } from '../../adapters/store/event-log/port.ts';
-import { createRedisEventLog } from '../../adapters/store/event-log/redis.ts';
-import { openGatewayJournal } from '../../adapters/store/file/gateway-journal.ts';
-import { deriveKeystoreKey } from '../../adapters/store/keystore/crypto.ts';
-import { openFileKeyStore } from '../../adapters/store/keystore/file.ts';
-import { openRedisKeyStore } from '../../adapters/store/keystore/redis.ts';
-import { resolveKeystoreSecret } from '../../adapters/store/keystore/secret.ts';
-import type { KeyStore } from '../../adapters/store/keystore/port.ts';
-import type { PriceHistory } from '../../adapters/store/price-history/port.ts';
-import { createRedisPriceHistory } from '../../adapters/store/price-history/redis.ts';
-import { openRedis, redactUrl } from '../../adapters/store/redis/client.ts';
-import type { SnapshotStore } from '../../adapters/store/snapshot/port.ts';
-import { createRedisSnapshotStore } from '../../adapters/store/snapshot/redis.ts';
-import type { BetEmittedEvent } from '../../machines/bet-events.ts';
-import type { Logger } from '../../kernel/log.ts';
-import type { GatewayConfig } from '../../bin/gateway-env.ts';
-import type { GatewayEvent } from './events/schemas.ts';
-import { waitFor } from '../wait-for.ts';
+import { lockDataDir } from '../adapters/store/file/data-dir-lock.ts';
+import type { BetHistoryStore, BetRecord } from '../adapters/store/bet-history/port.ts';
+import { createRedisBetHistory, redisHistoryLayout } from '../adapters/store/bet-history/redis.ts';
+import type { EventLog } from '../adapters/store/event-log/port.ts';
+import { createRedisEventLog } from '../adapters/store/event-log/redis.ts';
+import { openGatewayJournal } from '../adapters/store/file/gateway-journal.ts';
+import { deriveKeystoreKey } from '../adapters/store/keystore/crypto.ts';
+import { openFileKeyStore } from '../adapters/store/keystore/file.ts';
+import { openRedisKeyStore } from '../adapters/store/keystore/redis.ts';
+import { resolveKeystoreSecret } from '../adapters/store/keystore/secret.ts';
+import type { KeyStore } from '../adapters/store/keystore/port.ts';
+import type { PriceHistory } from '../adapters/store/price-history/port.ts';
+import { createRedisPriceHistory } from '../adapters/store/price-history/redis.ts';
+import { openRedis, redactUrl } from '../adapters/store/redis/client.ts';
+import type { SnapshotStore } from '../adapters/store/snapshot/port.ts';
+import { createRedisSnapshotStore } from '../adapters/store/snapshot/redis.ts';
+import type { BetEmittedEvent } from '../machines/bet-events.ts';
+import type { Logger } from '../kernel/log.ts';
+import type { GatewayConfig } from './gateway-env.ts';
+import type { GatewayEvent } from '../runtime/gateway/events/schemas.ts';
+import { waitFor } from '../runtime/wait-for.ts';
 
 /** Prefix of every gateway key in Redis. */
 export const REDIS_PREFIX = 'gw:';

@@ -15,16 +15,16 @@
  */
 import * as v from 'valibot';
 import { PublicKey, type Keypair } from '@solana/web3.js';
-import { initializeContract } from '../../adapters/chain/initialize.ts';
-import { assertCurrentLayout, loadLocalChainInfo, loadRoleKey, roleKeyPath, type Role } from '../../adapters/chain/local/data-dir.ts';
-import { startLocalChain, type LocalChain } from '../../adapters/chain/local/start.ts';
-import { ChainUnavailable, type ContractConfig, type InitParams } from '../../adapters/chain/port.ts';
-import { RpcChain, pubsubUrlOf, type ChainKeys } from '../../adapters/chain/rpc-chain/index.ts';
-import { HttpTransport, RpcClient } from '../../adapters/chain/rpc-client.ts';
-import { observedTransport, type RpcObserver } from '../../adapters/chain/observed-transport.ts';
-import type { Logger } from '../../kernel/log.ts';
-import type { GatewayConfig } from '../../bin/gateway-env.ts';
-import { waitFor } from '../wait-for.ts';
+import { initializeContract } from '../adapters/chain/initialize.ts';
+import { assertCurrentLayout, loadLocalChainInfo, loadRoleKey, roleKeyPath, type Role } from '../adapters/chain/local/data-dir.ts';
+import { startLocalChain, type LocalChain } from '../adapters/chain/local/start.ts';
+import { ChainUnavailable, type ContractConfig, type InitParams } from '../adapters/chain/port.ts';
+import { RpcChain, pubsubUrlOf, type ChainKeys } from '../adapters/chain/rpc-chain/index.ts';
+import { HttpTransport, RpcClient } from '../adapters/chain/rpc-client.ts';
+import { observedTransport, type RpcObserver } from '../adapters/chain/observed-transport.ts';
+import type { Logger } from '../kernel/log.ts';
+import type { GatewayConfig } from './gateway-env.ts';
+import { waitFor } from '../runtime/wait-for.ts';
 
 /** The chain adapter and, when embedded, the local chain behind it. */
 export interface GatewayChain {
