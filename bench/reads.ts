@@ -20,6 +20,9 @@
  * used during the measured runs (and wrk's own CPU per request), so that a row measured beside
  * someone else's load can be told apart.
  *
+ * Where taskset and two cores exist, the server process (every thread) runs on the first core and wrk
+ * on the second, in both runs (BENCH_WRK_PIN=0 to let the scheduler place them).
+ *
  * Knobs: BENCH_SECONDS (5), BENCH_WRK_CONNECTIONS (32), BENCH_WRK_THREADS (1), BENCH_WRK_WARMUP
  * (1 s), BENCH_WRK_QUIET (20 s), BENCH_READS_ONLY (a part of the route names, e.g. `state` or `v1/prices`, to run only those);
  * BENCH_GATEWAY_NODE_ARGS / BENCH_EXCHANGE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof")
@@ -45,6 +48,7 @@ const options: WrkOptions = {
   threads: Number(process.env.BENCH_WRK_THREADS ?? 1),
   warmupSeconds: Number(process.env.BENCH_WRK_WARMUP ?? 1),
   quietWaitSeconds: Number(process.env.BENCH_WRK_QUIET ?? 20),
+  pin: process.env.BENCH_WRK_PIN !== '0',
 };
 const ONLY = process.env.BENCH_READS_ONLY ?? '';
 
@@ -112,7 +116,8 @@ async function compare(wrk: string, name: string, url: string, pid: number, coun
       `errors: service ${errorsOf(service)}, bare ${errorsOf(baseline)}; ` +
       `body ${route.bodyBytes} B (bare ${bareProbe.bodyBytes} B), response ${route.responseBytes} B (bare ${bareProbe.responseBytes} B); ` +
       `wrk CPU per request: service run ${service.wrkCpuUsPerRequest.toFixed(1)} µs, bare run ${baseline.wrkCpuUsPerRequest.toFixed(1)} µs; ` +
-      `other processes' cores: service run ${service.otherCores.toFixed(2)}, bare run ${baseline.otherCores.toFixed(2)}` +
+      `other processes' cores: service run ${service.otherCores.toFixed(2)}, bare run ${baseline.otherCores.toFixed(2)}; ` +
+      `${service.pinned && baseline.pinned ? 'server on core 0, wrk on core 1' : 'not pinned'}` +
       (counted ? `; ${counted}` : ''),
   };
 }

@@ -10,6 +10,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { cpuMs } from './measure.ts';
 
@@ -27,6 +28,8 @@ export interface WrkOptions {
   quietWaitSeconds?: number;
   /** called after the warm-up, right before the measured run (to reset counters) */
   beforeMeasured?: () => void;
+  /** pin the server (all its threads) to the first core and wrk to the second (taskset), so neither run lands on a different split of the cores than the other; on by default where taskset and two cores exist */
+  pin?: boolean;
 }
 
 /** What one wrk run printed. */
@@ -56,6 +59,8 @@ export interface WrkMeasurement extends WrkResult {
   wrkCpuUsPerRequest: number;
   /** cores busy during the run (on average) with anything but the server and wrk: other processes of the machine */
   otherCores: number;
+  /** the server ran on the first core and wrk on the second */
+  pinned: boolean;
 }
 
 /** Whether wrk can be run: its path, or why not. */
@@ -151,7 +156,15 @@ export function parseWrkOutput(text: string): WrkResult {
   };
 }
 
-const DEFAULTS = { threads: 1, connections: 32, seconds: 5, warmupSeconds: 1, quietWaitSeconds: 20 };
+const DEFAULTS = { threads: 1, connections: 32, seconds: 5, warmupSeconds: 1, quietWaitSeconds: 20, pin: true };
+
+/** Whether runs can be pinned: taskset on PATH and at least two cores. */
+const canPin = (): boolean => findOnPath('taskset') !== null && availableParallelism() >= 2;
+
+/** Pins every thread of process `pid` to `core` (taskset -a); false when it could not. */
+function pinProcess(pid: number, core: number): boolean {
+  return spawnSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' }).status === 0;
+}
 
 /** CPU time (user + system) the machine has spent busy so far, summed over cores, in ms (Linux /proc/stat; steal counts as busy). */
 export function machineBusyMs(): number {
@@ -167,9 +180,17 @@ const STAT_MARK = 'wrk-shell-stat:';
  * 15 s past that. wrk runs under a shell that prints its own /proc stat once wrk has exited: the
  * shell's children's times are wrk's.
  */
-export function runWrk(wrk: string, url: string, threads: number, connections: number, seconds: number): Promise<WrkResult & { wrkCpuMs: number }> {
+export function runWrk(
+  wrk: string,
+  url: string,
+  threads: number,
+  connections: number,
+  seconds: number,
+  core?: number,
+): Promise<WrkResult & { wrkCpuMs: number }> {
   const args = ['--latency', '-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, url];
-  const script = `"$0" "$@"; s=$?; echo "${STAT_MARK}$(cat /proc/$$/stat)"; exit $s`;
+  const run = core === undefined ? '"$0" "$@"' : `taskset -c ${core} "$0" "$@"`;
+  const script = `${run}; s=$?; echo "${STAT_MARK}$(cat /proc/$$/stat)"; exit $s`;
   return new Promise((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', script, wrk, ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let out = '';
@@ -233,12 +254,14 @@ export async function quiet(server: number | 'self', maxSeconds: number): Promis
  */
 export async function measureWithWrk(wrk: string, url: string, server: number | 'self', options: WrkOptions = {}): Promise<WrkMeasurement> {
   const o = { ...DEFAULTS, ...options };
+  const pinned = o.pin && server !== 'self' && canPin() && pinProcess(server, 0);
+  const wrkCore = pinned ? 1 : undefined;
   await quiet(server, o.quietWaitSeconds);
-  if (o.warmupSeconds > 0) await runWrk(wrk, url, o.threads, o.connections, o.warmupSeconds);
+  if (o.warmupSeconds > 0) await runWrk(wrk, url, o.threads, o.connections, o.warmupSeconds, wrkCore);
   o.beforeMeasured?.();
   const cpu0 = serverCpuMs(server);
   const busy0 = machineBusyMs();
-  const r = await runWrk(wrk, url, o.threads, o.connections, o.seconds);
+  const r = await runWrk(wrk, url, o.threads, o.connections, o.seconds, wrkCore);
   const cpu = serverCpuMs(server) - cpu0;
   const busy = machineBusyMs() - busy0;
   const perRequest = (ms: number) => (ms * 1000) / Math.max(1, r.requests);
@@ -248,5 +271,6 @@ export async function measureWithWrk(wrk: string, url: string, server: number | 
     cpuUsPerRequest: perRequest(cpu),
     wrkCpuUsPerRequest: perRequest(r.wrkCpuMs),
     otherCores: Math.max(0, busy - cpu - r.wrkCpuMs) / 1000 / r.seconds,
+    pinned,
   };
 }
