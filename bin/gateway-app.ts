@@ -121,7 +121,12 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       log,
     });
     cleanups.push(() => retries.stop());
-    metrics.observeLive({ actors: liveActors, sockets: () => shell.events.connections, lastTickMs: () => prices.current()?.ts });
+    metrics.observeLive({
+      actors: liveActors,
+      sockets: () => shell.events.connections,
+      lastTickMs: () => prices.current()?.ts,
+      landing: () => chain.landing(),
+    });
 
     const betDeps: BetDeps = {
       chain,

@@ -19,6 +19,7 @@ import { initializeContract } from '../adapters/chain/initialize.ts';
 import { assertCurrentLayout, loadLocalChainInfo, loadRoleKey, roleKeyPath, type Role } from '../adapters/chain/local/data-dir.ts';
 import { startLocalChain, type LocalChain } from '../adapters/chain/local/start.ts';
 import { ChainUnavailable, type ContractConfig, type InitParams } from '../adapters/chain/port.ts';
+import { endpoints } from '../adapters/chain/endpoints.ts';
 import { RpcChain, pubsubUrlOf, type ChainKeys } from '../adapters/chain/rpc-chain/index.ts';
 import { HttpTransport, RpcClient } from '../adapters/chain/rpc-client.ts';
 import { observedTransport, type RpcObserver } from '../adapters/chain/observed-transport.ts';
@@ -116,7 +117,8 @@ export async function connectChain(
     const relayer = loaded.relayer as Keypair;
     const local = embedded ?? sameProcess;
     // the embedded chain is called in-process (no HTTP on the request path); a chain elsewhere over keep-alive HTTP
-    const direct = local?.transport ?? new HttpTransport(url, RPC_TIMEOUT_MS);
+    const urls = url.split(',').map((u) => u.trim());
+    const direct = local?.transport ?? endpoints(urls.map((u) => new HttpTransport(u, RPC_TIMEOUT_MS)));
     const transport = observeRpc ? observedTransport(direct, observeRpc) : direct;
     const probe = new RpcClient(transport);
     await waitFor(`the chain at ${url}`, () => probe.call('getGenesisHash', [], v.string()), log, 'start the chain, or fix SOLANA_RPC_URL');
@@ -130,7 +132,7 @@ export async function connectChain(
     const upgradeAuthority = config.GW_INIT === 'on' ? loadRoleKey(config.DATA_DIR, 'upgrade-authority') : null;
     chain = new RpcChain({
       transport,
-      ...(local ? { pubsub: local.pubsub() } : { wsUrl: config.SOLANA_WS_URL ?? pubsubUrlOf(url) }),
+      ...(local ? { pubsub: local.pubsub() } : { wsUrl: config.SOLANA_WS_URL ?? pubsubUrlOf(urls[0] as string) }),
       keys: upgradeAuthority ? { ...keys, upgradeAuthority } : keys,
       ...(loaded.admin ? {} : { adminAddress: loadRoleKey(config.DATA_DIR, 'admin')?.publicKey }),
       timeoutMs: RPC_TIMEOUT_MS,
@@ -138,6 +140,8 @@ export async function connectChain(
       knownLocalGenesis: info ? [info.genesisHash] : [],
       // the local chain confirms within a slot: poll statuses often (a public cluster keeps the adapter's default)
       ...(info ? { pollMs: 25 } : {}),
+      resendMs: config.GW_RESEND_MS,
+      answerWithinMs: config.GW_BET_ANSWER_MS,
       log,
     });
     let contract: ContractConfig | null = null;

@@ -1,7 +1,7 @@
 /** Gateway configuration, validated once at boot (docs/operations.md#processes); `--help` prints it. */
 import { hostname } from 'node:os';
 import * as v from 'valibot';
-import { bigUint, commonEnv, describe, integer, natsUrl, oneOf, optionalText, port, readEnv, text, url } from '../runtime/env.ts';
+import { bigUint, commonEnv, describe, integer, natsUrl, oneOf, optionalText, port, readEnv, text, url, urlList } from '../runtime/env.ts';
 
 const base58Address = v.optional(v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address')));
 
@@ -11,8 +11,16 @@ export const gatewayEnv = {
   GW_PROFILE: describe('A: the client names bettor and amount; B: one fixed bettor, amount chosen, ties replayed', oneOf(['A', 'B'] as const)),
   SMART_MODE: describe('test: custodial wallets and the faucet exist; prod: they do not', oneOf(['test', 'prod'] as const)),
   SMART_SETTLE_INTERVAL_MS: describe('settlement scan period, ms', integer(2000, 10)),
-  SOLANA_RPC_URL: describe('JSON-RPC of the chain (unset: the local chain in-process over DATA_DIR)', url(['http:', 'https:'], 'http://127.0.0.1:8899')),
-  SOLANA_WS_URL: describe('PubSub of the chain (unset: SOLANA_RPC_URL on port + 1, ws:// or wss://)', url(['ws:', 'wss:'], 'ws://127.0.0.1:8900')),
+  SOLANA_RPC_URL: describe(
+    'JSON-RPC of the chain; several separated by commas: transactions sent to all, reads failing over (unset: the local chain in-process over DATA_DIR)',
+    urlList(['http:', 'https:'], 'http://127.0.0.1:8899'),
+  ),
+  SOLANA_WS_URL: describe('PubSub of the chain (unset: the first SOLANA_RPC_URL on port + 1, ws:// or wss://)', url(['ws:', 'wss:'], 'ws://127.0.0.1:8900')),
+  GW_RESEND_MS: describe('a transaction not confirmed yet is sent again (the same bytes) this often, ms', integer(1500, 50)),
+  GW_BET_ANSWER_MS: describe(
+    'POST /bet waits this long for the confirmation, then answers 500 {tx, pending: true} while the bet goes on landing, ms',
+    integer(5000, 100),
+  ),
   NATS_URL: describe('NATS for market.price.solusdt (unset: synthetic prices)', natsUrl()),
   REDIS_URL: describe('Redis for snapshots, events, prices, keys (unset: files in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
   DATA_DIR: describe('where the local chain and the embedded stores keep their files', text('.data')),

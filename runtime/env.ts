@@ -80,6 +80,16 @@ export function url(schemes: readonly string[], example: string, fallback?: stri
   return fallback === undefined ? v.optional(check) : v.optional(check, fallback);
 }
 
+/** A comma-separated list of URLs with one of `schemes` (several endpoints of one service); absent when unset. */
+export function urlList(schemes: readonly string[], example: string): Field<string | undefined> {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.check((s: string) => s.split(',').every((part) => isUrlOf(part.trim(), schemes)), `must be a URL such as ${example}, or several separated by commas`),
+    ),
+  );
+}
+
 /** A NATS server list: `nats://host:port` (or tls/ws/wss), `host:port`, comma-separated. */
 export function natsUrl(): Field<string | undefined>;
 export function natsUrl(fallback: string): Field<string>;

@@ -154,7 +154,7 @@ export interface ChainPort {
   setPaused(paused: boolean): Promise<string>;
   /**
    * Grants 5 SOL and 10000 tokens (to the address's ATA, created when missing) in one
-   * transaction; concurrent grants to the same address are one grant. Resolves with the grant's signature.
+   * transaction; every call is a grant of its own. Resolves with the grant's signature.
    */
   faucet(address: PublicKey): Promise<string>;
   balances(address: PublicKey): Promise<Balance>;
@@ -163,6 +163,23 @@ export interface ChainPort {
   clusterKind(): Promise<ClusterKind>;
   /** one cheap round trip (health checks); rejects with ChainUnavailable when the chain does not answer */
   ping(): Promise<void>;
+  /** what the landing engine has done so far, and the transactions landing now (docs/architecture.md#landing-transactions); optional */
+  landing?(): LandingReport;
+}
+
+/** The landing engine's counters and its intents not confirmed yet. */
+export interface LandingReport {
+  /** sendTransaction calls: first sends and rebroadcasts */
+  sends: number;
+  landed: number;
+  failed: number;
+  /** signings whose blockhash expired unlanded */
+  expired: number;
+  /** intents signed again after an expiry */
+  resigned: number;
+  /** landing times (ms, first signing to confirmation) of the latest landed intents, oldest first */
+  landingMs: readonly number[];
+  pending: ReadonlyArray<{ what: string; signature: string; signs: number; ageMs: number }>;
 }
 
 /** The chain did not answer, timed out, or answered something that is not JSON-RPC (docs/gateway-api.md#errors: 500 on POST /bet, 503 elsewhere). */
@@ -170,6 +187,22 @@ export class ChainUnavailable extends DependencyUnavailable {
   constructor(message: string, options?: { cause?: unknown }) {
     super('chain', message, options);
     this.name = 'ChainUnavailable';
+  }
+}
+
+/**
+ * A transaction the chain took, not confirmed by the caller's deadline: it may still land (the
+ * landing engine goes on rebroadcasting it), so the caller must not say it failed. Not an outage.
+ */
+export class OutcomeUnknown extends Error {
+  constructor(
+    readonly what: string,
+    /** the transaction, as last signed */
+    readonly signature: string,
+    deadlineMs: number,
+  ) {
+    super(`${what}: sent as ${signature}, not confirmed within ${deadlineMs} ms; it may still land`);
+    this.name = 'OutcomeUnknown';
   }
 }
 

@@ -34,6 +34,29 @@ export class RpcError extends ChainUnavailable {
 }
 
 /**
+ * The chain's RPC answered HTTP 429 (a provider's rate limit): nothing was done; the same call
+ * may be made again once `retryAfterMs` has passed (its Retry-After, else a second).
+ */
+export class RateLimited extends ChainUnavailable {
+  constructor(
+    url: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(`chain at ${url} answered HTTP 429 (rate limited; retry after ${retryAfterMs} ms)`);
+    this.name = 'RateLimited';
+  }
+}
+
+/** Retry-After in ms: whole seconds or an HTTP date; a second when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number {
+  if (header === undefined) return 1000;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.max(100, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? 1000 : Math.max(100, at - now);
+}
+
+/**
  * JSON-RPC over HTTP POST on a keep-alive connection pool (`node:http`: a fraction of the CPU
  * `fetch` costs per call), with a per-request timeout. A request that meets a reset on a reused
  * idle connection (the server closed it as we picked it) is sent once more on a fresh one;
@@ -92,6 +115,8 @@ export class HttpTransport implements JsonRpcTransport {
           res.on('end', () => {
             clearTimeout(timer);
             const status = res.statusCode ?? 0;
+            const retry = res.headers['retry-after'];
+            if (status === 429) return reject(new RateLimited(url, retryAfterMs(Array.isArray(retry) ? retry[0] : retry)));
             if (status < 200 || status >= 300) return reject(new ChainUnavailable(`chain at ${url} answered HTTP ${status}`));
             try {
               resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
@@ -139,6 +164,8 @@ export class RpcClient {
     }
     if ('error' in env.output) {
       const e = env.output.error;
+      // some providers say "too many requests" as a JSON-RPC error rather than HTTP 429
+      if (e.code === 429 || e.code === -32429) throw new RateLimited(this.transport.description, 1000);
       throw new RpcError(e.code, e.message, e.data);
     }
     const result = v.safeParse(schema, env.output.result);

@@ -1,66 +1,178 @@
 /**
- * The sender's economy of RPC calls, against a scripted JSON-RPC transport: concurrent sends share
- * one blockhash fetch, concurrent confirmations share one status poll, and a signature that stays
- * unknown ends in ChainUnavailable at its deadline.
+ * The landing engine against a scripted JSON-RPC transport that fails like a public cluster
+ * (docs/architecture.md#landing-transactions): concurrent sends share one blockhash fetch and one
+ * status poll; dropped bytes are rebroadcast unchanged until they land; bytes whose blockhash
+ * expired unlanded are signed again (only then); a 429 is waited out; `AlreadyProcessed` is
+ * success; a chain that never answers ends in ChainUnavailable.
  */
+import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
 import { Keypair, SystemProgram } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { ChainUnavailable } from './port.ts';
-import { RpcClient, type JsonRpcTransport } from './rpc-client.ts';
+import { RateLimited, RpcClient, type JsonRpcTransport } from './rpc-client.ts';
 import { TxSender } from './tx-sender.ts';
 
-/** Answers like a chain that confirms every transaction it was sent; counts calls per method. */
+const HASHES = ['EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k', '4uQeVj5tqViQh7yWWGStvkEG1Zmhx6uasJtWCJziofM', 'GHtXQBsoZHVnNFa9YevAzFr17DJjgHXk3ycTKD5xD3Zi'];
+
+/** A chain that lands what it is sent unless told to drop it; counts calls per method. */
 class ScriptedChain implements JsonRpcTransport {
   readonly description = 'scripted';
   readonly calls: Record<string, number> = {};
-  readonly sent = new Set<string>();
-  confirmAll = true;
+  /** signature -> slot it landed in */
+  readonly landed = new Map<string, number>();
+  /** sends of each signature received */
+  readonly sendsOf = new Map<string, number>();
+  /** drops the first n sends of every signature */
+  dropFirst = 0;
+  /** drops every send of a signature over this blockhash */
+  dropHash: string | null = null;
+  height = 10;
+  hashIndex = 0;
+  rateLimitedSends = 0;
+  down = false;
+  alreadyProcessed = false;
 
   async exchange(body: object): Promise<unknown> {
     const { id, method, params } = body as { id: number; method: string; params: unknown[] };
     this.calls[method] = (this.calls[method] ?? 0) + 1;
     await new Promise((r) => setTimeout(r, 5));
+    if (this.down) throw new ChainUnavailable('scripted chain is down');
     const result = (() => {
       switch (method) {
         case 'getLatestBlockhash':
-          return { context: { slot: 1 }, value: { blockhash: 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k', lastValidBlockHeight: 100 } };
+          return { context: { slot: 1 }, value: { blockhash: HASHES[this.hashIndex], lastValidBlockHeight: this.height + 5 } };
+        case 'getBlockHeight':
+          return this.height;
         case 'sendTransaction': {
-          const sig = `sig${this.sent.size}`;
-          this.sent.add(sig);
+          if (this.rateLimitedSends > 0) {
+            this.rateLimitedSends--;
+            throw new RateLimited('scripted', 50);
+          }
+          const wire = Buffer.from(params[0] as string, 'base64');
+          const sig = signatureOf(wire);
+          if (this.alreadyProcessed) {
+            this.landed.set(sig, 3);
+            return { error: { code: -32002, message: 'already processed', data: { err: 'AlreadyProcessed', logs: [] } } };
+          }
+          const n = (this.sendsOf.get(sig) ?? 0) + 1;
+          this.sendsOf.set(sig, n);
+          if (n > this.dropFirst && !(this.dropHash && wire.includes(blockhashBytes(this.dropHash)))) this.landed.set(sig, 3);
           return sig;
         }
         case 'getSignatureStatuses':
           return {
-            context: { slot: 2 },
-            value: (params[0] as string[]).map(() => (this.confirmAll ? { slot: 2, err: null, confirmationStatus: 'confirmed' } : null)),
+            context: { slot: 3 },
+            value: (params[0] as string[]).map((s) => (this.landed.has(s) ? { slot: this.landed.get(s), err: null, confirmationStatus: 'confirmed' } : null)),
           };
         default:
           throw new Error(`unexpected ${method}`);
       }
     })();
+    if (typeof result === 'object' && result !== null && 'error' in result) return { jsonrpc: '2.0', id, ...result };
     return { jsonrpc: '2.0', id, result };
   }
 }
 
+/** The first signature of a wire transaction (after the compact-u16 count of 1). */
+const signatureOf = (wire: Buffer): string => getBase58Decoder().decode(wire.subarray(1, 65));
+const blockhashBytes = (hash: string): Buffer => Buffer.from(getBase58Encoder().encode(hash));
+
 const payer = Keypair.generate();
 const transfer = () => [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1 })];
+const sender = (chain: ScriptedChain, o: Partial<ConstructorParameters<typeof TxSender>[1]> = {}) =>
+  new TxSender(new RpcClient(chain), { confirmTimeoutMs: 2_000, pollMs: 10, blockhashTtlMs: 2_000, resendMs: 40, ...o });
 
-describe('TxSender', () => {
+describe('TxSender (the landing engine)', () => {
   it('twenty concurrent transactions: one blockhash fetch, twenty sends, a few batched status polls', async () => {
     const chain = new ScriptedChain();
-    const sender = new TxSender(new RpcClient(chain), { confirmTimeoutMs: 5_000, pollMs: 10, blockhashTtlMs: 2_000 });
-    const sigs = await Promise.all(Array.from({ length: 20 }, () => sender.sendAndConfirm('transfer', transfer(), payer)));
+    const s = sender(chain, { resendMs: 10_000 });
+    const sigs = await Promise.all(Array.from({ length: 20 }, () => s.sendAndConfirm('transfer', transfer(), payer)));
     expect(new Set(sigs).size).toBe(20);
     expect(chain.calls).toMatchObject({ getLatestBlockhash: 1, sendTransaction: 20 });
-    // the sends answer over a few turns of the event loop; their confirmations are polled together
     expect(chain.calls.getSignatureStatuses).toBeLessThanOrEqual(3);
+    expect(s.stats).toMatchObject({ landed: 20, sends: 20, resigned: 0 });
   });
 
-  it('a signature the chain never confirms ends in ChainUnavailable at its deadline', async () => {
+  it('dropped bytes are sent again unchanged until they land: one signature, never a second signing', async () => {
     const chain = new ScriptedChain();
-    chain.confirmAll = false;
-    const sender = new TxSender(new RpcClient(chain), { confirmTimeoutMs: 200, pollMs: 20, blockhashTtlMs: 2_000 });
-    await expect(sender.sendAndConfirm('transfer', transfer(), payer)).rejects.toBeInstanceOf(ChainUnavailable);
-    expect(chain.calls.getSignatureStatuses).toBeGreaterThan(2);
+    chain.dropFirst = 3;
+    const s = sender(chain);
+    const signed: string[] = [];
+    const landing = s.submit('transfer', transfer(), payer, [], (sig) => signed.push(sig));
+    const { signature } = await landing.outcome;
+    expect(signed).toEqual([signature]);
+    expect(chain.sendsOf.get(signature)).toBe(4);
+    expect(chain.calls.getLatestBlockhash).toBe(1);
+    expect(s.stats).toMatchObject({ landed: 1, sends: 4, resigned: 0, expired: 0 });
+    expect(s.pending()).toEqual([]);
+  });
+
+  it('bytes whose blockhash expired unlanded are signed again over a new blockhash, and only then', async () => {
+    const chain = new ScriptedChain();
+    chain.dropHash = HASHES[0] as string;
+    const s = sender(chain, { blockhashTtlMs: 0 });
+    const signed: string[] = [];
+    const outcome = s.submit('transfer', transfer(), payer, [], (sig) => signed.push(sig)).outcome;
+    await new Promise((r) => setTimeout(r, 200));
+    // still valid: resent, never re-signed
+    expect(signed).toHaveLength(1);
+    expect(chain.sendsOf.get(signed[0] as string)).toBeGreaterThan(2);
+    chain.hashIndex = 1;
+    chain.height += 6; // past lastValidBlockHeight
+    const { signature } = await outcome;
+    expect(signed).toHaveLength(2);
+    expect(signature).toBe(signed[1]);
+    expect(s.stats).toMatchObject({ landed: 1, expired: 1, resigned: 1 });
+  });
+
+  it('an intent that expires unlanded on every signing fails after the last one', async () => {
+    const chain = new ScriptedChain();
+    chain.dropFirst = 1_000;
+    const s = sender(chain, { blockhashTtlMs: 0, maxSigns: 2 });
+    const outcome = s.land('transfer', transfer(), payer);
+    const bump = setInterval(() => {
+      chain.height += 10;
+      chain.hashIndex = (chain.hashIndex + 1) % HASHES.length;
+    }, 60);
+    try {
+      await expect(outcome).rejects.toThrow(/2 signings expired unlanded/);
+    } finally {
+      clearInterval(bump);
+    }
+    expect(s.stats).toMatchObject({ landed: 0, expired: 2, resigned: 1 });
+  });
+
+  it('a 429 on the send is waited out, then the same bytes go again', async () => {
+    const chain = new ScriptedChain();
+    chain.rateLimitedSends = 2;
+    const s = sender(chain);
+    const { signature } = await s.land('transfer', transfer(), payer);
+    expect(chain.sendsOf.get(signature)).toBe(1);
+    expect(chain.calls.sendTransaction).toBe(3);
+  });
+
+  it('AlreadyProcessed on the first send is the same bytes already taken: success', async () => {
+    const chain = new ScriptedChain();
+    chain.alreadyProcessed = true;
+    const s = sender(chain);
+    await expect(s.land('transfer', transfer(), payer)).resolves.toMatchObject({ slot: 3 });
+  });
+
+  it('a chain that answers nothing ends in ChainUnavailable', async () => {
+    const chain = new ScriptedChain();
+    chain.down = true;
+    const s = sender(chain, { confirmTimeoutMs: 150 });
+    await expect(s.land('transfer', transfer(), payer)).rejects.toBeInstanceOf(ChainUnavailable);
+  });
+
+  it('a send whose answer was lost is tracked, and lands when the chain is back', async () => {
+    const chain = new ScriptedChain();
+    const s = sender(chain, { confirmTimeoutMs: 5_000 });
+    await s.land('warm', transfer(), payer); // the blockhash is cached
+    chain.down = true;
+    const outcome = s.land('transfer', transfer(), payer);
+    await new Promise((r) => setTimeout(r, 100));
+    chain.down = false;
+    await expect(outcome).resolves.toMatchObject({ slot: 3 });
   });
 });

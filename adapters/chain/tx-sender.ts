@@ -1,43 +1,86 @@
 /**
- * Sends a transaction and confirms it (batched status polls, `status-poller.ts`). Transactions
- * are compiled once and signed with Node's Ed25519 (`signing.ts`); one blockhash fetch serves
- * every sender that needs a fresh one at the same moment. Preflight is on, so most refusals come
- * back at send time with the program's logs; an identical transaction already processed is the
- * same intent already on chain (its signature is returned: a duplicate is never reported as an
- * outage); an expired blockhash is re-signed over a newer one; a send whose answer was lost is
- * looked up by its signature before it is called failed.
+ * The landing engine's front (docs/architecture.md#landing-transactions): every transaction the
+ * gateway sends is built once, signed with Node's Ed25519 (`signing.ts`) over a recent blockhash,
+ * sent once with preflight (a refusal comes back at once with the program's logs), then tracked
+ * by `landing/tracker.ts`, which rebroadcasts the same bytes until they are confirmed or can no
+ * longer land, and only then signs the intent again. `AlreadyProcessed` on a send is the same
+ * bytes already taken: not an error. A caller that must answer someone in time (`POST /api/bet`)
+ * takes `within()`: past its deadline the intent goes on landing, and the caller learns that the
+ * outcome is not known yet, with the signature (`OutcomeUnknown`), or that the chain did not
+ * answer at all (`ChainUnavailable`).
  */
 import * as v from 'valibot';
 import type { Keypair, TransactionInstruction } from '@solana/web3.js';
 import { ChainRejected, ChainUnavailable } from './port.ts';
-import { type RpcClient, RpcError } from './rpc-client.ts';
+import type { PubSub } from './pubsub.ts';
+import { RateLimited, RpcError, type RpcClient } from './rpc-client.ts';
 import { signTransaction } from './signing.ts';
 import { StatusPoller, type Confirmed } from './status-poller.ts';
 import { failureOf, preflightOf } from './tx-outcome.ts';
+import { Blockhashes } from './landing/blockhashes.ts';
+import { IntentTracker, type Intent, type Landed, type LandingStats, type Signed } from './landing/tracker.ts';
 
-const LatestBlockhash = v.object({ context: v.object({ slot: v.number() }), value: v.object({ blockhash: v.string(), lastValidBlockHeight: v.number() }) });
+export type { Landed, LandingStats } from './landing/tracker.ts';
 
-/** Confirmation deadline, polling pace, blockhash reuse. */
+/** Pace of the engine. */
 export interface SenderOptions {
-  /** how long to wait for a confirmation */
+  /** a watched signature without bytes (an airdrop) fails after this long unconfirmed */
   confirmTimeoutMs: number;
   /** pause between status polls */
   pollMs: number;
   /** a fetched blockhash is reused this long */
   blockhashTtlMs: number;
+  /** the same bytes are sent again after this long unconfirmed [1500] */
+  resendMs?: number;
+  /** signings of one intent at most: the first and re-signs after expiries [3] */
+  maxSigns?: number;
+  /** confirmations from the signature subscription too (besides the polls) */
+  pubsub?: PubSub;
 }
 
-/** Builds, signs, sends and confirms transactions. */
+/** An intent on its way: the signature it has now (a re-sign changes it), and its outcome. */
+export interface Landing {
+  signature(): string;
+  /** whether the chain answered anything about it yet */
+  heard(): boolean;
+  readonly outcome: Promise<Landed>;
+}
+
+/** A failure that is the chain's answer to a first send. */
+const preflightFailure = (what: string, e: RpcError): Error => {
+  const pre = preflightOf(e);
+  return pre ? failureOf(pre.err, pre.logs, what) : new ChainRejected(`${what}: the chain refused the transaction: ${e.message}`, { cause: e });
+};
+
+/** Builds, signs, sends and lands transactions. */
 export class TxSender {
-  private blockhash: { value: string; at: number } | null = null;
-  private fetching: Promise<string> | null = null;
+  private readonly blockhashes: Blockhashes;
+  private readonly tracker: IntentTracker;
   private readonly poller: StatusPoller;
 
   constructor(
     private readonly rpc: RpcClient,
     private readonly opts: SenderOptions,
   ) {
+    const resendMs = opts.resendMs ?? 1500;
+    this.blockhashes = new Blockhashes(rpc, { ttlMs: opts.blockhashTtlMs, heightMs: Math.min(1000, resendMs), waitForNewMs: opts.confirmTimeoutMs });
+    this.tracker = new IntentTracker(
+      rpc,
+      this.blockhashes,
+      { pollMs: opts.pollMs, resendMs, maxSigns: opts.maxSigns ?? 3, unreachableMs: opts.confirmTimeoutMs },
+      opts.pubsub ?? null,
+    );
     this.poller = new StatusPoller(rpc, { pollMs: opts.pollMs });
+  }
+
+  /** the engine's counters */
+  get stats(): LandingStats {
+    return this.tracker.stats;
+  }
+
+  /** intents not confirmed yet */
+  pending(): Array<{ what: string; signature: string; signs: number; ageMs: number }> {
+    return this.tracker.list();
   }
 
   /** Sends `instructions` paid by `payer`, signed by `signers` too; resolves with the confirmed signature. */
@@ -45,79 +88,92 @@ export class TxSender {
     return (await this.land(what, instructions, payer, signers)).signature;
   }
 
-  /** Like `sendAndConfirm`, also saying which slot the transaction landed in. */
-  async land(what: string, instructions: TransactionInstruction[], payer: Keypair, signers: Keypair[] = []): Promise<{ signature: string; slot: number }> {
-    const signature = await this.send(what, instructions, payer, signers);
-    const { slot } = await this.confirm(what, signature);
-    return { signature, slot };
+  /** Lands the transaction; resolves with its signature and slot once confirmed, or throws its failure. */
+  land(what: string, instructions: TransactionInstruction[], payer: Keypair, signers: Keypair[] = []): Promise<Landed> {
+    return this.submit(what, instructions, payer, signers).outcome;
   }
 
   /**
-   * Sends (with preflight) and returns the signature once the chain accepted it. An identical
-   * transaction already processed (same instructions, signers and blockhash: the same intent sent
-   * twice) answers the signature it already has; callers that mean two intents make their
-   * transactions differ (the faucet adds a memo nonce).
+   * Starts landing the transaction: signed, sent with preflight (a refusal rejects the outcome),
+   * then tracked until it lands or can no longer.
    */
-  async send(what: string, instructions: TransactionInstruction[], payer: Keypair, signers: Keypair[] = []): Promise<string> {
-    let avoid: string | null = null;
-    for (let attempt = 0; ; attempt++) {
-      const blockhash = await this.recentBlockhash(avoid);
-      const { wire, signature } = signTransaction(
-        instructions,
-        payer,
-        signers.filter((s) => !s.publicKey.equals(payer.publicKey)),
-        blockhash,
-      );
-      try {
-        return await this.rpc.call('sendTransaction', [wire.toString('base64'), { encoding: 'base64', preflightCommitment: 'confirmed' }], v.string());
-      } catch (e) {
-        if (!(e instanceof RpcError)) {
-          // the answer was lost (timeout, reset): the transaction may have landed all the same
-          if (e instanceof ChainUnavailable && (await this.poller.known(signature))) return signature;
-          throw e;
-        }
-        const pre = preflightOf(e);
-        if (pre?.err === 'AlreadyProcessed' && (await this.poller.known(signature))) return signature;
-        if ((pre?.err === 'AlreadyProcessed' || pre?.err === 'BlockhashNotFound') && attempt < 3) {
+  submit(what: string, instructions: TransactionInstruction[], payer: Keypair, signers: Keypair[] = [], onSigned?: (signature: string) => void): Landing {
+    const cosigners = signers.filter((s) => !s.publicKey.equals(payer.publicKey));
+    let current = '';
+    let heard = false;
+    const signed = (s: string) => {
+      current = s;
+      onSigned?.(s);
+    };
+    /** signs over a recent blockhash and sends with preflight; a blockhash the node does not know yet is replaced */
+    const signAndSend = async (avoid: string | null): Promise<{ signed: Signed; taken: boolean; retryAt: number }> => {
+      for (let attempt = 0; ; attempt++) {
+        const { blockhash, lastValidBlockHeight } = await this.blockhashes.recent(avoid);
+        const { wire, signature } = signTransaction(instructions, payer, cosigners, blockhash);
+        const s: Signed = { wire, signature, lastValidBlockHeight };
+        signed(signature);
+        const sent = await this.firstSend(what, s);
+        heard ||= sent.heard;
+        if (sent.outcome === 'stale' && attempt < 3) {
           avoid = blockhash;
           continue;
         }
-        if (pre) throw failureOf(pre.err, pre.logs, what);
-        throw new ChainRejected(`${what}: the chain refused the transaction: ${e.message}`, { cause: e });
+        return { signed: s, taken: sent.outcome === 'taken', retryAt: sent.retryAt };
       }
-    }
+    };
+    const outcome = new Promise<Landed>((resolve, reject) => {
+      signAndSend(null).then((first) => {
+        const now = Date.now();
+        const intent: Intent = {
+          what,
+          signed: first.signed,
+          signs: 1,
+          startedAt: now,
+          heardAt: now,
+          taken: first.taken,
+          nextSendAt: first.retryAt || now + (this.opts.resendMs ?? 1500),
+          subscription: null,
+          resign: async () => (await signAndSend(null)).signed,
+          resolve: (l) => {
+            heard = true;
+            resolve(l);
+          },
+          reject,
+        };
+        this.tracker.add(intent);
+      }, reject);
+    });
+    return { signature: () => current, heard: () => heard, outcome };
   }
 
-  /** Waits until the signature is confirmed; throws the mapped failure if the transaction failed. Resolves with its slot. */
+  /** Waits until a signature sent elsewhere (an airdrop) is confirmed; throws the mapped failure if it failed. Resolves with its slot. */
   async confirm(what: string, signature: string): Promise<Confirmed> {
     const status = await this.poller.confirm(what, signature, this.opts.confirmTimeoutMs);
     if (status.err !== null && status.err !== undefined) throw failureOf(status.err, [], what);
     return status;
   }
 
-  /** A recent blockhash, cached briefly and fetched once for every concurrent caller; never `avoid` (waits for the next slot's hash instead). */
-  private async recentBlockhash(avoid: string | null): Promise<string> {
-    const cached = this.blockhash;
-    if (cached && cached.value !== avoid && Date.now() - cached.at < this.opts.blockhashTtlMs) return cached.value;
-    if (!this.fetching) {
-      this.fetching = this.fetchBlockhash(avoid).finally(() => {
-        this.fetching = null;
-      });
-    }
-    const hash = await this.fetching;
-    // a fetch started for another caller may have returned the hash this one must avoid
-    return hash === avoid ? this.fetchBlockhash(avoid) : hash;
-  }
-
-  private async fetchBlockhash(avoid: string | null): Promise<string> {
-    const deadline = Date.now() + this.opts.confirmTimeoutMs;
-    for (;;) {
-      const res = await this.rpc.call('getLatestBlockhash', [{ commitment: 'confirmed' }], LatestBlockhash);
-      if (res.value.blockhash !== avoid || Date.now() > deadline) {
-        this.blockhash = { value: res.value.blockhash, at: Date.now() };
-        return res.value.blockhash;
+  /**
+   * The first send, with preflight: `taken` (the node answered its signature, or says it has it
+   * already), `stale` (the node does not know the blockhash yet: sign again), `unanswered` (no
+   * answer, or a 429: the tracker sends it again; the bytes may have been taken all the same).
+   * A refusal throws.
+   */
+  private async firstSend(what: string, s: Signed): Promise<{ outcome: 'taken' | 'stale' | 'unanswered'; heard: boolean; retryAt: number }> {
+    this.tracker.stats.sends++;
+    try {
+      await this.rpc.call('sendTransaction', [s.wire.toString('base64'), { encoding: 'base64', preflightCommitment: 'confirmed', maxRetries: 0 }], v.string());
+      return { outcome: 'taken', heard: true, retryAt: 0 };
+    } catch (e) {
+      if (e instanceof RateLimited) return { outcome: 'unanswered', heard: true, retryAt: Date.now() + e.retryAfterMs };
+      if (!(e instanceof RpcError)) {
+        if (e instanceof ChainUnavailable) return { outcome: 'unanswered', heard: false, retryAt: 0 };
+        throw e;
       }
-      await new Promise((r) => setTimeout(r, 100));
+      const pre = preflightOf(e)?.err;
+      if (pre === 'AlreadyProcessed') return { outcome: 'taken', heard: true, retryAt: 0 };
+      if (pre === 'BlockhashNotFound') return { outcome: 'stale', heard: true, retryAt: 0 };
+      throw preflightFailure(what, e);
     }
   }
 }

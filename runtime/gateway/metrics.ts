@@ -11,6 +11,7 @@
  *   await metrics.registry.metrics();
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { LandingReport } from '../../adapters/chain/port.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import { LATENCY_BUCKETS, serviceRegistry } from '../metrics.ts';
 import type { LiveBetStats } from './bets/live-bets.ts';
@@ -28,6 +29,8 @@ export interface LiveGatewayState {
     snapshotOf(seriesId: string): { value: unknown } | undefined;
     stats(): LiveBetStats;
   };
+  /** the chain adapter's landing engine, when it has one */
+  landing?: () => LandingReport;
   now?: () => number;
 }
 
@@ -149,6 +152,8 @@ export function createGatewayMetrics(): GatewayMetrics {
     },
   });
 
+  followLanding(registers, () => live?.landing?.());
+
   // expiry (unix s) of each bet seen open, until its settlement is observed
   const expiries = new Map<string, number>();
   const settledNow = (betId: string, outcome: string) => {
@@ -183,4 +188,54 @@ export function createGatewayMetrics(): GatewayMetrics {
       live = state;
     },
   };
+}
+
+/**
+ * The landing engine's counters (docs/operations.md#metrics), followed at each scrape: sends per
+ * landed transaction, expiries and re-signs, the landing time of each landed one, the intents
+ * waiting now.
+ */
+function followLanding(registers: Registry[], report: () => LandingReport | undefined): void {
+  const follow = (name: string, help: string, stat: 'sends' | 'landed' | 'failed' | 'expired' | 'resigned') => {
+    let seen = 0;
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        const n = report()?.[stat];
+        if (n === undefined) return;
+        if (n > seen) this.inc(n - seen);
+        seen = Math.max(seen, n);
+      },
+    });
+  };
+  follow('gateway_tx_sends_total', 'sendTransaction calls: first sends and rebroadcasts of the same bytes', 'sends');
+  follow('gateway_tx_landed_total', 'Transactions confirmed', 'landed');
+  follow('gateway_tx_failed_total', 'Transactions that failed on chain, were refused, or could not land', 'failed');
+  follow('gateway_tx_expired_total', 'Signings whose blockhash expired before they landed', 'expired');
+  follow('gateway_tx_resigned_total', 'Intents signed again over a new blockhash after an expiry', 'resigned');
+  let observed = 0;
+  new Histogram({
+    name: 'gateway_tx_landing_seconds',
+    help: 'From the first signing of a transaction to its confirmation',
+    buckets: [0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120],
+    registers,
+    collect() {
+      const r = report();
+      if (!r) return;
+      const fresh = Math.min(r.landed - observed, r.landingMs.length);
+      for (const ms of r.landingMs.slice(r.landingMs.length - fresh)) this.observe(ms / 1000);
+      observed = r.landed;
+    },
+  });
+  new Gauge({
+    name: 'gateway_tx_pending',
+    help: 'Transactions sent and not confirmed yet',
+    registers,
+    collect() {
+      const r = report();
+      if (r) this.set(r.pending.length);
+    },
+  });
 }

@@ -12,13 +12,14 @@ export type RefusalCode =
   | 'not_initialized' // 409
   | 'vault_cannot_cover' // 409: the vault could not pay every open bet if this one won too
   | 'chain_unavailable' // 500 on POST /bet (docs/gateway-api.md#errors), 503 elsewhere
+  | 'outcome_unknown' // 500 {error, tx, pending: true}: sent, not confirmed in time, may still land
   | 'no_price'; // 503
 
 /** A refusal of the gateway; an open-bet refusal names the open bet. */
-export type GatewayRefusal = Refusal<RefusalCode, { openBetId?: string }>;
+export type GatewayRefusal = Refusal<RefusalCode, { openBetId?: string; tx?: string }>;
 
-/** A gateway refusal with `code` and `message` (and the open bet's id, or the cause of an outage). */
-export const refusal = (code: RefusalCode, message: string, extra: { openBetId?: string; cause?: unknown } = {}): GatewayRefusal =>
+/** A gateway refusal with `code` and `message` (and the open bet's id, the pending transaction, or the cause of an outage). */
+export const refusal = (code: RefusalCode, message: string, extra: { openBetId?: string; tx?: string; cause?: unknown } = {}): GatewayRefusal =>
   refuse(code, message, extra);
 
 export const MESSAGES = {
@@ -27,6 +28,7 @@ export const MESSAGES = {
   openBet: 'the address already has an open bet; it must be closed before placing a new one',
   noPrice: 'no fresh SOL price: no tick has arrived in the last 30 s',
   chainDown: 'the chain node is unreachable',
+  outcomeUnknown: 'the bet was sent to the chain and is not confirmed yet; it may still land: watch bet_open, or retry (a 409 with openBetId means it landed)',
   openBetChanging: "the address's open bet kept changing while the bet was placed; try again",
   vaultCannotCover: 'the vault cannot cover this bet: with it, the open bets could win more than the vault holds; try a smaller amount, or later',
   amountUnits: 'amountUnits must be a positive integer in token base units',

@@ -20,6 +20,7 @@ const REFUSAL_STATUS: Record<RefusalCode, number> = {
   not_initialized: 409,
   vault_cannot_cover: 409,
   chain_unavailable: 503,
+  outcome_unknown: 500,
   no_price: 503,
 };
 
@@ -29,6 +30,8 @@ export type ChainDownStatus = 500 | 503;
 /** The HttpError of a refusal: its status and `{error}` (plus `openBetId` for 409 open bet). */
 export function refusalError(r: GatewayRefusal, chainDown: ChainDownStatus = 503): HttpError {
   if (r.code === 'chain_unavailable') return new HttpError(chainDown, { error: r.message }, { cause: r.cause, headers: [retryAfter()] });
+  // the bet may still land: the client learns which transaction to look for (docs/gateway-api.md#errors)
+  if (r.code === 'outcome_unknown') return new HttpError(500, { error: r.message, tx: r.tx, pending: true }, { cause: r.cause, headers: [retryAfter()] });
   return new HttpError(REFUSAL_STATUS[r.code], r.openBetId === undefined ? { error: r.message } : { error: r.message, openBetId: r.openBetId });
 }
 

@@ -79,6 +79,13 @@ describe('metrics', () => {
     expect(sampleSum(after, 'gateway_chain_rpc_seconds_count', { method: 'sendTransaction' })).toBeGreaterThanOrEqual(1);
     expect(after.text).toContain('# TYPE gateway_chain_rpc_errors_total counter'); // labelled: no sample until an error
     expect(sampleSum(after, 'gateway_ws_connections')).toBeGreaterThanOrEqual(1);
+    // the landing engine: the placement, the faucet grant and the close each landed, each sent at least once
+    const landed = sampleSum(after, 'gateway_tx_landed_total') - sampleSum(before, 'gateway_tx_landed_total');
+    expect(landed).toBeGreaterThanOrEqual(3);
+    expect(sampleSum(after, 'gateway_tx_sends_total') - sampleSum(before, 'gateway_tx_sends_total')).toBeGreaterThanOrEqual(landed);
+    expect(sampleSum(after, 'gateway_tx_landing_seconds_count') - sampleSum(before, 'gateway_tx_landing_seconds_count')).toBe(landed);
+    expect(sampleSum(after, 'gateway_tx_pending')).toBe(0);
+    expect(hasMetric(after, 'gateway_tx_resigned_total')).toBe(true);
     expect(hasMetric(after, 'gateway_bet_actor_failures_total')).toBe(true);
     expect(hasMetric(after, 'gateway_bet_actor_restarts_total')).toBe(true);
     const age = sampleSum(after, 'gateway_price_age_seconds');

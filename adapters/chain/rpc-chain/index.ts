@@ -15,7 +15,8 @@
 import { type Keypair, PublicKey } from '@solana/web3.js';
 import { bettorAddress, betAddress, closeBetIx, placeBetIx, reclaimBetIx, refundExpiredIx, tokenAccountOf } from '../codec.ts';
 import { uniqueMemo } from '../faucet.ts';
-import { ProgramRefusal, type BetRef, type ChainPort, type Closed, type PlaceBet, type Placed } from '../port.ts';
+import { ChainUnavailable, OutcomeUnknown, ProgramRefusal, type BetRef, type ChainPort, type Closed, type PlaceBet, type Placed } from '../port.ts';
+import type { Landing } from '../tx-sender.ts';
 import { RpcChainAdmin } from './admin.ts';
 import { ERR } from './reads.ts';
 
@@ -28,21 +29,74 @@ const RECLAIM_AFTER_CLOSES = 2n ** 63n;
 export class RpcChain extends RpcChainAdmin implements ChainPort {
   /** placements per bettor in flight (serialised: each needs the previous one's seq) */
   private readonly placing = new Map<string, Promise<void>>();
+  /** the placement landing now, per bettor */
+  private readonly landingNow = new Map<string, Landing>();
 
   async placeBet(bet: PlaceBet): Promise<Placed> {
     const { mint, vault } = await this.requireStatics();
     const bettor = bet.stake.kind === 'signer' ? bet.stake.bettor.publicKey : bet.stake.bettor;
     const signers = bet.stake.kind === 'signer' ? [bet.stake.bettor] : [];
     const bettorToken = tokenAccountOf(mint, bettor);
-    return this.withFreshSeq(bettor, async (seq) => {
+    // the bettor's next placement waits for this one's whole landing, not for its answer: a
+    // second intent is never signed while the first can still land
+    const key = bettor.toBase58();
+    let landing: Landing | null = null;
+    let answered = false;
+    const placed = this.withFreshSeq(bettor, async (seq) => {
+      // its caller was answered while it waited behind the previous placement: it is not sent
+      if (answered) throw new ChainUnavailable('place_bet: not sent; the request was answered while an earlier placement was landing');
       const ix = placeBetIx(
         { bettor, seq, bettorToken, vault, relayer: this.relayer, delegated: bet.stake.kind === 'delegate' },
         bet.side,
         bet.amount,
         bet.entryPrice,
       );
-      const { signature, slot } = await this.sender.land('place_bet', [ix, uniqueMemo('bet')], this.keys.relayer, signers);
-      return { signature, bet: await this.landedBet({ bettor: bettor.toBase58(), seq }, slot) };
+      const current = this.sender.submit('place_bet', [ix, uniqueMemo('bet')], this.keys.relayer, signers);
+      landing = current;
+      this.landingNow.set(key, current);
+      try {
+        const { signature, slot } = await current.outcome;
+        return { signature, bet: await this.landedBet({ bettor: key, seq }, slot) };
+      } finally {
+        if (this.landingNow.get(key) === current) this.landingNow.delete(key);
+      }
+    });
+    // waiting behind an earlier placement of the bettor, that one is what the answer names
+    return this.answerWithin(
+      placed,
+      () => landing ?? this.landingNow.get(key) ?? null,
+      'place_bet',
+      () => (answered = true),
+    );
+  }
+
+  /**
+   * A placement's result, or at the answer deadline what is known of it: `OutcomeUnknown` with
+   * the signature when the chain took it, `ChainUnavailable` when it never answered. The landing
+   * goes on (a bet that lands later is adopted and announced by the settler).
+   */
+  private answerWithin<T>(result: Promise<T>, landing: () => Landing | null, what: string, onDeadline: () => void): Promise<T> {
+    const deadlineMs = this.opts.answerWithinMs ?? 5_000;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        onDeadline();
+        const l = landing();
+        reject(
+          l?.heard() && l.signature()
+            ? new OutcomeUnknown(what, l.signature(), deadlineMs)
+            : new ChainUnavailable(`${what}: the chain did not answer within ${deadlineMs} ms`),
+        );
+      }, deadlineMs);
+      result.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
     });
   }
 

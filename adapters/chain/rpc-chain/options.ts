@@ -44,6 +44,10 @@ export interface RpcChainOptions {
   confirmTimeoutMs?: number;
   /** pause between status polls (default 200 ms) */
   pollMs?: number;
+  /** the same transaction bytes are sent again after this long unconfirmed (default 1500 ms) */
+  resendMs?: number;
+  /** a placement not confirmed by then is answered as unknown, while it goes on landing (default 5000 ms) */
+  answerWithinMs?: number;
   /** tokens minted into the vault on initialize (default VAULT_FUNDING; 0 skips) */
   vaultFunding?: bigint;
   /** closes per settlement transaction */

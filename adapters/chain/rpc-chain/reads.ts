@@ -20,6 +20,7 @@ import {
   type BettorState,
   type ClusterKind,
   type ContractConfig,
+  type LandingReport,
 } from '../port.ts';
 import { WsPubSub } from '../pubsub.ts';
 import { HttpTransport, RpcClient, RpcError, type JsonRpcTransport } from '../rpc-client.ts';
@@ -59,7 +60,13 @@ export class RpcChainReads {
     const log = opts.log ?? rootLog;
     const pubsub = opts.pubsub ?? new WsPubSub(opts.wsUrl ?? pubsubUrlOf(opts.url ?? ''), log);
     this.mirror = new ChainMirror({ rpc: this.rpc, pubsub, programId: PROGRAM_ID, log, startTimeoutMs: opts.timeoutMs ?? 10_000 });
-    this.sender = new TxSender(this.rpc, { confirmTimeoutMs: opts.confirmTimeoutMs ?? 30_000, pollMs: opts.pollMs ?? 200, blockhashTtlMs: 2_000 });
+    this.sender = new TxSender(this.rpc, {
+      confirmTimeoutMs: opts.confirmTimeoutMs ?? 30_000,
+      pollMs: opts.pollMs ?? 200,
+      blockhashTtlMs: 2_000,
+      ...(opts.resendMs ? { resendMs: opts.resendMs } : {}),
+      pubsub,
+    });
     this.batcher = new CloseBatcher(
       (ixs) => {
         this.settling('close_bet');
@@ -178,6 +185,11 @@ export class RpcChainReads {
 
   async clusterKind(): Promise<ClusterKind> {
     return classifyGenesis(await this.genesisHash(), this.opts.knownLocalGenesis ?? []);
+  }
+
+  /** The landing engine's counters and the transactions landing now. */
+  landing(): LandingReport {
+    return { ...this.sender.stats, pending: this.sender.pending() };
   }
 
   /** Closes the subscriptions and pooled connections. */
