@@ -74,7 +74,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const metrics = createGatewayMetrics();
     const stores = await openStores(config, log);
     cleanups.push(() => stores.close());
-    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null, metrics.rpc);
+    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null, metrics.rpc, stores.intents);
     cleanups.push(() => chainConn.stop());
     const chain = chainConn.chain;
 

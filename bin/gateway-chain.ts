@@ -20,6 +20,7 @@ import { assertCurrentLayout, loadLocalChainInfo, loadRoleKey, roleKeyPath, type
 import { startLocalChain, type LocalChain } from '../adapters/chain/local/start.ts';
 import { ChainUnavailable, type ContractConfig, type InitParams } from '../adapters/chain/port.ts';
 import { endpoints } from '../adapters/chain/endpoints.ts';
+import type { IntentStore } from '../adapters/store/intents/port.ts';
 import { RpcChain, pubsubUrlOf, type ChainKeys } from '../adapters/chain/rpc-chain/index.ts';
 import { HttpTransport, RpcClient } from '../adapters/chain/rpc-client.ts';
 import { observedTransport, type RpcObserver } from '../adapters/chain/observed-transport.ts';
@@ -89,6 +90,7 @@ export async function connectChain(
   processLog: Logger = log,
   sameProcess: LocalChain | null = null,
   observeRpc?: RpcObserver,
+  intents?: IntentStore,
 ): Promise<GatewayChain> {
   assertCurrentLayout(config.DATA_DIR);
   let embedded: LocalChain | null = null;
@@ -142,6 +144,7 @@ export async function connectChain(
       ...(info ? { pollMs: 25 } : {}),
       resendMs: config.GW_RESEND_MS,
       answerWithinMs: config.GW_BET_ANSWER_MS,
+      ...(intents ? { intents } : {}),
       log,
     });
     let contract: ContractConfig | null = null;
@@ -165,6 +168,9 @@ export async function connectChain(
       log.error({ err: err.message, url }, 'the chain stopped answering during boot; the contract state is unknown');
     }
     if (contract) checkRoles(contract, keys, config.DATA_DIR);
+    // transactions a previous run of this gateway was landing when it stopped: the same bytes again
+    const resumed = await chain.resumeIntents();
+    if (resumed > 0) log.info({ resumed }, 'resuming the transactions being landed when the gateway last stopped');
     log.info(
       { url, relayer: relayer.publicKey.toBase58(), admin: keys.admin?.publicKey.toBase58() ?? null, localGenesis: info?.genesisHash ?? null },
       'chain connected',

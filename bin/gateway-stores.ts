@@ -18,6 +18,9 @@ import { openFileKeyStore } from '../adapters/store/keystore/file.ts';
 import { openRedisKeyStore } from '../adapters/store/keystore/redis.ts';
 import { resolveKeystoreSecret } from '../adapters/store/keystore/secret.ts';
 import type { KeyStore } from '../adapters/store/keystore/port.ts';
+import { openFileIntentStore } from '../adapters/store/intents/file.ts';
+import type { IntentStore } from '../adapters/store/intents/port.ts';
+import { createRedisIntentStore } from '../adapters/store/intents/redis.ts';
 import type { PriceHistory } from '../adapters/store/price-history/port.ts';
 import { createRedisPriceHistory } from '../adapters/store/price-history/redis.ts';
 import { openRedis, redactUrl } from '../adapters/store/redis/client.ts';
@@ -41,6 +44,8 @@ export interface GatewayStores {
   snapshots: SnapshotStore<BetEmittedEvent, BetRecord>;
   /** bets with their settlement evidence (GET /api/bets, /api/leaderboard), written by the snapshot commits */
   betHistory: BetHistoryStore;
+  /** transactions being landed (docs/architecture.md#landing-transactions) */
+  intents: IntentStore;
   /** where they live, for the boot log */
   kind: 'redis' | 'file';
   /** the Redis connection, when the stores are in Redis (health checks) */
@@ -62,6 +67,7 @@ export async function openStores(config: GatewayConfig, log: Logger): Promise<Ga
       keys: await openRedisKeyStore(redis, key, { prefix: REDIS_PREFIX }),
       snapshots: createRedisSnapshotStore<BetEmittedEvent, BetRecord>(redis, { kind: 'bet', prefix: REDIS_PREFIX, records: redisHistoryLayout(REDIS_PREFIX) }),
       betHistory: createRedisBetHistory(redis, { prefix: REDIS_PREFIX }),
+      intents: createRedisIntentStore(redis, { prefix: REDIS_PREFIX }),
       kind: 'redis',
       redis,
       close: async () => {
@@ -72,6 +78,7 @@ export async function openStores(config: GatewayConfig, log: Logger): Promise<Ga
   const lock = lockDataDir(config.DATA_DIR, 'gateway');
   const path = join(config.DATA_DIR, 'gateway', 'journal.log');
   const journal = openGatewayJournal<GatewayEvent, BetEmittedEvent>(path);
+  const intents = openFileIntentStore(join(config.DATA_DIR, 'gateway', 'intents.log'));
   log.info(
     { journal: path, lines: journal.lines() },
     'REDIS_URL unset: price history, event log, bet snapshots and bet history are kept in DATA_DIR; keys in DATA_DIR/keystore.json',
@@ -82,9 +89,11 @@ export async function openStores(config: GatewayConfig, log: Logger): Promise<Ga
     keys: await openFileKeyStore(config.DATA_DIR, key),
     snapshots: journal.snapshots,
     betHistory: journal.betHistory,
+    intents,
     kind: 'file',
     redis: null,
     close: async () => {
+      intents.close();
       await journal.close();
       lock.release();
     },

@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { ChainUnavailable } from './port.ts';
 import { RateLimited, RpcClient, type JsonRpcTransport } from './rpc-client.ts';
 import { TxSender } from './tx-sender.ts';
+import { createMemoryIntentStore } from '../store/intents/memory.ts';
+import type { PendingIntent } from '../store/intents/port.ts';
 
 const HASHES = ['EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k', '4uQeVj5tqViQh7yWWGStvkEG1Zmhx6uasJtWCJziofM', 'GHtXQBsoZHVnNFa9YevAzFr17DJjgHXk3ycTKD5xD3Zi'];
 
@@ -98,7 +100,7 @@ describe('TxSender (the landing engine)', () => {
     chain.dropFirst = 3;
     const s = sender(chain);
     const signed: string[] = [];
-    const landing = s.submit('transfer', transfer(), payer, [], (sig) => signed.push(sig));
+    const landing = s.submit('transfer', transfer(), payer, [], { onSigned: (sig) => signed.push(sig) });
     const { signature } = await landing.outcome;
     expect(signed).toEqual([signature]);
     expect(chain.sendsOf.get(signature)).toBe(4);
@@ -112,7 +114,7 @@ describe('TxSender (the landing engine)', () => {
     chain.dropHash = HASHES[0] as string;
     const s = sender(chain, { blockhashTtlMs: 0 });
     const signed: string[] = [];
-    const outcome = s.submit('transfer', transfer(), payer, [], (sig) => signed.push(sig)).outcome;
+    const outcome = s.submit('transfer', transfer(), payer, [], { onSigned: (sig) => signed.push(sig) }).outcome;
     await new Promise((r) => setTimeout(r, 200));
     // still valid: resent, never re-signed
     expect(signed).toHaveLength(1);
@@ -174,5 +176,63 @@ describe('TxSender (the landing engine)', () => {
     await new Promise((r) => setTimeout(r, 100));
     chain.down = false;
     await expect(outcome).resolves.toMatchObject({ slot: 3 });
+  });
+
+  it('an intent sent under a key is recorded before its bytes leave and dropped once it landed', async () => {
+    const chain = new ScriptedChain();
+    chain.dropFirst = 2;
+    const intents = createMemoryIntentStore();
+    const s = sender(chain, { intents });
+    const recordedAtSend: string[] = [];
+    const original = chain.exchange.bind(chain);
+    chain.exchange = async (body) => {
+      if ((body as { method: string }).method === 'sendTransaction') recordedAtSend.push(...(await intents.list()).map((i) => i.signature));
+      return original(body);
+    };
+    const landing = s.submit('transfer', transfer(), payer, [], { key: 'place_bet:x' });
+    const { signature } = await landing.outcome;
+    expect(recordedAtSend).toEqual([signature, signature, signature]);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await intents.list()).toEqual([]);
+  });
+
+  it('a recorded intent is resumed after a restart: the same bytes again until they land, never signed anew', async () => {
+    const chain = new ScriptedChain();
+    chain.dropFirst = 1_000;
+    const intents = createMemoryIntentStore();
+    const before = sender(chain, { intents });
+    void before.submit('place_bet', transfer(), payer, [], { key: 'place_bet:y' }).outcome.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 30));
+    const [recorded] = await intents.list();
+    if (!recorded) throw new Error('not recorded');
+    // the process dies; a new one resumes what was recorded
+    chain.dropFirst = 0;
+    chain.sendsOf.clear();
+    chain.landed.clear();
+    const after = sender(chain, { intents });
+    const { signature } = await after.resume(recorded).outcome;
+    expect(signature).toBe(recorded.signature);
+    expect(chain.calls.getLatestBlockhash).toBe(1); // only the first run fetched one: nothing signed anew
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await intents.list()).toEqual([]);
+  });
+
+  it('a resumed intent whose blockhash expired unlanded ends, and is dropped from the store', async () => {
+    const chain = new ScriptedChain();
+    chain.dropFirst = 1_000;
+    const intents = createMemoryIntentStore();
+    await intents.put({
+      key: 'place_bet:z',
+      what: 'place_bet',
+      signature: 'gone',
+      wire: Buffer.alloc(100).toString('base64'),
+      lastValidBlockHeight: 5,
+      since: Date.now(),
+    });
+    const [recorded] = await intents.list();
+    const s = sender(chain, { intents });
+    await expect(s.resume(recorded as PendingIntent).outcome).rejects.toThrow(/resumed after a restart; its blockhash expired unlanded/);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await intents.list()).toEqual([]);
   });
 });

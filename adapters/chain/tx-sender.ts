@@ -17,8 +17,10 @@ import { RateLimited, RpcError, type RpcClient } from './rpc-client.ts';
 import { signTransaction } from './signing.ts';
 import { StatusPoller, type Confirmed } from './status-poller.ts';
 import { failureOf, preflightOf } from './tx-outcome.ts';
+import type { Logger } from '../../kernel/log.ts';
+import type { IntentStore, PendingIntent } from '../store/intents/port.ts';
 import { Blockhashes } from './landing/blockhashes.ts';
-import { IntentTracker, type Intent, type Landed, type LandingStats, type Signed } from './landing/tracker.ts';
+import { IntentTracker, type Landed, type LandingStats, type Signed } from './landing/tracker.ts';
 
 export type { Landed, LandingStats } from './landing/tracker.ts';
 
@@ -36,6 +38,17 @@ export interface SenderOptions {
   maxSigns?: number;
   /** confirmations from the signature subscription too (besides the polls) */
   pubsub?: PubSub;
+  /** where intents sent under a key are recorded until they land (a restart resumes them) */
+  intents?: IntentStore;
+  log?: Logger;
+}
+
+/** Options of one `submit`. */
+export interface SubmitOptions {
+  /** told of every signing (the first, and each after an expiry) */
+  onSigned?: (signature: string) => void;
+  /** records the intent under this key (one at a time per key) until it lands, fails or expires */
+  key?: string;
 }
 
 /** An intent on its way: the signature it has now (a re-sign changes it), and its outcome. */
@@ -97,21 +110,22 @@ export class TxSender {
    * Starts landing the transaction: signed, sent with preflight (a refusal rejects the outcome),
    * then tracked until it lands or can no longer.
    */
-  submit(what: string, instructions: TransactionInstruction[], payer: Keypair, signers: Keypair[] = [], onSigned?: (signature: string) => void): Landing {
+  submit(what: string, instructions: TransactionInstruction[], payer: Keypair, signers: Keypair[] = [], options: SubmitOptions = {}): Landing {
     const cosigners = signers.filter((s) => !s.publicKey.equals(payer.publicKey));
+    const { key } = options;
+    const since = Date.now();
     let current = '';
     let heard = false;
-    const signed = (s: string) => {
-      current = s;
-      onSigned?.(s);
-    };
-    /** signs over a recent blockhash and sends with preflight; a blockhash the node does not know yet is replaced */
+    /** signs over a recent blockhash, records it under its key, sends it with preflight; a blockhash the node does not know yet is replaced */
     const signAndSend = async (avoid: string | null): Promise<{ signed: Signed; taken: boolean; retryAt: number }> => {
       for (let attempt = 0; ; attempt++) {
         const { blockhash, lastValidBlockHeight } = await this.blockhashes.recent(avoid);
         const { wire, signature } = signTransaction(instructions, payer, cosigners, blockhash);
         const s: Signed = { wire, signature, lastValidBlockHeight };
-        signed(signature);
+        // recorded before the bytes leave: a kill right after the send still finds them
+        if (key && this.opts.intents) await this.opts.intents.put({ key, what, signature, wire: wire.toString('base64'), lastValidBlockHeight, since });
+        current = signature;
+        options.onSigned?.(signature);
         const sent = await this.firstSend(what, s);
         heard ||= sent.heard;
         if (sent.outcome === 'stale' && attempt < 3) {
@@ -123,27 +137,70 @@ export class TxSender {
     };
     const outcome = new Promise<Landed>((resolve, reject) => {
       signAndSend(null).then((first) => {
-        const now = Date.now();
-        const intent: Intent = {
-          what,
-          signed: first.signed,
-          signs: 1,
-          startedAt: now,
-          heardAt: now,
-          taken: first.taken,
-          nextSendAt: first.retryAt || now + (this.opts.resendMs ?? 1500),
-          subscription: null,
-          resign: async () => (await signAndSend(null)).signed,
-          resolve: (l) => {
-            heard = true;
-            resolve(l);
-          },
-          reject,
-        };
-        this.tracker.add(intent);
+        heard ||= first.taken;
+        this.track(what, first.signed, since, first.retryAt, async () => (await signAndSend(null)).signed, resolve, reject);
       }, reject);
     });
-    return { signature: () => current, heard: () => heard, outcome };
+    const forget = () => {
+      if (key && current) this.forget(key, current);
+    };
+    outcome.then(forget, forget);
+    return {
+      signature: () => current,
+      heard: () => heard,
+      outcome: outcome.then((l) => {
+        heard = true;
+        return l;
+      }),
+    };
+  }
+
+  /**
+   * Resumes an intent recorded by an earlier run: the same bytes sent again until they land or
+   * their blockhash expires. It is never signed again (the instructions are not kept, and the
+   * caller who wanted it was answered long ago): an expiry ends it.
+   */
+  resume(intent: PendingIntent): Landing {
+    const signed: Signed = { wire: Buffer.from(intent.wire, 'base64'), signature: intent.signature, lastValidBlockHeight: intent.lastValidBlockHeight };
+    const outcome = new Promise<Landed>((resolve, reject) => {
+      const expired = () => Promise.reject(new Error(`${intent.what}: resumed after a restart; its blockhash expired unlanded (${intent.signature})`));
+      this.track(intent.what, signed, intent.since, 0, expired, resolve, reject);
+    });
+    const forget = () => this.forget(intent.key, intent.signature);
+    outcome.then(forget, forget);
+    return { signature: () => intent.signature, heard: () => true, outcome };
+  }
+
+  private track(
+    what: string,
+    signed: Signed,
+    since: number,
+    retryAt: number,
+    resign: () => Promise<Signed>,
+    resolve: (l: Landed) => void,
+    reject: (err: unknown) => void,
+  ): void {
+    const now = Date.now();
+    this.tracker.add({
+      what,
+      signed,
+      signs: 1,
+      startedAt: since,
+      heardAt: now,
+      taken: false,
+      nextSendAt: retryAt || now + (this.opts.resendMs ?? 1500),
+      subscription: null,
+      resign,
+      resolve,
+      reject,
+    });
+  }
+
+  /** Drops the record of an intent that landed, failed or cannot land; a failure to drop it only means a restart resends bytes that cannot land twice. */
+  private forget(key: string, signature: string): void {
+    this.opts.intents
+      ?.remove(key, signature)
+      .catch((err: unknown) => this.opts.log?.warn({ err, key, signature }, 'could not drop a landed intent from the store'));
   }
 
   /** Waits until a signature sent elsewhere (an airdrop) is confirmed; throws the mapped failure if it failed. Resolves with its slot. */

@@ -22,6 +22,9 @@ import { ERR } from './reads.ts';
 
 export { VAULT_FUNDING, pubsubUrlOf, type ChainKeys, type RpcChainOptions } from './options.ts';
 
+/** Key of a bettor's placement in the intent store. */
+const PLACE_KEY = 'place_bet:';
+
 /** Sort key of reclaims in the close batcher: after any close. */
 const RECLAIM_AFTER_CLOSES = 2n ** 63n;
 
@@ -51,7 +54,7 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
         bet.amount,
         bet.entryPrice,
       );
-      const current = this.sender.submit('place_bet', [ix, uniqueMemo('bet')], this.keys.relayer, signers);
+      const current = this.sender.submit('place_bet', [ix, uniqueMemo('bet')], this.keys.relayer, signers, { key: `${PLACE_KEY}${key}` });
       landing = current;
       this.landingNow.set(key, current);
       try {
@@ -98,6 +101,29 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
         },
       );
     });
+  }
+
+  /**
+   * Resumes the placements an earlier run recorded and did not see land (docs/architecture.md#landing-transactions):
+   * each bettor's next placement waits for its resumed one, as for one placed in this run.
+   * Resolves with how many were resumed.
+   */
+  async resumeIntents(): Promise<number> {
+    const recorded = (await this.opts.intents?.list()) ?? [];
+    for (const intent of recorded) {
+      const landing = this.sender.resume(intent);
+      if (!intent.key.startsWith(PLACE_KEY)) continue;
+      const bettor = intent.key.slice(PLACE_KEY.length);
+      this.landingNow.set(bettor, landing);
+      const ended = () => {
+        if (this.landingNow.get(bettor) === landing) this.landingNow.delete(bettor);
+        if (this.placing.get(bettor) === done) this.placing.delete(bettor);
+      };
+      // never rejects: its end is all the bettor's next placement waits for
+      const done: Promise<void> = landing.outcome.then(ended, ended);
+      this.placing.set(bettor, done);
+    }
+    return recorded.length;
   }
 
   async closeBet(ref: BetRef, exitPrice: bigint): Promise<Closed> {

@@ -65,6 +65,8 @@ export class RpcChainReads {
       pollMs: opts.pollMs ?? 200,
       blockhashTtlMs: 2_000,
       ...(opts.resendMs ? { resendMs: opts.resendMs } : {}),
+      ...(opts.intents ? { intents: opts.intents } : {}),
+      log,
       pubsub,
     });
     this.batcher = new CloseBatcher(
