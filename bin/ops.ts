@@ -17,6 +17,7 @@ import {
   betsCommand,
   eventsCommand,
   followCommand,
+  intentsCommand,
   journalCommand,
   orderCommand,
   ordersCommand,
@@ -56,6 +57,13 @@ function program(io: OpsIo, done: (code: number) => void): Command {
     done(output.exitCode ?? 0);
   };
   const json_ = (c: Command) => c.option('--json', 'print JSON (for scripts)');
+
+  json_(cmd.command('intents').description('transactions the gateway sent and has not seen land yet (key, signature, lastValidBlockHeight, age)')).action(
+    async (_opts: unknown, c: Command) => {
+      const o = options(c);
+      print(o, await intentsCommand(o));
+    },
+  );
 
   json_(cmd.command('bets').description('live bet series (id, bettor, state, attempt, lastError, age)'))
     .option('--stuck', 'only series that failed, are retrying, or are open well past their expiry')

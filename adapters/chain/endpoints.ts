@@ -9,7 +9,7 @@
  *   const transport = endpoints(['https://a.example', 'https://b.example'].map((u) => new HttpTransport(u)));
  */
 import { ChainUnavailable } from './port.ts';
-import type { JsonRpcTransport } from './rpc-client.ts';
+import { ChainUnreachable, type JsonRpcTransport } from './rpc-client.ts';
 
 /** One transport over `transports` (itself when there is one). */
 export function endpoints(transports: JsonRpcTransport[]): JsonRpcTransport {
@@ -58,7 +58,8 @@ class Endpoints implements JsonRpcTransport {
             done();
           },
           (err: unknown) => {
-            failure ??= err;
+            // "never delivered" only if no endpoint may have taken it
+            if (failure === null || failure instanceof ChainUnreachable) failure = err;
             done();
           },
         );

@@ -34,6 +34,20 @@ export class RpcError extends ChainUnavailable {
 }
 
 /**
+ * The request never reached the chain (connection refused, no route, no such host): nothing was
+ * delivered, so nothing can have been done; a transaction sent this way did not leave.
+ */
+export class ChainUnreachable extends ChainUnavailable {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ChainUnreachable';
+  }
+}
+
+/** Connection errors that mean the request was never delivered. */
+const NOT_DELIVERED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
  * The chain's RPC answered HTTP 429 (a provider's rate limit): nothing was done; the same call
  * may be made again once `retryAfterMs` has passed (its Retry-After, else a second).
  */
@@ -136,6 +150,8 @@ export class HttpTransport implements JsonRpcTransport {
           this.post(payload, false).then(resolve, reject);
           return;
         }
+        if (!timedOut && err.code !== undefined && NOT_DELIVERED.has(err.code))
+          return reject(new ChainUnreachable(`chain at ${url} unreachable (${err.code})`, { cause: err }));
         reject(new ChainUnavailable(timedOut ? `chain at ${url} did not answer within ${this.timeoutMs} ms` : `chain at ${url} unreachable`, { cause: err }));
       });
       req.end(payload);

@@ -13,7 +13,7 @@ import * as v from 'valibot';
 import type { Keypair, TransactionInstruction } from '@solana/web3.js';
 import { ChainRejected, ChainUnavailable } from './port.ts';
 import type { PubSub } from './pubsub.ts';
-import { RateLimited, RpcError, type RpcClient } from './rpc-client.ts';
+import { ChainUnreachable, RateLimited, RpcError, type RpcClient } from './rpc-client.ts';
 import { signTransaction } from './signing.ts';
 import { StatusPoller, type Confirmed } from './status-poller.ts';
 import { failureOf, preflightOf } from './tx-outcome.ts';
@@ -214,7 +214,7 @@ export class TxSender {
    * The first send, with preflight: `taken` (the node answered its signature, or says it has it
    * already), `stale` (the node does not know the blockhash yet: sign again), `unanswered` (no
    * answer, or a 429: the tracker sends it again; the bytes may have been taken all the same).
-   * A refusal throws.
+   * A refusal throws, and so does a chain the bytes could not reach at all (`ChainUnreachable`).
    */
   private async firstSend(what: string, s: Signed): Promise<{ outcome: 'taken' | 'stale' | 'unanswered'; heard: boolean; retryAt: number }> {
     this.tracker.stats.sends++;
@@ -223,6 +223,8 @@ export class TxSender {
       return { outcome: 'taken', heard: true, retryAt: 0 };
     } catch (e) {
       if (e instanceof RateLimited) return { outcome: 'unanswered', heard: true, retryAt: Date.now() + e.retryAfterMs };
+      // the bytes never left (connection refused): nothing to land, and the caller learns it at once
+      if (e instanceof ChainUnreachable) throw e;
       if (!(e instanceof RpcError)) {
         if (e instanceof ChainUnavailable) return { outcome: 'unanswered', heard: false, retryAt: 0 };
         throw e;

@@ -49,6 +49,21 @@ export async function betsCommand(o: OpsOptions, filter: BetFilter): Promise<Com
   return { data: rows, text: betTable(rows) };
 }
 
+/** `intents`: the transactions the gateway is landing (sent, not confirmed yet), oldest first. */
+export async function intentsCommand(o: OpsOptions, now = Date.now()): Promise<CommandOutput> {
+  const rows = (await withGateway(o, (r) => r.intents()))
+    .sort((a, b) => a.since - b.since)
+    .map((i) => ({ key: i.key, what: i.what, signature: i.signature, lastValidBlockHeight: i.lastValidBlockHeight, age: Math.round((now - i.since) / 1000) }));
+  const text =
+    rows.length === 0
+      ? 'no transaction being landed'
+      : table(
+          ['key', 'what', 'signature', 'lastValidBlockHeight', 'age'],
+          rows.map((r) => [r.key, r.what, r.signature, r.lastValidBlockHeight, seconds(r.age)]),
+        );
+  return { data: rows, text };
+}
+
 /** `bet <id>`: snapshot, chain account, settlement evidence. */
 export async function betCommand(o: OpsOptions, id: string): Promise<CommandOutput> {
   return withGateway(o, async (records) => {

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJournalRecords } from '../../adapters/store/file/gateway-journal.ts';
+import { readFileIntents } from '../../adapters/store/intents/file.ts';
 import { retryRequestDir } from '../gateway/settlement/retry-requests.ts';
 import { OpsError } from './errors.ts';
 import type { GatewayRecords } from './gateway-records.ts';
@@ -20,6 +21,7 @@ export function fileGatewayRecords(dataDir: string, pickupWaitMs = 3_000): Gatew
   const read = () => readJournalRecords(path);
   return {
     where: path,
+    intents: () => readFileIntents(join(dataDir, 'gateway', 'intents.log')),
     async liveBets() {
       return [...read().snapshots.entries()]
         .filter(([, r]) => !r.final)

@@ -6,6 +6,7 @@
 import type { Redis } from 'ioredis';
 import { createRedisBetHistory } from '../../adapters/store/bet-history/redis.ts';
 import { createRedisEventLog } from '../../adapters/store/event-log/redis.ts';
+import { createRedisIntentStore } from '../../adapters/store/intents/redis.ts';
 import type { LoggedEvent } from '../../adapters/store/event-log/port.ts';
 import { parseOrNull } from '../../adapters/store/snapshot/port.ts';
 import { retryChannel } from '../gateway/settlement/retry-requests.ts';
@@ -17,8 +18,10 @@ export function redisGatewayRecords(redis: Redis, prefix: string, where: string)
   const liveKey = `${prefix}bets:live`;
   const events = createRedisEventLog<LoggedEvent>(redis, { prefix });
   const history = createRedisBetHistory(redis, { prefix });
+  const intents = createRedisIntentStore(redis, { prefix });
   return {
     where,
+    intents: () => intents.list(),
     async liveBets() {
       const ids = (await redis.smembers(liveKey)).sort((a, b) => Number(a) - Number(b));
       if (ids.length === 0) return [];

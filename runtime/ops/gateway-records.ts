@@ -5,6 +5,7 @@
  */
 import type { BetRecord } from '../../adapters/store/bet-history/port.ts';
 import type { LoggedEvent, Sequenced } from '../../adapters/store/event-log/port.ts';
+import type { PendingIntent } from '../../adapters/store/intents/port.ts';
 
 /** One stored bet series snapshot. */
 export interface StoredBet {
@@ -33,6 +34,8 @@ export interface GatewayRecords {
   record(betId: string): Promise<BetRecord | null>;
   /** events with seq > `since`, oldest first, at most `limit` */
   eventsSince(since: number, limit: number): Promise<Array<Sequenced<LoggedEvent>>>;
+  /** transactions the gateway recorded as being landed (docs/architecture.md#landing-transactions) */
+  intents(): Promise<PendingIntent[]>;
   /** asks the running gateway to retry chain `id` now */
   requestRetry(id: string): Promise<RetryDelivery>;
   close(): Promise<void>;

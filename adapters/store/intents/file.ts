@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { LineJournal } from '../file/line-journal.ts';
 import { createMemoryIntentStore } from './memory.ts';
-import { PendingIntentSchema, type IntentStore } from './port.ts';
+import { PendingIntentSchema, type IntentStore, type PendingIntent } from './port.ts';
 
 const Line = v.union([v.object({ put: PendingIntentSchema }), v.object({ remove: v.object({ key: v.string(), signature: v.string() }) })]);
 
@@ -21,6 +21,16 @@ const parseLine = (line: string): unknown => {
     return null;
   }
 };
+
+/** The intents of a journal as it is now, without opening it for writing (the operator CLI, while a gateway runs). */
+export async function readFileIntents(path: string): Promise<PendingIntent[]> {
+  const state = createMemoryIntentStore();
+  for (const line of LineJournal.read(path, (l) => void JSON.parse(l))) {
+    const parsed = v.safeParse(Line, parseLine(line));
+    if (parsed.success) state.apply(parsed.output);
+  }
+  return state.list();
+}
 
 export interface FileIntentStore extends IntentStore {
   close(): void;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openFileExchangeStore } from '../../../adapters/store/exchange/file.ts';
 import { openGatewayJournal } from '../../../adapters/store/file/gateway-journal.ts';
+import { openFileIntentStore } from '../../../adapters/store/intents/file.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { GatewayEvent } from '../../../runtime/gateway/events/schemas.ts';
 import { listenForRetryRequests } from '../../../runtime/gateway/settlement/retry-requests.ts';
@@ -47,6 +48,17 @@ describe('embedded stores in DATA_DIR', () => {
       expect(bets.json()).toEqual([expect.objectContaining({ id: '201', state: 'settling.pricingBackoff', attempt: 1 })]);
       const events = await runOps(['events', '--json'], env);
       expect(events.json()).toEqual([expect.objectContaining({ type: 'bet_open', id: '201', seq: 1 })]);
+
+      // the transactions a gateway is landing, from the intent journal it keeps beside its journal
+      const intents = openFileIntentStore(join(dir, 'gateway', 'intents.log'));
+      await intents.put({ key: 'place_bet:B1', what: 'place_bet', signature: 'sig-1', wire: 'AA==', lastValidBlockHeight: 4242, since: Date.now() - 3_000 });
+      await intents.put({ key: 'place_bet:B2', what: 'place_bet', signature: 'sig-2', wire: 'AA==', lastValidBlockHeight: 4243, since: Date.now() });
+      await intents.remove('place_bet:B2', 'sig-2');
+      const pending = await runOps(['intents', '--json'], env);
+      expect(pending.code, pending.stderr).toBe(0);
+      expect(pending.json()).toEqual([{ key: 'place_bet:B1', what: 'place_bet', signature: 'sig-1', lastValidBlockHeight: 4242, age: expect.any(Number) }]);
+      expect(pending.json()[0].age).toBeGreaterThanOrEqual(3);
+      intents.close();
 
       const retry = await runOps(['retry', '201', '--json'], env);
       expect(retry.code, retry.stderr).toBe(0);

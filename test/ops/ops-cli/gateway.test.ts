@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BetRecord } from '../../../adapters/store/bet-history/port.ts';
 import { createRedisBetHistory } from '../../../adapters/store/bet-history/redis.ts';
 import { createRedisSnapshotStore } from '../../../adapters/store/snapshot/redis.ts';
+import { createRedisIntentStore } from '../../../adapters/store/intents/redis.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { LiveBets } from '../../../runtime/gateway/bets/live-bets.ts';
 import { listenForRetryRequests, type RetryRequests } from '../../../runtime/gateway/settlement/retry-requests.ts';
@@ -76,6 +77,19 @@ describe('gateway commands on Redis', () => {
     const human = await runOps(['bets', '--gateway-prefix', prefix], env);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toContain('settling.pricingBackoff');
+  });
+
+  it('intents lists the transactions being landed, oldest first', async () => {
+    const store = createRedisIntentStore(shared.redis(), { prefix });
+    expect((await runOps(['intents', '--json', '--gateway-prefix', prefix], env)).json()).toEqual([]);
+    await store.put({ key: 'place_bet:B2', what: 'place_bet', signature: 'sig-2', wire: 'AA==', lastValidBlockHeight: 7, since: Date.now() - 1_000 });
+    await store.put({ key: 'place_bet:B1', what: 'place_bet', signature: 'sig-1', wire: 'AA==', lastValidBlockHeight: 6, since: Date.now() - 60_000 });
+    const listed = await runOps(['intents', '--json', '--gateway-prefix', prefix], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.json().map((r: { signature: string }) => r.signature)).toEqual(['sig-1', 'sig-2']);
+    const text = await runOps(['intents', '--gateway-prefix', prefix], env);
+    expect(text.stdout).toContain('place_bet:B1');
+    expect(text.stdout, text.stdout).toMatch(/1m\d\ds/); // the older one's age (a minute and a few seconds)
   });
 
   it('bet <id> shows the persisted snapshot, the chain read (unreachable here) and evidence null', async () => {
