@@ -144,6 +144,7 @@ export async function connectChain(
       ...(info ? { pollMs: 25 } : {}),
       resendMs: config.GW_RESEND_MS,
       answerWithinMs: config.GW_BET_ANSWER_MS,
+      ...((config.GW_COMPUTE_BUDGET === 'auto' ? !info : config.GW_COMPUTE_BUDGET === 'on') ? { computeBudget: { maxPrice: config.GW_PRIORITY_FEE_MAX } } : {}),
       ...(intents ? { intents } : {}),
       log,
     });

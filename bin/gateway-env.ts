@@ -17,6 +17,11 @@ export const gatewayEnv = {
   ),
   SOLANA_WS_URL: describe('PubSub of the chain (unset: the first SOLANA_RPC_URL on port + 1, ws:// or wss://)', url(['ws:', 'wss:'], 'ws://127.0.0.1:8900')),
   GW_RESEND_MS: describe('a transaction not confirmed yet is sent again (the same bytes) this often, ms', integer(1500, 50)),
+  GW_COMPUTE_BUDGET: describe(
+    'auto: on for a chain other than the local one; on: a compute-unit limit from simulation and a priority fee on every transaction; off: neither',
+    oneOf(['auto', 'on', 'off'] as const),
+  ),
+  GW_PRIORITY_FEE_MAX: describe('the priority fee paid at most, micro-lamports per compute unit (0: none)', integer(50_000)),
   GW_BET_ANSWER_MS: describe(
     'POST /bet waits this long for the confirmation, then answers 500 {tx, pending: true} while the bet goes on landing, ms',
     integer(5000, 100),

@@ -177,6 +177,8 @@ export interface LandingReport {
   expired: number;
   /** intents signed again after an expiry */
   resigned: number;
+  /** priority fees of the landed transactions, lamports */
+  priorityFeeLamports: number;
   /** landing times (ms, first signing to confirmation) of the latest landed intents, oldest first */
   landingMs: readonly number[];
   pending: ReadonlyArray<{ what: string; signature: string; signs: number; ageMs: number }>;

@@ -22,6 +22,8 @@ class ScriptedChain implements JsonRpcTransport {
   readonly calls: Record<string, number> = {};
   /** signature -> slot it landed in */
   readonly landed = new Map<string, number>();
+  /** the bytes of every send */
+  readonly wires: Buffer[] = [];
   /** sends of each signature received */
   readonly sendsOf = new Map<string, number>();
   /** drops the first n sends of every signature */
@@ -45,12 +47,17 @@ class ScriptedChain implements JsonRpcTransport {
           return { context: { slot: 1 }, value: { blockhash: HASHES[this.hashIndex], lastValidBlockHeight: this.height + 5 } };
         case 'getBlockHeight':
           return this.height;
+        case 'simulateTransaction':
+          return { context: { slot: 3 }, value: { err: null, logs: [], unitsConsumed: 10_000 } };
+        case 'getRecentPrioritizationFees':
+          return [0, 100, 5_000, 200].map((prioritizationFee, slot) => ({ slot, prioritizationFee }));
         case 'sendTransaction': {
           if (this.rateLimitedSends > 0) {
             this.rateLimitedSends--;
             throw new RateLimited('scripted', 50);
           }
           const wire = Buffer.from(params[0] as string, 'base64');
+          this.wires.push(wire);
           const sig = signatureOf(wire);
           if (this.alreadyProcessed) {
             this.landed.set(sig, 3);
@@ -234,5 +241,40 @@ describe('TxSender (the landing engine)', () => {
     await expect(s.resume(recorded as PendingIntent).outcome).rejects.toThrow(/resumed after a restart; its blockhash expired unlanded/);
     await new Promise((r) => setTimeout(r, 10));
     expect(await intents.list()).toEqual([]);
+  });
+
+  it('on a real cluster: a unit limit from one simulation per kind (x 1.2) and a priority fee from recent fees, capped', async () => {
+    const chain = new ScriptedChain();
+    const s = sender(chain, { budget: { maxPrice: 1_000 } });
+    await s.land('transfer', transfer(), payer);
+    await s.land('transfer', transfer(), payer);
+    expect(chain.calls.simulateTransaction).toBe(1);
+    expect(chain.calls.getRecentPrioritizationFees).toBe(1);
+    const budgetProgram = getBase58Encoder().encode('ComputeBudget111111111111111111111111111111');
+    const wire = chain.wires[1] as Buffer;
+    expect(wire.includes(Buffer.from(budgetProgram))).toBe(true);
+    // SetComputeUnitLimit (2) of (10,000 + 300) x 1.2 units; SetComputeUnitPrice (3) of min(p75 of recent fees = 5,000, cap 1,000)
+    const limit = Buffer.alloc(5);
+    limit.writeUInt8(2, 0);
+    limit.writeUInt32LE(12_360, 1);
+    const price = Buffer.alloc(9);
+    price.writeUInt8(3, 0);
+    price.writeBigUInt64LE(1_000n, 1);
+    expect(wire.includes(limit)).toBe(true);
+    expect(wire.includes(price)).toBe(true);
+    expect(s.stats.priorityFeeLamports).toBe(2 * Math.ceil((1_000 * 12_360) / 1_000_000));
+  });
+
+  it('a chain without prioritization fees or simulation: the transaction goes without a budget', async () => {
+    const chain = new ScriptedChain();
+    const original = chain.exchange.bind(chain);
+    chain.exchange = async (body) => {
+      const method = (body as { method: string }).method;
+      if (method === 'simulateTransaction' || method === 'getRecentPrioritizationFees') throw new ChainUnavailable('no such method here');
+      return original(body);
+    };
+    const s = sender(chain, { budget: { maxPrice: 1_000 } });
+    await expect(s.land('transfer', transfer(), payer)).resolves.toMatchObject({ slot: 3 });
+    expect((chain.wires[0] as Buffer).includes(Buffer.from(getBase58Encoder().encode('ComputeBudget111111111111111111111111111111')))).toBe(false);
   });
 });

@@ -20,6 +20,7 @@ import { failureOf, preflightOf } from './tx-outcome.ts';
 import type { Logger } from '../../kernel/log.ts';
 import type { IntentStore, PendingIntent } from '../store/intents/port.ts';
 import { Blockhashes } from './landing/blockhashes.ts';
+import { ComputeBudget, type BudgetOptions } from './landing/budget.ts';
 import { IntentTracker, type Landed, type LandingStats, type Signed } from './landing/tracker.ts';
 
 export type { Landed, LandingStats } from './landing/tracker.ts';
@@ -40,6 +41,8 @@ export interface SenderOptions {
   pubsub?: PubSub;
   /** where intents sent under a key are recorded until they land (a restart resumes them) */
   intents?: IntentStore;
+  /** a compute-unit limit from simulation and a priority fee on every transaction (a real cluster) */
+  budget?: BudgetOptions;
   log?: Logger;
 }
 
@@ -70,6 +73,7 @@ export class TxSender {
   private readonly blockhashes: Blockhashes;
   private readonly tracker: IntentTracker;
   private readonly poller: StatusPoller;
+  private readonly budget: ComputeBudget | null;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -84,6 +88,7 @@ export class TxSender {
       opts.pubsub ?? null,
     );
     this.poller = new StatusPoller(rpc, { pollMs: opts.pollMs });
+    this.budget = opts.budget ? new ComputeBudget(rpc, opts.budget) : null;
   }
 
   /** the engine's counters */
@@ -120,8 +125,10 @@ export class TxSender {
     const signAndSend = async (avoid: string | null): Promise<{ signed: Signed; taken: boolean; retryAt: number }> => {
       for (let attempt = 0; ; attempt++) {
         const { blockhash, lastValidBlockHeight } = await this.blockhashes.recent(avoid);
-        const { wire, signature } = signTransaction(instructions, payer, cosigners, blockhash);
-        const s: Signed = { wire, signature, lastValidBlockHeight };
+        const budgeted = this.budget ? await this.budget.apply(what, instructions, payer, cosigners, blockhash) : null;
+        const { wire, signature } = signTransaction(budgeted?.instructions ?? instructions, payer, cosigners, blockhash);
+        const priorityFeeLamports = budgeted?.units ? Math.ceil((budgeted.price * budgeted.units) / 1_000_000) : 0;
+        const s: Signed = { wire, signature, lastValidBlockHeight, priorityFeeLamports };
         // recorded before the bytes leave: a kill right after the send still finds them
         if (key && this.opts.intents) await this.opts.intents.put({ key, what, signature, wire: wire.toString('base64'), lastValidBlockHeight, since });
         current = signature;

@@ -196,7 +196,7 @@ export function createGatewayMetrics(): GatewayMetrics {
  * waiting now.
  */
 function followLanding(registers: Registry[], report: () => LandingReport | undefined): void {
-  const follow = (name: string, help: string, stat: 'sends' | 'landed' | 'failed' | 'expired' | 'resigned') => {
+  const follow = (name: string, help: string, stat: 'sends' | 'landed' | 'failed' | 'expired' | 'resigned' | 'priorityFeeLamports') => {
     let seen = 0;
     new Counter({
       name,
@@ -215,6 +215,7 @@ function followLanding(registers: Registry[], report: () => LandingReport | unde
   follow('gateway_tx_failed_total', 'Transactions that failed on chain, were refused, or could not land', 'failed');
   follow('gateway_tx_expired_total', 'Signings whose blockhash expired before they landed', 'expired');
   follow('gateway_tx_resigned_total', 'Intents signed again over a new blockhash after an expiry', 'resigned');
+  follow('gateway_tx_priority_fee_lamports_total', 'Priority fees of the landed transactions (unit price x unit limit), lamports', 'priorityFeeLamports');
   let observed = 0;
   new Histogram({
     name: 'gateway_tx_landing_seconds',

@@ -29,6 +29,8 @@ export interface Signed {
   wire: Buffer;
   signature: string;
   lastValidBlockHeight: number;
+  /** the priority fee it pays if it lands, lamports (unit price x unit limit) */
+  priorityFeeLamports?: number;
 }
 
 /** Where an intent landed. */
@@ -75,7 +77,7 @@ export class IntentTracker {
   private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   private immediate = false;
   private running = false;
-  readonly stats: LandingStats = { sends: 0, landed: 0, failed: 0, expired: 0, resigned: 0, landingMs: [] };
+  readonly stats: LandingStats = { sends: 0, landed: 0, failed: 0, expired: 0, resigned: 0, priorityFeeLamports: 0, landingMs: [] };
 
   constructor(
     private readonly rpc: RpcClient,
@@ -133,6 +135,7 @@ export class IntentTracker {
       return;
     }
     this.stats.landed++;
+    this.stats.priorityFeeLamports += intent.signed.priorityFeeLamports ?? 0;
     this.stats.landingMs.push(Date.now() - intent.startedAt);
     if (this.stats.landingMs.length > 1000) this.stats.landingMs.splice(0, this.stats.landingMs.length - 1000);
     intent.resolve({ signature: intent.signed.signature, slot });

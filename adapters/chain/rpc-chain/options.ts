@@ -7,6 +7,7 @@ import type { Keypair, PublicKey } from '@solana/web3.js';
 import type { Logger } from '../../../kernel/log.ts';
 import type { PubSub } from '../pubsub.ts';
 import type { JsonRpcTransport } from '../rpc-client.ts';
+import type { BudgetOptions } from '../landing/budget.ts';
 import type { IntentStore } from '../../store/intents/port.ts';
 
 /** tokens minted into the vault when the adapter initialises a contract (1,000,000 of a 6-decimal mint) */
@@ -49,6 +50,8 @@ export interface RpcChainOptions {
   resendMs?: number;
   /** a placement not confirmed by then is answered as unknown, while it goes on landing (default 5000 ms) */
   answerWithinMs?: number;
+  /** a compute-unit limit and a priority fee on every transaction (docs/architecture.md#landing-transactions) */
+  computeBudget?: BudgetOptions;
   /** where placements being landed are recorded, so a restart resumes them (docs/architecture.md#landing-transactions) */
   intents?: IntentStore;
   /** tokens minted into the vault on initialize (default VAULT_FUNDING; 0 skips) */

@@ -66,6 +66,7 @@ export class RpcChainReads {
       blockhashTtlMs: 2_000,
       ...(opts.resendMs ? { resendMs: opts.resendMs } : {}),
       ...(opts.intents ? { intents: opts.intents } : {}),
+      ...(opts.computeBudget ? { budget: opts.computeBudget } : {}),
       log,
       pubsub,
     });
