@@ -9,7 +9,7 @@ import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
 import { Keypair, SystemProgram } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { ChainUnavailable } from './port.ts';
-import { RateLimited, RpcClient, type JsonRpcTransport } from './rpc-client.ts';
+import { ChainUnreachable, RateLimited, RpcClient, type JsonRpcTransport } from './rpc-client.ts';
 import { TxSender } from './tx-sender.ts';
 import { createMemoryIntentStore } from '../store/intents/memory.ts';
 import type { PendingIntent } from '../store/intents/port.ts';
@@ -35,12 +35,18 @@ class ScriptedChain implements JsonRpcTransport {
   rateLimitedSends = 0;
   down = false;
   alreadyProcessed = false;
+  /** refuses this many calls (the last one a lost answer instead) */
+  refusing = 0;
 
   async exchange(body: object): Promise<unknown> {
     const { id, method, params } = body as { id: number; method: string; params: unknown[] };
     this.calls[method] = (this.calls[method] ?? 0) + 1;
     await new Promise((r) => setTimeout(r, 5));
     if (this.down) throw new ChainUnavailable('scripted chain is down');
+    if (this.refusing > 0) {
+      this.refusing--;
+      throw this.refusing === 0 && method === 'sendTransaction' ? new ChainUnavailable('reset') : new ChainUnreachable('refused');
+    }
     const result = (() => {
       switch (method) {
         case 'getLatestBlockhash':
@@ -276,5 +282,20 @@ describe('TxSender (the landing engine)', () => {
     const s = sender(chain, { budget: { maxPrice: 1_000 } });
     await expect(s.land('transfer', transfer(), payer)).resolves.toMatchObject({ slot: 3 });
     expect((chain.wires[0] as Buffer).includes(Buffer.from(getBase58Encoder().encode('ComputeBudget111111111111111111111111111111')))).toBe(false);
+  });
+
+  it('a send whose answer was lost to a chain that then refuses connections: unreachable is known at once, and it still lands later', async () => {
+    const chain = new ScriptedChain();
+    const s = sender(chain, { confirmTimeoutMs: 5_000 });
+    await s.land('warm', transfer(), payer);
+    chain.refusing = 1; // the send's answer is lost
+    const landing = s.submit('transfer', transfer(), payer);
+    await new Promise((r) => setTimeout(r, 20));
+    chain.refusing = 1_000_000; // then every call is refused
+    await expect.poll(() => landing.unreachable(), { timeout: 2_000, interval: 10 }).toBe(true);
+    expect(landing.heard()).toBe(false);
+    chain.refusing = 0;
+    await expect(landing.outcome).resolves.toMatchObject({ slot: 3 });
+    expect(landing.unreachable()).toBe(false);
   });
 });

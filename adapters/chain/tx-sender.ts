@@ -21,7 +21,7 @@ import type { Logger } from '../../kernel/log.ts';
 import type { IntentStore, PendingIntent } from '../store/intents/port.ts';
 import { Blockhashes } from './landing/blockhashes.ts';
 import { ComputeBudget, type BudgetOptions } from './landing/budget.ts';
-import { IntentTracker, type Landed, type LandingStats, type Signed } from './landing/tracker.ts';
+import { IntentTracker, type Intent, type Landed, type LandingStats, type Signed } from './landing/tracker.ts';
 
 export type { Landed, LandingStats } from './landing/tracker.ts';
 
@@ -59,6 +59,8 @@ export interface Landing {
   signature(): string;
   /** whether the chain answered anything about it yet */
   heard(): boolean;
+  /** nothing heard about it, and the chain cannot be reached now (connection refused) */
+  unreachable(): boolean;
   readonly outcome: Promise<Landed>;
 }
 
@@ -142,10 +144,11 @@ export class TxSender {
         return { signed: s, taken: sent.outcome === 'taken', retryAt: sent.retryAt };
       }
     };
+    let tracked: Intent | null = null;
     const outcome = new Promise<Landed>((resolve, reject) => {
       signAndSend(null).then((first) => {
         heard ||= first.taken;
-        this.track(what, first.signed, since, first.retryAt, async () => (await signAndSend(null)).signed, resolve, reject);
+        tracked = this.track(what, first.signed, since, first.retryAt, async () => (await signAndSend(null)).signed, resolve, reject);
       }, reject);
     });
     const forget = () => {
@@ -155,6 +158,7 @@ export class TxSender {
     return {
       signature: () => current,
       heard: () => heard,
+      unreachable: () => !heard && (tracked?.unreachable ?? false),
       outcome: outcome.then((l) => {
         heard = true;
         return l;
@@ -175,7 +179,7 @@ export class TxSender {
     });
     const forget = () => this.forget(intent.key, intent.signature);
     outcome.then(forget, forget);
-    return { signature: () => intent.signature, heard: () => true, outcome };
+    return { signature: () => intent.signature, heard: () => true, unreachable: () => false, outcome };
   }
 
   private track(
@@ -186,21 +190,24 @@ export class TxSender {
     resign: () => Promise<Signed>,
     resolve: (l: Landed) => void,
     reject: (err: unknown) => void,
-  ): void {
+  ): Intent {
     const now = Date.now();
-    this.tracker.add({
+    const intent: Intent = {
       what,
       signed,
       signs: 1,
       startedAt: since,
       heardAt: now,
       taken: false,
+      unreachable: false,
       nextSendAt: retryAt || now + (this.opts.resendMs ?? 1500),
       subscription: null,
       resign,
       resolve,
       reject,
-    });
+    };
+    this.tracker.add(intent);
+    return intent;
   }
 
   /** Drops the record of an intent that landed, failed or cannot land; a failure to drop it only means a restart resends bytes that cannot land twice. */

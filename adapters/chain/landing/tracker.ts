@@ -11,7 +11,7 @@
 import * as v from 'valibot';
 import { ChainUnavailable, type LandingReport } from '../port.ts';
 import type { PubSub, Subscription } from '../pubsub.ts';
-import { RateLimited, RpcError, type RpcClient } from '../rpc-client.ts';
+import { ChainUnreachable, RateLimited, RpcError, type RpcClient } from '../rpc-client.ts';
 import { failureOf, preflightOf } from '../tx-outcome.ts';
 import type { Blockhashes } from './blockhashes.ts';
 
@@ -64,6 +64,8 @@ export interface Intent {
   heardAt: number;
   /** the chain took its bytes at least once (a send answered its signature) */
   taken: boolean;
+  /** the last call about it could not reach the chain at all (connection refused) */
+  unreachable: boolean;
   nextSendAt: number;
   subscription: Subscription | null;
   /** signs it again over a new blockhash, sends it with preflight (throws a refusal), returns the bytes */
@@ -190,11 +192,13 @@ export class IntentTracker {
         statuses = (await this.rpc.call('getSignatureStatuses', [batch.map((i) => i.signed.signature)], Statuses)).value;
       } catch (err) {
         if (err instanceof RateLimited) for (const i of batch) i.heardAt = Date.now();
+        for (const i of batch) i.unreachable = err instanceof ChainUnreachable;
         continue; // the chain did not answer: asked again next turn
       }
       const now = Date.now();
       batch.forEach((intent, j) => {
         intent.heardAt = now;
+        intent.unreachable = false;
         const st = statuses[j];
         if (st && (st.confirmationStatus === 'confirmed' || st.confirmationStatus === 'finalized')) this.settle(intent, st.slot, st.err ?? null);
       });
@@ -209,7 +213,9 @@ export class IntentTracker {
       await this.rpc.call('sendTransaction', [intent.signed.wire.toString('base64'), { encoding: 'base64', skipPreflight: true, maxRetries: 0 }], v.string());
       intent.heardAt = Date.now();
       intent.taken = true;
+      intent.unreachable = false;
     } catch (err) {
+      intent.unreachable = err instanceof ChainUnreachable;
       if (err instanceof RateLimited) {
         intent.heardAt = Date.now();
         intent.nextSendAt = Date.now() + err.retryAfterMs;

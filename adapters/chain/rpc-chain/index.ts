@@ -22,6 +22,9 @@ import { ERR } from './reads.ts';
 
 export { VAULT_FUNDING, pubsubUrlOf, type ChainKeys, type RpcChainOptions } from './options.ts';
 
+/** How often a placement waiting for its answer looks whether its chain became unreachable. */
+const UNREACHABLE_CHECK_MS = 100;
+
 /** Key of a bettor's placement in the intent store. */
 const PLACE_KEY = 'place_bet:';
 
@@ -81,7 +84,12 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
   private answerWithin<T>(result: Promise<T>, landing: () => Landing | null, what: string, onDeadline: () => void): Promise<T> {
     const deadlineMs = this.opts.answerWithinMs ?? 5_000;
     return new Promise<T>((resolve, reject) => {
+      const stop = () => {
+        clearTimeout(timer);
+        clearInterval(watch);
+      };
       const timer = setTimeout(() => {
+        stop();
         onDeadline();
         const l = landing();
         reject(
@@ -90,13 +98,20 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
             : new ChainUnavailable(`${what}: the chain did not answer within ${deadlineMs} ms`),
         );
       }, deadlineMs);
+      // a send whose answer was lost to a chain that now refuses connections: said at once (it goes on landing if it was taken)
+      const watch = setInterval(() => {
+        if (!landing()?.unreachable()) return;
+        stop();
+        onDeadline();
+        reject(new ChainUnavailable(`${what}: the chain cannot be reached (its answer to the send was lost)`));
+      }, UNREACHABLE_CHECK_MS);
       result.then(
         (value) => {
-          clearTimeout(timer);
+          stop();
           resolve(value);
         },
         (err: unknown) => {
-          clearTimeout(timer);
+          stop();
           reject(err instanceof Error ? err : new Error(String(err)));
         },
       );
