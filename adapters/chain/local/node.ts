@@ -5,7 +5,7 @@
  * snapshots it is folded into (`compaction.ts`, `restore.ts`; docs/architecture.md#the-local-chain).
  * Running one transaction is in `execution.ts`, when to compact in `compaction-schedule.ts`.
  */
-import { BlockhashWindow } from './blockhashes.ts';
+import { BLOCKHASH_WINDOW, BlockhashWindow } from './blockhashes.ts';
 import type { ChainState, CompactionReport } from './compaction.ts';
 import { CompactionSchedule } from './compaction-schedule.ts';
 import { accountImage, applyAccountImages, decodeWire, runTransaction, setClock } from './execution.ts';
@@ -21,9 +21,12 @@ import type { LocalNodeOptions } from './node-options.ts';
 
 export type { LocalNodeOptions };
 
-/** slots skipped after a restart, so blockhashes handed out before it are never reissued */
-const RESTART_SLOT_GAP = 100;
 const SLOT_MARK_EVERY = 25;
+/**
+ * slots skipped after a restart, so blockhashes handed out before it are never reissued and every
+ * one of them is past its lastValidBlockHeight (the last slot journaled may be a slot mark behind)
+ */
+const RESTART_SLOT_GAP = BLOCKHASH_WINDOW + SLOT_MARK_EVERY + 1;
 
 /** A LiteSVM-backed chain with slots, blockhashes, statuses and a durable journal. */
 export class LocalNode implements ChainState {
