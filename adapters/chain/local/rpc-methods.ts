@@ -3,7 +3,8 @@
  * a validator uses (`{context:{slot}, value}` wrappers, `[data, "base64"]` accounts,
  * `-32002` preflight errors carrying `err` and `logs`, `-32016` for a `minContextSlot` not yet
  * reached) so web3.js `Connection` works unmodified (docs/architecture.md#the-local-chain).
- * `getSignaturesForAddress` lists the transactions that wrote an account, deleted ones too.
+ * `getSignaturesForAddress` lists the transactions that wrote an account, deleted ones too;
+ * `getRecentPrioritizationFees` the compute-unit prices recent slots paid (`prioritization-fees.ts`).
  */
 import * as v from 'valibot';
 import { getBase58Decoder, getBase58Encoder, isAddress } from '@solana/kit';
@@ -19,6 +20,8 @@ const MINT_DECIMALS_OFFSET = 44;
 /** reported as the node's version (the LiteSVM line it embeds speaks this RPC dialect) */
 const CORE_VERSION = '2.2.0';
 const MAX_AIRDROP_LAMPORTS = 1_000_000n * 1_000_000_000n;
+/** accounts one getRecentPrioritizationFees may name (a validator's transaction account-lock limit) */
+const MAX_FEE_ACCOUNTS = 128;
 
 const b58enc = getBase58Encoder();
 const b58dec = getBase58Decoder();
@@ -218,6 +221,13 @@ export function rpcMethods(node: LocalNode, genesisHash: string): Record<string,
       const page = node.signaturesFor(key, { limit: cfg?.limit ?? MAX_SIGNATURES_PER_ADDRESS, before: cfg?.before, until: cfg?.until });
       // every committed transaction is on disk before anyone hears of it: final at once
       return page.map((e) => ({ signature: e.signature, slot: e.slot, err: e.err, memo: null, blockTime: e.blockTime, confirmationStatus: 'finalized' }));
+    },
+    getRecentPrioritizationFees: (p) => {
+      const [accounts] = parseParams(
+        v.tuple([v.optional(v.pipe(v.array(Pubkey), v.maxLength(MAX_FEE_ACCOUNTS, `Too many inputs provided; max ${MAX_FEE_ACCOUNTS}`)))]),
+        p,
+      );
+      return node.fees.recent(node.slot, accounts);
     },
     requestAirdrop: (p) => {
       const [key, lamports] = parseParams(v.tuple([Pubkey, v.pipe(U64, v.minValue(1)), Commitment]), p);

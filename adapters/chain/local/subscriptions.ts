@@ -45,7 +45,7 @@ export class Watchers {
   private readonly stopNode: () => void;
 
   constructor(node: LocalNode) {
-    this.stopNode = node.watchAccounts((slot, accounts) => {
+    this.stopNode = node.events.accounts.add((slot, accounts) => {
       for (const a of accounts) {
         for (const cb of this.byAccount.get(a.address) ?? []) cb(slot, a);
         if (a.lamports !== null) for (const cb of this.byProgram.get(a.owner) ?? []) cb(slot, a);
