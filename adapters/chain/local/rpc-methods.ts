@@ -8,6 +8,7 @@
  */
 import * as v from 'valibot';
 import { getBase58Decoder, getBase58Encoder, isAddress } from '@solana/kit';
+import type { FaultHooks } from './faults/hooks.ts';
 import type { AccountImage } from './journal.ts';
 import { parseParams, type RpcMethod } from './json-rpc.ts';
 import type { LocalNode } from './node.ts';
@@ -130,8 +131,8 @@ function decimalString(amount: bigint, decimals: number): string {
   return frac ? `${whole}.${frac}` : whole;
 }
 
-/** The method table served by the local chain. */
-export function rpcMethods(node: LocalNode, genesisHash: string): Record<string, RpcMethod> {
+/** The method table served by the local chain; `faults` (docs/operations.md#a-fault-profile) has its say in sends. */
+export function rpcMethods(node: LocalNode, genesisHash: string, faults: FaultHooks | null = null): Record<string, RpcMethod> {
   const context = () => ({ slot: node.slot, apiVersion: CORE_VERSION });
   const withContext = (value: unknown) => ({ context: context(), value });
 
@@ -236,7 +237,9 @@ export function rpcMethods(node: LocalNode, genesisHash: string): Record<string,
     },
     sendTransaction: (p) => {
       const [encoded, cfg] = parseParams(v.tuple([v.string(), TxConfig]), p);
-      return node.submit(decodeBytes(encoded, cfg?.encoding ?? 'base58'), { skipPreflight: cfg?.skipPreflight ?? false });
+      const wire = decodeBytes(encoded, cfg?.encoding ?? 'base58');
+      const opts = { skipPreflight: cfg?.skipPreflight ?? false };
+      return faults ? faults.send(wire, opts) : node.submit(wire, opts);
     },
     simulateTransaction: (p) => {
       const [encoded, cfg] = parseParams(v.tuple([v.string(), TxConfig]), p);

@@ -1,0 +1,43 @@
+/**
+ * A fault profile at work on one local chain (docs/operations.md#a-fault-profile): the parts
+ * the profile switches on, sharing one seeded draw and one set of counters, logged every few
+ * seconds. Parts left off cost nothing: their hooks answer as the chain does without a profile.
+ */
+import type { Logger } from '../../../../kernel/log.ts';
+import type { LocalNode } from '../node.ts';
+import { logCounters, zeroCounters, type FaultCounters } from './counters.ts';
+import type { FaultHooks } from './hooks.ts';
+import { faultProfileText, type FaultProfile } from './profile.ts';
+import { freshSeed, seededRandom } from './rng.ts';
+import { TransactionFaults } from './transactions.ts';
+
+/** how often the counters are logged */
+const REPORT_EVERY_MS = 5_000;
+
+/** A running profile. */
+export interface ChainFaults extends FaultHooks {
+  /** the profile, its seed filled in */
+  readonly profile: FaultProfile & { seed: number };
+  /** a copy of the counters */
+  counters(): FaultCounters;
+  stop(): void;
+}
+
+/** Starts `profile` on `node`. */
+export function startChainFaults(given: FaultProfile, node: LocalNode, log: Logger): ChainFaults {
+  const profile = { ...given, seed: given.seed ?? freshSeed() };
+  const counters = zeroCounters();
+  const random = seededRandom(profile.seed);
+  const txs = profile.drop > 0 || profile.landDelaySlots > 0 ? new TransactionFaults(node, profile, random, counters, log) : null;
+  const stops: Array<() => void> = [logCounters(counters, log, REPORT_EVERY_MS)];
+  log.info({ faults: faultProfileText(profile) }, 'chain fault profile on');
+  return {
+    profile,
+    send: (wire, opts) => (txs ? txs.send(wire, opts) : node.submit(wire, opts)),
+    counters: () => ({ ...counters }),
+    stop: () => {
+      for (const stop of stops.splice(0)) stop();
+      txs?.stop();
+    },
+  };
+}
