@@ -131,7 +131,7 @@ function decimalString(amount: bigint, decimals: number): string {
   return frac ? `${whole}.${frac}` : whole;
 }
 
-/** The method table served by the local chain; `faults` (docs/operations.md#a-fault-profile) has its say in sends. */
+/** The method table served by the local chain; `faults` (docs/operations.md#a-fault-profile) has its say in sends and statuses. */
 export function rpcMethods(node: LocalNode, genesisHash: string, faults: FaultHooks | null = null): Record<string, RpcMethod> {
   const context = () => ({ slot: node.slot, apiVersion: CORE_VERSION });
   const withContext = (value: unknown) => ({ context: context(), value });
@@ -210,7 +210,7 @@ export function rpcMethods(node: LocalNode, genesisHash: string, faults: FaultHo
       return withContext(
         sigs.map((sig) => {
           const st = node.status(sig);
-          if (!st) return null;
+          if (!st || (faults && !faults.statusShown(sig))) return null;
           return { slot: st.slot, confirmations: null, err: st.err, status: st.err === null ? { Ok: null } : { Err: st.err }, confirmationStatus: 'finalized' };
         }),
       );

@@ -141,10 +141,10 @@ async function serve(
 ): Promise<Omit<LocalChain, 'genesisHash' | 'mint'>> {
   const host = o.host ?? '127.0.0.1';
   const { server, port } = await listenJsonRpc(dispatcher, host, o.port ?? 8899);
-  const subs = await listenSubscriptions(node, host, port + 1, log)
+  const subs = await listenSubscriptions(node, host, port + 1, log, faults)
     .catch(async () => {
       log.warn({ port: port + 1 }, 'subscription port taken; serving subscriptions on another port (pass wsEndpoint to web3.js)');
-      return listenSubscriptions(node, host, 0, log);
+      return listenSubscriptions(node, host, 0, log, faults);
     })
     .catch((err: unknown) => {
       server.close();
@@ -155,7 +155,7 @@ async function serve(
     port,
     wsUrl: `ws://${host}:${subs.port}`,
     transport: new InProcessTransport(dispatcher),
-    pubsub: () => new LocalPubSub(node),
+    pubsub: () => new LocalPubSub(node, faults),
     faults: faults ? { profile: faults.profile, counters: () => faults.counters() } : null,
     stop: async () => {
       subs.close();

@@ -9,6 +9,7 @@ import { logCounters, zeroCounters, type FaultCounters } from './counters.ts';
 import type { FaultHooks } from './hooks.ts';
 import { faultProfileText, type FaultProfile } from './profile.ts';
 import { freshSeed, seededRandom } from './rng.ts';
+import { StatusLag } from './status-lag.ts';
 import { TransactionFaults } from './transactions.ts';
 
 /** how often the counters are logged */
@@ -29,15 +30,23 @@ export function startChainFaults(given: FaultProfile, node: LocalNode, log: Logg
   const counters = zeroCounters();
   const random = seededRandom(profile.seed);
   const txs = profile.drop > 0 || profile.landDelaySlots > 0 ? new TransactionFaults(node, profile, random, counters, log) : null;
+  const lag = profile.statusLagMs > 0 ? new StatusLag(node, profile.statusLagMs, counters) : null;
   const stops: Array<() => void> = [logCounters(counters, log, REPORT_EVERY_MS)];
   log.info({ faults: faultProfileText(profile) }, 'chain fault profile on');
   return {
     profile,
     send: (wire, opts) => (txs ? txs.send(wire, opts) : node.submit(wire, opts)),
+    statusShown: (signature) => lag?.shown(signature) ?? true,
+    holdSignature: (signature, deliver) => {
+      if (lag) return lag.hold(signature, deliver);
+      deliver();
+      return () => undefined;
+    },
     counters: () => ({ ...counters }),
     stop: () => {
       for (const stop of stops.splice(0)) stop();
       txs?.stop();
+      lag?.stop();
     },
   };
 }

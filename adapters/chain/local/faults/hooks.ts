@@ -7,4 +7,8 @@
 export interface FaultHooks {
   /** sendTransaction: resolves with the signature, whether the transaction runs now, later or never */
   send(wire: Uint8Array, opts: { skipPreflight: boolean }): Promise<string>;
+  /** whether a landed signature's status may be answered now */
+  statusShown(signature: string): boolean;
+  /** calls `deliver` once a landed signature's status may be shown; returns a cancel */
+  holdSignature(signature: string, deliver: () => void): () => void;
 }
