@@ -140,7 +140,7 @@ async function serve(
   log: Logger,
 ): Promise<Omit<LocalChain, 'genesisHash' | 'mint'>> {
   const host = o.host ?? '127.0.0.1';
-  const { server, port } = await listenJsonRpc(dispatcher, host, o.port ?? 8899);
+  const { server, port } = await listenJsonRpc(dispatcher, host, o.port ?? 8899, faults?.throttle ?? null);
   const subs = await listenSubscriptions(node, host, port + 1, log, faults)
     .catch(async () => {
       log.warn({ port: port + 1 }, 'subscription port taken; serving subscriptions on another port (pass wsEndpoint to web3.js)');

@@ -4,9 +4,11 @@
  * seconds. Parts left off cost nothing: their hooks answer as the chain does without a profile.
  */
 import type { Logger } from '../../../../kernel/log.ts';
+import type { Throttle } from '../http.ts';
 import type { LocalNode } from '../node.ts';
 import { logCounters, zeroCounters, type FaultCounters } from './counters.ts';
 import type { FaultHooks } from './hooks.ts';
+import { RequestBursts } from './http-bursts.ts';
 import { faultProfileText, type FaultProfile } from './profile.ts';
 import { freshSeed, seededRandom } from './rng.ts';
 import { StatusLag } from './status-lag.ts';
@@ -19,6 +21,8 @@ const REPORT_EVERY_MS = 5_000;
 export interface ChainFaults extends FaultHooks {
   /** the profile, its seed filled in */
   readonly profile: FaultProfile & { seed: number };
+  /** the 429 bursts for the HTTP front, or null */
+  readonly throttle: Throttle | null;
   /** a copy of the counters */
   counters(): FaultCounters;
   stop(): void;
@@ -35,6 +39,7 @@ export function startChainFaults(given: FaultProfile, node: LocalNode, log: Logg
   log.info({ faults: faultProfileText(profile) }, 'chain fault profile on');
   return {
     profile,
+    throttle: profile.burst429 ? new RequestBursts(profile.burst429, counters) : null,
     send: (wire, opts) => (txs ? txs.send(wire, opts) : node.submit(wire, opts)),
     statusShown: (signature) => lag?.shown(signature) ?? true,
     holdSignature: (signature, deliver) => {
