@@ -150,6 +150,7 @@ async function serve(
       server.close();
       throw err;
     });
+  faults?.cutPubSub(() => subs.cutAll());
   return {
     url: `http://${host}:${port}`,
     port,

@@ -10,7 +10,7 @@
  * and their `*Unsubscribe`. Notifications go out when the transaction is durable, before its
  * status is visible, so a client that sees a signature confirmed has already been sent its changes.
  * A fault profile (docs/operations.md#a-fault-profile) holds signature notifications back while
- * statuses lag.
+ * statuses lag, and cuts the sockets now and then (`cutAll`).
  */
 import uws from 'uWebSockets.js';
 import type { us_listen_socket, WebSocket } from 'uWebSockets.js';
@@ -120,10 +120,11 @@ const UNSUBSCRIBE: Record<string, string> = {
   programUnsubscribe: 'programSubscribe',
 };
 
-/** The PubSub server: its port and how to stop it. */
+/** The PubSub server: its port, how to stop it, and how to cut every socket open (returns how many). */
 export interface SubscriptionServer {
   port: number;
   close(): void;
+  cutAll(): number;
 }
 
 /** Serves subscriptions on `port`; resolves with the port actually bound. */
@@ -215,6 +216,11 @@ export async function listenSubscriptions(
       uws.us_listen_socket_close(socket);
       for (const ws of [...open]) ws.close();
       watchers.close();
+    },
+    cutAll: () => {
+      const cut = open.size;
+      for (const ws of [...open]) ws.close(); // uWS: no close frame, the close handler runs at once
+      return cut;
     },
   };
 }

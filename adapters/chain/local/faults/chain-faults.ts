@@ -10,6 +10,7 @@ import { logCounters, zeroCounters, type FaultCounters } from './counters.ts';
 import type { FaultHooks } from './hooks.ts';
 import { RequestBursts } from './http-bursts.ts';
 import { faultProfileText, type FaultProfile } from './profile.ts';
+import { cutPubSubEvery } from './pubsub-cuts.ts';
 import { freshSeed, seededRandom } from './rng.ts';
 import { StatusLag } from './status-lag.ts';
 import { TransactionFaults } from './transactions.ts';
@@ -25,6 +26,8 @@ export interface ChainFaults extends FaultHooks {
   readonly throttle: Throttle | null;
   /** a copy of the counters */
   counters(): FaultCounters;
+  /** starts cutting the PubSub sockets `cutAll` knows of (when the profile says so) */
+  cutPubSub(cutAll: () => number): void;
   stop(): void;
 }
 
@@ -48,6 +51,9 @@ export function startChainFaults(given: FaultProfile, node: LocalNode, log: Logg
       return () => undefined;
     },
     counters: () => ({ ...counters }),
+    cutPubSub: (cutAll) => {
+      if (profile.pubsubCutMs > 0) stops.push(cutPubSubEvery(profile.pubsubCutMs, cutAll, counters));
+    },
     stop: () => {
       for (const stop of stops.splice(0)) stop();
       txs?.stop();
