@@ -1,8 +1,13 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Keypair } from '@solana/web3.js';
 import { pino } from 'pino';
 import WebSocket from 'ws';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { FaultChains, fund, post, sendWire, statuses, transfer } from '../../../../test/support/fault-chain.ts';
+import { freePort, startService } from '../../../../test/support/servers.ts';
 import { logCounters, zeroCounters } from './counters.ts';
 import { CLUSTER_PRESET } from './profile.ts';
 
@@ -70,4 +75,37 @@ describe('fault counters', () => {
       vi.useRealTimers();
     }
   });
+});
+
+describe('npm run chain with CHAIN_FAULTS', () => {
+  it('refuses a bad profile at start with one line naming the variable', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'chain-faults-bad-'));
+    try {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/chain.ts'], {
+        env: { ...process.env, DATA_DIR: dataDir, CHAIN_FAULTS: 'drop=0.3,burst-429=5/x' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim()).toMatch(/^.*bad configuration: CHAIN_FAULTS: burst-429 must be burstMs\/everyMs.*$/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 40_000);
+
+  it('runs the profile in its own process: logged at start, 429 bursts on its port', async () => {
+    const port = await freePort();
+    const chain = await startService('chain', { CHAIN_PORT: String(port), CHAIN_FAULTS: 'burst-429=300/1000,seed=3' }, port, 60_000);
+    try {
+      const seen = new Set<number>();
+      for (let i = 0; i < 100 && seen.size < 2; i++) {
+        seen.add((await post(`http://127.0.0.1:${port}`, { jsonrpc: '2.0', id: i, method: 'getSlot' })).status);
+        await new Promise((r) => setTimeout(r, 30));
+      }
+      expect([...seen].sort()).toEqual([200, 429]);
+      expect(chain.output()).toMatch(/"faults":"burst-429=300\/1000,seed=3".*"msg":"chain fault profile on"/);
+    } finally {
+      await chain.stop();
+    }
+  }, 90_000);
 });
