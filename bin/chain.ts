@@ -1,6 +1,6 @@
 /** `npm run chain`: the local chain (LiteSVM behind Solana JSON-RPC) as its own process. */
 import { startLocalChain } from '../adapters/chain/local/start.ts';
-import { bigUint, commonEnv, describe, oneOf, port, readEnv, text } from '../runtime/env.ts';
+import { bigUint, chainFaultsEnv, commonEnv, describe, oneOf, port, readEnv, text } from '../runtime/env.ts';
 import { runService } from './process.ts';
 
 const chainEnv = {
@@ -13,6 +13,7 @@ const chainEnv = {
   GW_MAX_AMOUNT: describe('init: maximum stake, token base units', bigUint(10_000_000_000n)),
   GW_MULTIPLIER_BPS: describe('init: payout multiplier, basis points', bigUint(13_000n)),
   GW_REFUND_AFTER_SECONDS: describe('init: after expiry + this, anyone may refund an unsettled stake', bigUint(300n)),
+  ...chainFaultsEnv,
   ...commonEnv,
 };
 
@@ -29,6 +30,7 @@ await runService(
       dataDir: env.DATA_DIR,
       host: env.CHAIN_HOST,
       port: env.CHAIN_PORT,
+      faults: env.CHAIN_FAULTS,
       init:
         env.GW_INIT === 'on'
           ? {

@@ -2,7 +2,8 @@
  * Which chain the gateway talks to (docs/architecture.md#the-local-chain,
  * docs/operations.md#processes): the JSON-RPC node at `SOLANA_RPC_URL`, or, when unset, the
  * embedded local chain started in-process on a free port over DATA_DIR; an embedded chain is called
- * and subscribed to in-process.
+ * and subscribed to in-process, unless it runs a fault profile (CHAIN_FAULTS): then over its
+ * sockets, where its 429s and cuts are.
  *
  * Keys (one per role: docs/architecture.md#the-contract), from DATA_DIR: the relayer's always
  * (`relayer.json`); the admin's only when the admin route is on (`GW_ADMIN_TOKEN`); the test
@@ -82,7 +83,8 @@ export function checkRoles(contract: ContractConfig, keys: ChainKeys, dataDir: s
 /**
  * Connects the chain adapter (starting the embedded chain when needed), waiting for the chain,
  * then applies GW_INIT and checks the roles. `sameProcess` is a local chain already running in
- * this process (npm start): it is called in-process and left running on stop.
+ * this process (npm start): it is called in-process (over its sockets when it runs a fault profile)
+ * and left running on stop.
  */
 export async function connectChain(
   config: GatewayConfig,
@@ -97,7 +99,13 @@ export async function connectChain(
   let url = sameProcess?.url ?? config.SOLANA_RPC_URL;
   if (!url) {
     log.warn({ dataDir: config.DATA_DIR }, 'SOLANA_RPC_URL unset: starting the embedded local chain');
-    embedded = await startLocalChain({ dataDir: config.DATA_DIR, port: 0, init: config.GW_INIT === 'on' ? initParams(config) : null, log: processLog });
+    embedded = await startLocalChain({
+      dataDir: config.DATA_DIR,
+      port: 0,
+      init: config.GW_INIT === 'on' ? initParams(config) : null,
+      log: processLog,
+      faults: config.CHAIN_FAULTS,
+    });
     url = embedded.url;
   }
   let chain: RpcChain | null = null;
@@ -118,9 +126,12 @@ export async function connectChain(
     }
     const relayer = loaded.relayer as Keypair;
     const local = embedded ?? sameProcess;
-    // the embedded chain is called in-process (no HTTP on the request path); a chain elsewhere over keep-alive HTTP
+    // the embedded chain is called in-process (no HTTP on the request path); a chain elsewhere over
+    // keep-alive HTTP (several: docs/architecture.md#landing-transactions), and so is an embedded one
+    // with a fault profile, whose 429s and cuts are on its sockets (docs/operations.md#a-fault-profile)
     const urls = url.split(',').map((u) => u.trim());
-    const direct = local?.transport ?? endpoints(urls.map((u) => new HttpTransport(u, RPC_TIMEOUT_MS)));
+    const inProcess = local && !local.faults ? local : null;
+    const direct = inProcess?.transport ?? endpoints(urls.map((u) => new HttpTransport(u, RPC_TIMEOUT_MS)));
     const transport = observeRpc ? observedTransport(direct, observeRpc) : direct;
     const probe = new RpcClient(transport);
     await waitFor(`the chain at ${url}`, () => probe.call('getGenesisHash', [], v.string()), log, 'start the chain, or fix SOLANA_RPC_URL');
@@ -134,7 +145,7 @@ export async function connectChain(
     const upgradeAuthority = config.GW_INIT === 'on' ? loadRoleKey(config.DATA_DIR, 'upgrade-authority') : null;
     chain = new RpcChain({
       transport,
-      ...(local ? { pubsub: local.pubsub() } : { wsUrl: config.SOLANA_WS_URL ?? pubsubUrlOf(urls[0] as string) }),
+      ...(inProcess ? { pubsub: inProcess.pubsub() } : { wsUrl: local?.wsUrl ?? config.SOLANA_WS_URL ?? pubsubUrlOf(urls[0] as string) }),
       keys: upgradeAuthority ? { ...keys, upgradeAuthority } : keys,
       ...(loaded.admin ? {} : { adminAddress: loadRoleKey(config.DATA_DIR, 'admin')?.publicKey }),
       timeoutMs: RPC_TIMEOUT_MS,

@@ -1,7 +1,7 @@
 /** Gateway configuration, validated once at boot (docs/operations.md#processes); `--help` prints it. */
 import { hostname } from 'node:os';
 import * as v from 'valibot';
-import { bigUint, commonEnv, describe, integer, natsUrl, oneOf, optionalText, port, readEnv, text, url, urlList } from '../runtime/env.ts';
+import { bigUint, chainFaultsEnv, commonEnv, describe, integer, natsUrl, oneOf, optionalText, port, readEnv, text, url, urlList } from '../runtime/env.ts';
 
 const base58Address = v.optional(v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address')));
 
@@ -51,6 +51,7 @@ export const gatewayEnv = {
   GW_MULTIPLIER_BPS: describe('init: payout multiplier, basis points', bigUint(13_000n)),
   GW_REFUND_AFTER_SECONDS: describe('init: after expiry + this, anyone may refund an unsettled stake on chain', integer(300, 1)),
   GW_INIT: describe('on: initialise an uninitialised contract at boot (needs DATA_DIR/upgrade-authority.json)', oneOf(['on', 'off'] as const)),
+  ...chainFaultsEnv,
   ...commonEnv,
 };
 

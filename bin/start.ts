@@ -39,7 +39,8 @@ await runService(
       const exchange = exchangeEnv();
 
       // an external chain (SOLANA_RPC_URL) replaces the embedded one; the embedded one also serves
-      // JSON-RPC on CHAIN_PORT for other clients, and the gateway calls it in-process
+      // JSON-RPC on CHAIN_PORT for other clients, and the gateway calls it in-process (over its
+      // sockets when CHAIN_FAULTS is set: docs/operations.md#a-fault-profile)
       let localChain: LocalChain | undefined;
       if (!gatewayConfig.SOLANA_RPC_URL) {
         const chain = await startLocalChain({
@@ -47,6 +48,7 @@ await runService(
           host: chainConfig.CHAIN_HOST,
           port: chainConfig.CHAIN_PORT,
           init: gatewayConfig.GW_INIT === 'on' ? initParams(gatewayConfig) : null,
+          faults: gatewayConfig.CHAIN_FAULTS,
         });
         stops.push(() => chain.stop());
         localChain = chain;

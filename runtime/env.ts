@@ -10,6 +10,7 @@
  *   const cfg = readEnv(fields);
  */
 import * as v from 'valibot';
+import { FaultProfileText } from '../adapters/chain/local/faults/profile.ts';
 import { ConfigError } from '../kernel/errors.ts';
 import { LOG_LEVELS } from '../kernel/log.ts';
 
@@ -105,6 +106,14 @@ export function natsUrl(fallback?: string): Field<string | undefined> {
 /** The variables every process reads. */
 export const commonEnv = {
   LOG_LEVEL: describe('log level of the JSON log lines on stdout', oneOf(LOG_LEVELS, 'info')),
+};
+
+/** The variables of every process that may run the local chain (`npm run chain`, `npm start`, an embedded chain). */
+export const chainFaultsEnv = {
+  CHAIN_FAULTS: describe(
+    'fault profile of the local chain: off, cluster, or name=value,... of drop, land-delay-slots, status-lag-ms, burst-429, pubsub-cut-ms, rollback, seed (docs/operations.md#a-fault-profile)',
+    FaultProfileText,
+  ),
 };
 
 /** Attaches a one-line description to a field (shown by `--help`). */

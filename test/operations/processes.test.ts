@@ -56,7 +56,7 @@ function descendants(pid: number): number[] {
 const SCRIPTS = [
   ['gateway', ['GATEWAY_PORT', 'GW_PROFILE', 'SOLANA_RPC_URL', 'REDIS_URL', 'NATS_URL', 'HOST', 'LOG_LEVEL']],
   ['exchange', ['EXCHANGE_PORT', 'EXCHANGE_MGMT_PORT', 'EXCHANGE_FEED', 'REDIS_URL', 'DATA_DIR', 'HOST', 'LOG_LEVEL']],
-  ['chain', ['CHAIN_PORT', 'DATA_DIR', 'GW_INIT', 'LOG_LEVEL']],
+  ['chain', ['CHAIN_PORT', 'DATA_DIR', 'GW_INIT', 'CHAIN_FAULTS', 'LOG_LEVEL']],
   ['feed', ['NATS_URL', 'LOG_LEVEL']],
   ['start', ['GATEWAY_PORT', 'EXCHANGE_PORT', 'CHAIN_PORT', 'DATA_DIR', 'LOG_LEVEL']],
 ] as const;
@@ -87,6 +87,8 @@ describe('bad configuration', () => {
     ['exchange', 'LOG_LEVEL', 'verbose'],
     ['exchange', 'EXCHANGE_FEED', 'kraken'],
     ['chain', 'CHAIN_PORT', 'x'],
+    ['chain', 'CHAIN_FAULTS', 'drop=2'],
+    ['start', 'CHAIN_FAULTS', 'cluster,jitter=5'],
     ['start', 'GW_PROFILE', 'C'],
   ])('%s with %s=%s exits 1 with one line naming the variable', (script, name, value) => {
     const r = runToEnd(script, { [name]: value }, [], 30_000);

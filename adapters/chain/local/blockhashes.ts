@@ -1,11 +1,14 @@
 /**
  * Recent blockhashes of the local chain: one per slot, derived from the genesis hash and the
- * slot (so they differ between data dirs), valid for 150 slots as on a cluster.
+ * slot (so they differ between data dirs), valid for 150 slots as on a cluster: the blockhash of
+ * slot `s` is accepted up to and including block height `s + 150`, the `lastValidBlockHeight`
+ * `getLatestBlockhash` answers (a validator accepts a hash of age 0 to 150; web3.js calls a
+ * transaction expired once `getBlockHeight` passes that height, never before it is refused).
  */
 import { createHash } from 'node:crypto';
 import { getBase58Decoder } from '@solana/kit';
 
-/** a blockhash stays valid this many slots */
+/** a blockhash stays valid this many slots after its own */
 export const BLOCKHASH_WINDOW = 150;
 
 const base58 = getBase58Decoder();
@@ -24,7 +27,7 @@ export class BlockhashWindow {
     const hash = base58.decode(createHash('sha256').update(`${this.genesisHash}:${slot}`).digest());
     this.order.push(hash);
     this.valid.add(hash);
-    while (this.order.length > BLOCKHASH_WINDOW) {
+    while (this.order.length > BLOCKHASH_WINDOW + 1) {
       const old = this.order.shift();
       if (old !== undefined) this.valid.delete(old);
     }

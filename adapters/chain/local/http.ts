@@ -1,6 +1,7 @@
 /**
  * JSON-RPC over plain node:http for the local chain (internal, loopback by default):
- * POST / with a JSON body; GET /health answers "ok" like a validator.
+ * POST / with a JSON body; GET /health answers "ok" like a validator. A throttle (the fault
+ * profile's 429 bursts, docs/operations.md#a-fault-profile) may answer a POST instead.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,8 +10,24 @@ import type { JsonRpcDispatcher } from './json-rpc.ts';
 
 const MAX_BODY = 1024 * 1024;
 
+/** A POST answered without being dispatched: HTTP 429, `Retry-After` and a JSON-RPC error body. */
+export interface Throttled {
+  retryAfterS: number;
+  body: string;
+}
+
+/** Decides, per POST body, whether it is answered 429. */
+export interface Throttle {
+  answer(body: string): Throttled | null;
+}
+
 /** Starts the HTTP front of the dispatcher; resolves once listening. */
-export async function listenJsonRpc(dispatcher: JsonRpcDispatcher, host: string, port: number): Promise<{ server: Server; port: number }> {
+export async function listenJsonRpc(
+  dispatcher: JsonRpcDispatcher,
+  host: string,
+  port: number,
+  throttle: Throttle | null = null,
+): Promise<{ server: Server; port: number }> {
   const server = createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/health') {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
@@ -33,7 +50,13 @@ export async function listenJsonRpc(dispatcher: JsonRpcDispatcher, host: string,
     });
     req.on('end', () => {
       if (res.writableEnded) return;
-      dispatcher.handleText(Buffer.concat(chunks).toString('utf8')).then(
+      const text = Buffer.concat(chunks).toString('utf8');
+      const throttled = throttle?.answer(text);
+      if (throttled) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(throttled.retryAfterS) }).end(throttled.body);
+        return;
+      }
+      dispatcher.handleText(text).then(
         (body) => {
           if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(body);
         },

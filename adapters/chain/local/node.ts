@@ -5,25 +5,31 @@
  * snapshots it is folded into (`compaction.ts`, `restore.ts`; docs/architecture.md#the-local-chain).
  * Running one transaction is in `execution.ts`, when to compact in `compaction-schedule.ts`.
  */
-import { BlockhashWindow } from './blockhashes.ts';
+import { BLOCKHASH_WINDOW, BlockhashWindow } from './blockhashes.ts';
 import type { ChainState, CompactionReport } from './compaction.ts';
 import { CompactionSchedule } from './compaction-schedule.ts';
 import { accountImage, applyAccountImages, decodeWire, runTransaction, setClock } from './execution.ts';
 import { Journal, type AccountImage, type JournalRecord, type StatusEntry } from './journal.ts';
+import { NodeEvents } from './node-events.ts';
+import { PrioritizationFees } from './prioritization-fees.ts';
 import { restoreChainState } from './restore.ts';
 import { SignatureIndex, type SignatureEntry, type SignatureQuery } from './signature-index.ts';
 import { SignatureStatuses } from './statuses.ts';
 import { RPC_CODES, RpcFailure, preflightFailure, type Simulation } from './rpc-failure.ts';
 import { RawSvm, base58, keyBytes } from './svm.ts';
 import { txErrorJson } from './tx-errors.ts';
+import { computeUnitPrice } from './wire.ts';
 
 import type { LocalNodeOptions } from './node-options.ts';
 
 export type { LocalNodeOptions };
 
-/** slots skipped after a restart, so blockhashes handed out before it are never reissued */
-const RESTART_SLOT_GAP = 100;
 const SLOT_MARK_EVERY = 25;
+/**
+ * slots skipped after a restart, so blockhashes handed out before it are never reissued and every
+ * one of them is past its lastValidBlockHeight (the last slot journaled may be a slot mark behind)
+ */
+const RESTART_SLOT_GAP = BLOCKHASH_WINDOW + SLOT_MARK_EVERY + 1;
 
 /** A LiteSVM-backed chain with slots, blockhashes, statuses and a durable journal. */
 export class LocalNode implements ChainState {
@@ -39,9 +45,17 @@ export class LocalNode implements ChainState {
   private readonly compactions: CompactionSchedule;
   private closed = false;
   private ticker: NodeJS.Timeout | null = null;
-  private readonly accountListeners = new Set<(slot: number, accounts: AccountImage[]) => void>();
+  /**
+   * the accounts each committed transaction (or airdrop) wrote, once durable and before its status
+   * is visible (a deleted account has `lamports` null); each landing, just before its status is
+   * visible; each new slot
+   */
+  readonly events: NodeEvents;
+  /** compute-unit prices of recent slots (getRecentPrioritizationFees) */
+  readonly fees = new PrioritizationFees();
 
   private constructor(private readonly opts: LocalNodeOptions) {
+    this.events = new NodeEvents(opts.log);
     this.journal = new Journal(opts.dir);
     this.svm = RawSvm.create();
     this.blockhashes = new BlockhashWindow(opts.genesisHash);
@@ -122,6 +136,7 @@ export class LocalNode implements ChainState {
   advanceSlot(): void {
     this.enterSlot(this.slotNow + 1);
     if (this.slotNow % SLOT_MARK_EVERY === 0) this.journal.append({ slot: this.slotNow });
+    this.events.slots.emit(this.slotNow);
   }
 
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: number } {
@@ -149,6 +164,11 @@ export class LocalNode implements ChainState {
     return this.statuses.get(signature);
   }
 
+  /** Whether the transaction was executed already (its status published or about to be). */
+  knows(signature: string): boolean {
+    return this.statuses.known(signature);
+  }
+
   /** One page of the durable transactions that wrote `address`, newest first (getSignaturesForAddress). */
   signaturesFor(address: string, query: SignatureQuery): SignatureEntry[] {
     return this.signatureIndex.query(address, query, (sig) => this.statuses.get(sig));
@@ -167,16 +187,6 @@ export class LocalNode implements ChainState {
   /** Calls `cb` once the signature has a (durable) status — at once when it already has one. Returns an unsubscribe. */
   watchSignature(signature: string, cb: (status: StatusEntry) => void): () => void {
     return this.statuses.watch(signature, cb);
-  }
-
-  /**
-   * Calls `cb` with the accounts each committed transaction (or airdrop) wrote, once they are
-   * durable and before the transaction's status is visible (accountSubscribe/programSubscribe).
-   * A deleted account has `lamports` null. Returns an unsubscribe.
-   */
-  watchAccounts(cb: (slot: number, accounts: AccountImage[]) => void): () => void {
-    this.accountListeners.add(cb);
-    return () => this.accountListeners.delete(cb);
   }
 
   /** Runs a transaction without committing it (simulateTransaction). */
@@ -209,7 +219,8 @@ export class LocalNode implements ChainState {
       applyAccountImages(this.svm, [before]);
       throw preflightFailure(result);
     }
-    await this.commit({ slot: this.slotNow, signature, err: result.err, time: this.unixNow(), accounts: facts.writable.map((k) => accountImage(this.svm, k)) });
+    const accounts = facts.writable.map((k) => accountImage(this.svm, k));
+    await this.commit({ slot: this.slotNow, signature, err: result.err, time: this.unixNow(), accounts }, computeUnitPrice(wire, facts));
     return signature;
   }
 
@@ -226,23 +237,17 @@ export class LocalNode implements ChainState {
   }
 
   /** Journals a record; resolves once it is durable, and only then publishes its status. */
-  private async commit(record: JournalRecord): Promise<void> {
+  private async commit(record: JournalRecord, price = 0n): Promise<void> {
     const sig = record.signature;
     const entry = { slot: record.slot, err: record.err ?? null };
     if (sig) this.statuses.pend(sig, entry);
     this.track(record.accounts ?? []); // in the same turn as the write, which a compaction may be about to read
     await this.journal.appendDurably(record);
-    if (record.accounts && record.accounts.length > 0) {
-      for (const listener of this.accountListeners) {
-        try {
-          listener(record.slot, record.accounts);
-        } catch (err) {
-          this.opts.log.error({ err }, 'account listener failed');
-        }
-      }
-    }
+    if (record.accounts && record.accounts.length > 0) this.events.accounts.emit(record.slot, record.accounts);
     if (sig) {
       this.index(record, sig);
+      this.fees.record(record.slot, price, record.accounts?.map((a) => a.address) ?? []);
+      this.events.landings.emit({ signature: sig, ...entry });
       this.statuses.publish(sig, entry);
     }
     if (!this.compactions.running && this.compactions.journalIsLong()) this.compactions.inBackground();
@@ -277,6 +282,7 @@ export class LocalNode implements ChainState {
   private enterSlot(slot: number): void {
     this.slotNow = slot;
     this.blockhashes.enter(slot);
+    this.fees.enter(slot);
     this.tickClock();
   }
 

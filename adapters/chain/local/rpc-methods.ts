@@ -3,10 +3,12 @@
  * a validator uses (`{context:{slot}, value}` wrappers, `[data, "base64"]` accounts,
  * `-32002` preflight errors carrying `err` and `logs`, `-32016` for a `minContextSlot` not yet
  * reached) so web3.js `Connection` works unmodified (docs/architecture.md#the-local-chain).
- * `getSignaturesForAddress` lists the transactions that wrote an account, deleted ones too.
+ * `getSignaturesForAddress` lists the transactions that wrote an account, deleted ones too;
+ * `getRecentPrioritizationFees` the compute-unit prices recent slots paid (`prioritization-fees.ts`).
  */
 import * as v from 'valibot';
 import { getBase58Decoder, getBase58Encoder, isAddress } from '@solana/kit';
+import type { FaultHooks } from './faults/hooks.ts';
 import type { AccountImage } from './journal.ts';
 import { parseParams, type RpcMethod } from './json-rpc.ts';
 import type { LocalNode } from './node.ts';
@@ -19,6 +21,8 @@ const MINT_DECIMALS_OFFSET = 44;
 /** reported as the node's version (the LiteSVM line it embeds speaks this RPC dialect) */
 const CORE_VERSION = '2.2.0';
 const MAX_AIRDROP_LAMPORTS = 1_000_000n * 1_000_000_000n;
+/** accounts one getRecentPrioritizationFees may name (a validator's transaction account-lock limit) */
+const MAX_FEE_ACCOUNTS = 128;
 
 const b58enc = getBase58Encoder();
 const b58dec = getBase58Decoder();
@@ -127,8 +131,8 @@ function decimalString(amount: bigint, decimals: number): string {
   return frac ? `${whole}.${frac}` : whole;
 }
 
-/** The method table served by the local chain. */
-export function rpcMethods(node: LocalNode, genesisHash: string): Record<string, RpcMethod> {
+/** The method table served by the local chain; `faults` (docs/operations.md#a-fault-profile) has its say in sends and statuses. */
+export function rpcMethods(node: LocalNode, genesisHash: string, faults: FaultHooks | null = null): Record<string, RpcMethod> {
   const context = () => ({ slot: node.slot, apiVersion: CORE_VERSION });
   const withContext = (value: unknown) => ({ context: context(), value });
 
@@ -206,7 +210,7 @@ export function rpcMethods(node: LocalNode, genesisHash: string): Record<string,
       return withContext(
         sigs.map((sig) => {
           const st = node.status(sig);
-          if (!st) return null;
+          if (!st || (faults && !faults.statusShown(sig))) return null;
           return { slot: st.slot, confirmations: null, err: st.err, status: st.err === null ? { Ok: null } : { Err: st.err }, confirmationStatus: 'finalized' };
         }),
       );
@@ -219,6 +223,13 @@ export function rpcMethods(node: LocalNode, genesisHash: string): Record<string,
       // every committed transaction is on disk before anyone hears of it: final at once
       return page.map((e) => ({ signature: e.signature, slot: e.slot, err: e.err, memo: null, blockTime: e.blockTime, confirmationStatus: 'finalized' }));
     },
+    getRecentPrioritizationFees: (p) => {
+      const [accounts] = parseParams(
+        v.tuple([v.optional(v.pipe(v.array(Pubkey), v.maxLength(MAX_FEE_ACCOUNTS, `Too many inputs provided; max ${MAX_FEE_ACCOUNTS}`)))]),
+        p,
+      );
+      return node.fees.recent(node.slot, accounts);
+    },
     requestAirdrop: (p) => {
       const [key, lamports] = parseParams(v.tuple([Pubkey, v.pipe(U64, v.minValue(1)), Commitment]), p);
       if (BigInt(lamports) > MAX_AIRDROP_LAMPORTS) throw new RpcFailure(RPC_CODES.invalidParams, 'Invalid params: airdrop too large');
@@ -226,7 +237,9 @@ export function rpcMethods(node: LocalNode, genesisHash: string): Record<string,
     },
     sendTransaction: (p) => {
       const [encoded, cfg] = parseParams(v.tuple([v.string(), TxConfig]), p);
-      return node.submit(decodeBytes(encoded, cfg?.encoding ?? 'base58'), { skipPreflight: cfg?.skipPreflight ?? false });
+      const wire = decodeBytes(encoded, cfg?.encoding ?? 'base58');
+      const opts = { skipPreflight: cfg?.skipPreflight ?? false };
+      return faults ? faults.send(wire, opts) : node.submit(wire, opts);
     },
     simulateTransaction: (p) => {
       const [encoded, cfg] = parseParams(v.tuple([v.string(), TxConfig]), p);

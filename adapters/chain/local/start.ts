@@ -2,6 +2,8 @@
  * Starts the local chain in-process (`npm start`) or as its own process (`npm run chain`):
  * load or create the data dir, replay state, run the fresh-dir setup when needed, then
  * serve JSON-RPC and advance slots (docs/architecture.md#the-local-chain, docs/operations.md#run).
+ * A fault profile (docs/operations.md#a-fault-profile) is checked before anything starts and
+ * applied once the setup is done (the setup itself never meets a fault).
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -10,6 +12,9 @@ import { componentLog, log as rootLog, type Logger } from '../../../kernel/log.t
 import { lockDataDir } from '../../store/file/data-dir-lock.ts';
 import type { InitParams } from '../port.ts';
 import type { JsonRpcTransport } from '../rpc-client.ts';
+import { startChainFaults, type ChainFaults } from './faults/chain-faults.ts';
+import type { FaultCounters } from './faults/counters.ts';
+import { resolveFaultProfile, type FaultProfile, type FaultSettings } from './faults/profile.ts';
 import { assertCurrentLayout, chainDir, loadOrCreateRoleKeys, readChainInfo, stateDir, writeChainInfo } from './data-dir.ts';
 import { listenJsonRpc } from './http.ts';
 import { InProcessTransport } from './in-process.ts';
@@ -33,6 +38,16 @@ export interface LocalChainOptions {
   slotMs?: number;
   /** wall time the Clock follows, unix ms [Date.now] */
   now?: () => number;
+  /** cluster-like faults: `CHAIN_FAULTS` text or settings; absent, null or `off`: none (docs/operations.md#a-fault-profile) */
+  faults?: string | FaultSettings | null;
+}
+
+/** The fault profile of a running chain. */
+export interface LocalChainFaults {
+  /** the profile, its seed filled in */
+  profile: FaultProfile & { seed: number };
+  /** faults injected so far */
+  counters(): FaultCounters;
 }
 
 /** A running local chain. */
@@ -47,6 +62,8 @@ export interface LocalChain {
   transport: JsonRpcTransport;
   /** subscriptions without a socket, for a gateway in the same process (same notifications as over the WebSocket) */
   pubsub(): PubSub;
+  /** the fault profile at work, or null */
+  faults: LocalChainFaults | null;
   stop(): Promise<void>;
 }
 
@@ -54,17 +71,18 @@ export interface LocalChain {
 export async function startLocalChain(o: LocalChainOptions): Promise<LocalChain> {
   const log = componentLog(o.log ?? rootLog, 'local-chain');
   const started = performance.now();
+  const profile = resolveFaultProfile(o.faults); // a bad profile stops the start before anything is opened
   assertCurrentLayout(o.dataDir); // a data dir of the one-key layout is refused, saying how to start fresh
   const lock = lockDataDir(o.dataDir, 'chain'); // one chain process per data dir: two would append to one journal
   try {
-    return await openLocalChain(o, log, started, () => lock.release());
+    return await openLocalChain(o, profile, log, started, () => lock.release());
   } catch (err) {
     lock.release();
     throw err;
   }
 }
 
-async function openLocalChain(o: LocalChainOptions, log: Logger, started: number, unlock: () => void): Promise<LocalChain> {
+async function openLocalChain(o: LocalChainOptions, profile: FaultProfile | null, log: Logger, started: number, unlock: () => void): Promise<LocalChain> {
   const keys = loadOrCreateRoleKeys(o.dataDir);
   let info = readChainInfo(o.dataDir);
   if (info && !info.ready) {
@@ -90,35 +108,62 @@ async function openLocalChain(o: LocalChainOptions, log: Logger, started: number
     node.close();
     throw err;
   }
-  const listening = await listenJsonRpc(dispatcher, o.host ?? '127.0.0.1', o.port ?? 8899).catch((err: unknown) => {
+  const faults = profile ? startChainFaults(profile, node, log) : null;
+  const served = faults ? new JsonRpcDispatcher(rpcMethods(node, genesisHash, faults), log) : dispatcher;
+  const close = () => {
+    faults?.stop();
     node.close();
+  };
+  const chain = await serve(o, served, node, faults, log).catch((err: unknown) => {
+    close();
     throw err;
   });
-  const { server, port } = listening;
-  const host = o.host ?? '127.0.0.1';
-  const url = `http://${host}:${port}`;
-  const subs = await listenSubscriptions(node, host, port + 1, log).catch(async () => {
-    log.warn({ port: port + 1 }, 'subscription port taken; serving subscriptions on another port (pass wsEndpoint to web3.js)');
-    return listenSubscriptions(node, host, 0, log);
-  });
-  const wsUrl = `ws://${host}:${subs.port}`;
-  log.info({ url, wsUrl, genesisHash, mint, fresh, readyMs: Math.round(performance.now() - started) }, 'local chain ready');
+  log.info({ url: chain.url, wsUrl: chain.wsUrl, genesisHash, mint, fresh, readyMs: Math.round(performance.now() - started) }, 'local chain ready');
   return {
-    url,
-    port,
-    wsUrl,
+    ...chain,
     genesisHash,
     mint: mint ?? '',
+    stop: async () => {
+      await chain.stop();
+      close();
+      unlock();
+    },
+  };
+}
+
+/** Serves JSON-RPC on the port asked for and PubSub on the next one (another when it is taken). */
+async function serve(
+  o: LocalChainOptions,
+  dispatcher: JsonRpcDispatcher,
+  node: LocalNode,
+  faults: ChainFaults | null,
+  log: Logger,
+): Promise<Omit<LocalChain, 'genesisHash' | 'mint'>> {
+  const host = o.host ?? '127.0.0.1';
+  const { server, port } = await listenJsonRpc(dispatcher, host, o.port ?? 8899, faults?.throttle ?? null);
+  const subs = await listenSubscriptions(node, host, port + 1, log, faults)
+    .catch(async () => {
+      log.warn({ port: port + 1 }, 'subscription port taken; serving subscriptions on another port (pass wsEndpoint to web3.js)');
+      return listenSubscriptions(node, host, 0, log, faults);
+    })
+    .catch((err: unknown) => {
+      server.close();
+      throw err;
+    });
+  faults?.cutPubSub(() => subs.cutAll());
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    wsUrl: `ws://${host}:${subs.port}`,
     transport: new InProcessTransport(dispatcher),
-    pubsub: () => new LocalPubSub(node),
+    pubsub: () => new LocalPubSub(node, faults),
+    faults: faults ? { profile: faults.profile, counters: () => faults.counters() } : null,
     stop: async () => {
       subs.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      node.close();
-      unlock();
     },
   };
 }

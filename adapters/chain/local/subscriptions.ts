@@ -9,12 +9,15 @@
  *   account a transaction wrote that the program owns afterwards;
  * and their `*Unsubscribe`. Notifications go out when the transaction is durable, before its
  * status is visible, so a client that sees a signature confirmed has already been sent its changes.
+ * A fault profile (docs/operations.md#a-fault-profile) holds signature notifications back while
+ * statuses lag, and cuts the sockets now and then (`cutAll`).
  */
 import uws from 'uWebSockets.js';
 import type { us_listen_socket, WebSocket } from 'uWebSockets.js';
 import * as v from 'valibot';
 import type { Logger } from '../../../kernel/log.ts';
-import type { AccountImage } from './journal.ts';
+import type { FaultHooks } from './faults/hooks.ts';
+import type { AccountImage, StatusEntry } from './journal.ts';
 import { parseParams } from './json-rpc.ts';
 import type { LocalNode } from './node.ts';
 import { RPC_CODES, RpcFailure } from './rpc-failure.ts';
@@ -44,8 +47,11 @@ export class Watchers {
   private readonly byProgram = new Map<string, Set<(slot: number, a: AccountImage) => void>>();
   private readonly stopNode: () => void;
 
-  constructor(node: LocalNode) {
-    this.stopNode = node.watchAccounts((slot, accounts) => {
+  constructor(
+    private readonly node: LocalNode,
+    private readonly faults: FaultHooks | null = null,
+  ) {
+    this.stopNode = node.events.accounts.add((slot, accounts) => {
       for (const a of accounts) {
         for (const cb of this.byAccount.get(a.address) ?? []) cb(slot, a);
         if (a.lamports !== null) for (const cb of this.byProgram.get(a.owner) ?? []) cb(slot, a);
@@ -64,6 +70,20 @@ export class Watchers {
     };
   }
 
+  /** Calls `cb` once the signature has a status a subscriber may see; returns an unsubscribe. */
+  signature(signature: string, cb: (status: StatusEntry) => void): () => void {
+    const faults = this.faults;
+    if (!faults) return this.node.watchSignature(signature, cb);
+    let cancelHold: () => void = () => undefined;
+    const stop = this.node.watchSignature(signature, (st) => {
+      cancelHold = faults.holdSignature(signature, () => cb(st));
+    });
+    return () => {
+      stop();
+      cancelHold();
+    };
+  }
+
   close(): void {
     this.stopNode();
   }
@@ -74,7 +94,7 @@ export function subscribeOnNode(node: LocalNode, watchers: Watchers, method: str
   switch (method) {
     case 'signatureSubscribe': {
       const [signature] = parseParams(v.tuple([v.string(), v.optional(v.looseObject({}))]), params);
-      return node.watchSignature(signature, (st) => notify('signatureNotification', sub, { context: { slot: st.slot }, value: { err: st.err } }));
+      return watchers.signature(signature, (st) => notify('signatureNotification', sub, { context: { slot: st.slot }, value: { err: st.err } }));
     }
     case 'accountSubscribe': {
       const [key, cfg] = parseParams(v.tuple([Pubkey, AccountConfig]), params);
@@ -100,11 +120,24 @@ const UNSUBSCRIBE: Record<string, string> = {
   programUnsubscribe: 'programSubscribe',
 };
 
+/** The PubSub server: its port, how to stop it, and how to cut every socket open (returns how many). */
+export interface SubscriptionServer {
+  port: number;
+  close(): void;
+  cutAll(): number;
+}
+
 /** Serves subscriptions on `port`; resolves with the port actually bound. */
-export async function listenSubscriptions(node: LocalNode, host: string, port: number, log: Logger): Promise<{ port: number; close(): void }> {
+export async function listenSubscriptions(
+  node: LocalNode,
+  host: string,
+  port: number,
+  log: Logger,
+  faults: FaultHooks | null = null,
+): Promise<SubscriptionServer> {
   let nextId = 1;
   const open = new Set<WebSocket<Client>>();
-  const watchers = new Watchers(node);
+  const watchers = new Watchers(node, faults);
   const send = (ws: WebSocket<Client>, msg: object) => {
     if (!ws.getUserData().closed) ws.send(JSON.stringify(msg));
   };
@@ -184,6 +217,11 @@ export async function listenSubscriptions(node: LocalNode, host: string, port: n
       for (const ws of [...open]) ws.close();
       watchers.close();
     },
+    cutAll: () => {
+      const cut = open.size;
+      for (const ws of [...open]) ws.close(); // uWS: no close frame, the close handler runs at once
+      return cut;
+    },
   };
 }
 
@@ -197,8 +235,11 @@ export class LocalPubSub implements PubSub {
   private readonly stops = new Set<() => void>();
   private readonly opened = Date.now();
 
-  constructor(private readonly node: LocalNode) {
-    this.watchers = new Watchers(node);
+  constructor(
+    private readonly node: LocalNode,
+    faults: FaultHooks | null = null,
+  ) {
+    this.watchers = new Watchers(node, faults);
   }
 
   async subscribe(method: SubscribeMethod, params: unknown[], onNotify: (result: unknown) => void): Promise<Subscription> {

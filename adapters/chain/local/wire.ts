@@ -18,6 +18,10 @@ export interface WireFacts {
   writable: Uint8Array[];
   /** legacy or v0 */
   version: 'legacy' | 0;
+  /** every static account key, 32 bytes each, in message order (programs are named by index into them) */
+  keys: Uint8Array;
+  /** where the compact array of instructions starts */
+  instructionsAt: number;
 }
 
 /** The transaction bytes are not a transaction. */
@@ -69,7 +73,44 @@ export function readWire(bytes: Uint8Array): WireFacts {
     if (isWritable) writable.push(bytes.subarray(keysAt + 32 * i, keysAt + 32 * i + 32));
   }
   if (version === 0 && hasLookups(bytes, blockhashAt + 32)) throw new MalformedTransaction('address lookup tables are not supported by the local chain');
-  return { signature, blockhash: bytes.subarray(blockhashAt, blockhashAt + 32), writable, version };
+  return {
+    signature,
+    blockhash: bytes.subarray(blockhashAt, blockhashAt + 32),
+    writable,
+    version,
+    keys: bytes.subarray(keysAt, blockhashAt),
+    instructionsAt: blockhashAt + 32,
+  };
+}
+
+/** ComputeBudget111111111111111111111111111111 */
+const COMPUTE_BUDGET = Uint8Array.from(Buffer.from('0306466fe5211732ffecadba72c39be7bc8ce5bbc5f7126b2c439b3a40000000', 'hex'));
+const SET_COMPUTE_UNIT_PRICE = 3;
+
+/**
+ * The compute-unit price (micro-lamports) a transaction offers through a ComputeBudget
+ * `SetComputeUnitPrice` instruction, 0 without one (getRecentPrioritizationFees). The runtime
+ * itself checks and applies the instruction; this only reads it.
+ */
+export function computeUnitPrice(bytes: Uint8Array, facts: WireFacts): bigint {
+  let [count, p] = shortVec(bytes, facts.instructionsAt);
+  for (let i = 0; i < count; i++) {
+    const program = bytes[p] ?? 0;
+    const [accounts, afterAccounts] = shortVec(bytes, p + 1);
+    const [dataLen, dataAt] = shortVec(bytes, afterAccounts + accounts);
+    p = dataAt + dataLen;
+    if (dataLen === 9 && bytes[dataAt] === SET_COMPUTE_UNIT_PRICE && isComputeBudget(facts.keys, program)) {
+      return Buffer.from(bytes.buffer, bytes.byteOffset + dataAt + 1, 8).readBigUInt64LE(0);
+    }
+  }
+  return 0n;
+}
+
+function isComputeBudget(keys: Uint8Array, index: number): boolean {
+  const at = 32 * index;
+  if (at + 32 > keys.length) return false;
+  for (let j = 0; j < 32; j++) if (keys[at + j] !== COMPUTE_BUDGET[j]) return false;
+  return true;
 }
 
 /** Whether the v0 message whose instructions start at `at` has address table lookups. */
