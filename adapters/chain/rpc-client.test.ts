@@ -25,15 +25,29 @@ describe('HttpTransport failures', () => {
 
   it('HTTP 429 with Retry-After is RateLimited for that long', async () => {
     answer = (res) => res.writeHead(429, { 'retry-after': '3' }).end('{"jsonrpc":"2.0","id":1,"error":{"code":429,"message":"Too many requests"}}');
-    const err = await new RpcClient(new HttpTransport(url)).call('getSlot', [], v.number()).catch((e: unknown) => e);
+    const err = await new RpcClient(new HttpTransport(url), 0).call('getSlot', [], v.number()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimited);
     expect((err as RateLimited).retryAfterMs).toBe(3000);
+  });
+
+  it('a read waits out a 429 within its budget and is made again; a send is not', async () => {
+    let calls = 0;
+    answer = (res) => {
+      calls++;
+      if (calls === 1) res.writeHead(429, { 'retry-after': '1' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"result":42}');
+    };
+    await expect(new RpcClient(new HttpTransport(url)).call('getSlot', [], v.number())).resolves.toBe(42);
+    expect(calls).toBe(2);
+    calls = 0;
+    await expect(new RpcClient(new HttpTransport(url)).call('sendTransaction', ['AA=='], v.unknown())).rejects.toBeInstanceOf(RateLimited);
+    expect(calls).toBe(1);
   });
 
   it('a JSON-RPC "too many requests" error is RateLimited', async () => {
     answer = (res) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"error":{"code":-32429,"message":"rate limited"}}');
-    await expect(new RpcClient(new HttpTransport(url)).call('getSlot', [], v.number())).rejects.toBeInstanceOf(RateLimited);
+    await expect(new RpcClient(new HttpTransport(url), 0).call('getSlot', [], v.number())).rejects.toBeInstanceOf(RateLimited);
   });
 
   it('a refused connection is ChainUnreachable', async () => {

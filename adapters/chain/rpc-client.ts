@@ -168,10 +168,30 @@ const Envelope = v.union([
 export class RpcClient {
   private nextId = 1;
 
-  constructor(readonly transport: JsonRpcTransport) {}
+  constructor(
+    readonly transport: JsonRpcTransport,
+    /** how long a call may wait out 429s in all [3000 ms] */
+    private readonly rateLimitWaitMs = 3_000,
+  ) {}
 
-  /** Calls `method` and validates its result with `schema`. */
+  /**
+   * Calls `method` and validates its result with `schema`. A 429 is waited out (its Retry-After)
+   * and the call made again, up to `rateLimitWaitMs` in all; `sendTransaction` is not: the landing
+   * engine paces its own sends.
+   */
   async call<T>(method: string, params: unknown[], schema: v.GenericSchema<unknown, T>): Promise<T> {
+    const deadline = Date.now() + this.rateLimitWaitMs;
+    for (;;) {
+      try {
+        return await this.callOnce(method, params, schema);
+      } catch (err) {
+        if (!(err instanceof RateLimited) || method === 'sendTransaction' || Date.now() + err.retryAfterMs > deadline) throw err;
+        await new Promise((r) => setTimeout(r, err.retryAfterMs));
+      }
+    }
+  }
+
+  private async callOnce<T>(method: string, params: unknown[], schema: v.GenericSchema<unknown, T>): Promise<T> {
     const id = this.nextId++;
     const raw = await this.transport.exchange({ jsonrpc: '2.0', id, method, params });
     const env = v.safeParse(Envelope, raw);

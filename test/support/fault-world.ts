@@ -74,7 +74,10 @@ export interface FaultWorldOptions {
   /** keep the stores in Redis (else the gateway's embedded files in DATA_DIR) */
   redis: boolean;
   wallets: number;
+  /** the gateway's env on top of the world's */
   env?: Record<string, string>;
+  /** the chain's env on top of the world's (e.g. a fault profile, CHAIN_FAULTS) */
+  chainEnv?: Record<string, string>;
 }
 
 /** The running world. */
@@ -105,7 +108,7 @@ export class FaultWorld {
     const redis = o.redis ? await managedRedis() : null;
     const chainPort = await freePort();
     const gwPort = await freePort();
-    const chain = managedService('chain', { DATA_DIR: dataDir, CHAIN_PORT: String(chainPort), GW_EXPIRY_SECONDS: '3' }, chainPort);
+    const chain = managedService('chain', { DATA_DIR: dataDir, CHAIN_PORT: String(chainPort), GW_EXPIRY_SECONDS: '3', ...o.chainEnv }, chainPort);
     await chain.start();
     const chainUrl = `http://127.0.0.1:${chainPort}`;
     const gateway = managedService(
