@@ -125,20 +125,8 @@ export function createGatewayMetrics(): GatewayMetrics {
     },
   });
   // the actor runtime keeps its own counts; the counters follow them at each scrape
-  const followActorStat = (name: string, help: string, stat: 'actorFailures' | 'actorRestarts') => {
-    let seen = 0;
-    new Counter({
-      name,
-      help,
-      registers,
-      collect() {
-        if (!live) return;
-        const n = live.actors.stats()[stat];
-        if (n > seen) this.inc(n - seen);
-        seen = Math.max(seen, n);
-      },
-    });
-  };
+  const followActorStat = (name: string, help: string, stat: 'actorFailures' | 'actorRestarts') =>
+    followCount(registers, name, help, () => live?.actors.stats()[stat]);
   followActorStat('gateway_bet_actor_failures_total', 'Bet series actors that failed (each is restarted from its last snapshot)', 'actorFailures');
   followActorStat('gateway_bet_actor_restarts_total', 'Bet series actors restarted from their last snapshot after a failure', 'actorRestarts');
   new Gauge({
@@ -196,20 +184,8 @@ export function createGatewayMetrics(): GatewayMetrics {
  * waiting now.
  */
 function followLanding(registers: Registry[], report: () => LandingReport | undefined): void {
-  const follow = (name: string, help: string, stat: 'sends' | 'landed' | 'failed' | 'expired' | 'resigned' | 'priorityFeeLamports') => {
-    let seen = 0;
-    new Counter({
-      name,
-      help,
-      registers,
-      collect() {
-        const n = report()?.[stat];
-        if (n === undefined) return;
-        if (n > seen) this.inc(n - seen);
-        seen = Math.max(seen, n);
-      },
-    });
-  };
+  const follow = (name: string, help: string, stat: 'sends' | 'landed' | 'failed' | 'expired' | 'resigned' | 'priorityFeeLamports') =>
+    followCount(registers, name, help, () => report()?.[stat]);
   follow('gateway_tx_sends_total', 'sendTransaction calls: first sends and rebroadcasts of the same bytes', 'sends');
   follow('gateway_tx_landed_total', 'Transactions confirmed', 'landed');
   follow('gateway_tx_failed_total', 'Transactions that failed on chain, were refused, or could not land', 'failed');
@@ -237,6 +213,22 @@ function followLanding(registers: Registry[], report: () => LandingReport | unde
     collect() {
       const r = report();
       if (r) this.set(r.pending.length);
+    },
+  });
+}
+
+/** A counter that follows a count kept elsewhere (undefined: not known now), moved at each scrape. */
+function followCount(registers: Registry[], name: string, help: string, read: () => number | undefined): void {
+  let seen = 0;
+  new Counter({
+    name,
+    help,
+    registers,
+    collect() {
+      const n = read();
+      if (n === undefined) return;
+      if (n > seen) this.inc(n - seen);
+      seen = Math.max(seen, n);
     },
   });
 }
