@@ -1,5 +1,5 @@
 /**
- * Several JSON-RPC endpoints as one transport (docs/operations.md#a-real-cluster), as gateways on a
+ * Several JSON-RPC endpoints as one transport (docs/architecture.md#landing-transactions), as gateways on a
  * public cluster run: a `sendTransaction` goes to every endpoint at once (each forwards it to
  * the leaders on its own path; the first answer that carries a result wins), every other call goes to
  * the endpoint that answered last and fails over to the next when it cannot answer (a refused
