@@ -2,6 +2,8 @@
  * Who listens to what on the local chain's PubSub (`subscriptions.ts` serves it over the WebSocket
  * and in-process): one node listener per server dispatches each committed write to the account
  * and program subscriptions it concerns, and each subscription method starts its watch here.
+ * Under a fault profile (docs/operations.md#a-fault-profile) subscriptions at `processed` also
+ * hear of rolled-back transactions, and signature notifications wait out the status lag.
  */
 import * as v from 'valibot';
 import type { FaultHooks } from './faults/hooks.ts';
@@ -19,33 +21,48 @@ export type Notify = (method: string, subscription: number, result: object) => v
 const shown = (a: AccountImage): AccountImage =>
   a.lamports === null ? { ...a, lamports: 0n, owner: SYSTEM_PROGRAM, executable: false, data: new Uint8Array() } : a;
 
+/** One account or program subscription. */
+interface Watcher {
+  cb: (slot: number, a: AccountImage) => void;
+  /** at `processed` commitment: also hears of transactions that are rolled back */
+  processed: boolean;
+}
+
 /** Who listens to which account and program; one node listener dispatches each write to them. */
 export class Watchers {
-  private readonly byAccount = new Map<string, Set<(slot: number, a: AccountImage) => void>>();
-  private readonly byProgram = new Map<string, Set<(slot: number, a: AccountImage) => void>>();
-  private readonly stopNode: () => void;
+  private readonly byAccount = new Map<string, Set<Watcher>>();
+  private readonly byProgram = new Map<string, Set<Watcher>>();
+  private readonly stops: Array<() => void>;
 
   constructor(
     private readonly node: LocalNode,
     private readonly faults: FaultHooks | null = null,
   ) {
-    this.stopNode = node.events.accounts.add((slot, accounts) => {
-      for (const a of accounts) {
-        for (const cb of this.byAccount.get(a.address) ?? []) cb(slot, a);
-        if (a.lamports !== null) for (const cb of this.byProgram.get(a.owner) ?? []) cb(slot, a);
-      }
-    });
+    this.stops = [
+      node.events.accounts.add((slot, accounts) => this.dispatch(slot, accounts, false)),
+      faults?.watchRollbacks((slot, accounts) => this.dispatch(slot, accounts, true)) ?? (() => undefined),
+    ];
   }
 
-  add(map: 'account' | 'program', key: string, cb: (slot: number, a: AccountImage) => void): () => void {
+  /** Watches an account or a program's accounts at `commitment` (the default is not `processed`, as on a validator). */
+  add(map: 'account' | 'program', key: string, cb: (slot: number, a: AccountImage) => void, commitment?: string): () => void {
     const index = map === 'account' ? this.byAccount : this.byProgram;
     const set = index.get(key) ?? new Set();
-    set.add(cb);
+    const watcher = { cb, processed: commitment === 'processed' };
+    set.add(watcher);
     index.set(key, set);
     return () => {
-      set.delete(cb);
+      set.delete(watcher);
       if (set.size === 0) index.delete(key);
     };
+  }
+
+  private dispatch(slot: number, accounts: AccountImage[], rolledBack: boolean): void {
+    for (const a of accounts) {
+      for (const w of this.byAccount.get(a.address) ?? []) if (w.processed || !rolledBack) w.cb(slot, a);
+      if (a.lamports === null) continue;
+      for (const w of this.byProgram.get(a.owner) ?? []) if (w.processed || !rolledBack) w.cb(slot, a);
+    }
   }
 
   /** Calls `cb` once the signature has a status a subscriber may see; returns an unsubscribe. */
@@ -63,7 +80,7 @@ export class Watchers {
   }
 
   close(): void {
-    this.stopNode();
+    for (const stop of this.stops) stop();
   }
 }
 
@@ -76,16 +93,24 @@ export function subscribeOnNode(node: LocalNode, watchers: Watchers, method: str
     }
     case 'accountSubscribe': {
       const [key, cfg] = parseParams(v.tuple([Pubkey, AccountConfig]), params);
-      return watchers.add('account', key, (slot, a) =>
-        notify('accountNotification', sub, { context: { slot }, value: accountJson(shown(a), cfg?.encoding, cfg?.dataSlice) }),
+      return watchers.add(
+        'account',
+        key,
+        (slot, a) => notify('accountNotification', sub, { context: { slot }, value: accountJson(shown(a), cfg?.encoding, cfg?.dataSlice) }),
+        cfg?.commitment,
       );
     }
     case 'programSubscribe': {
       const [owner, cfg] = parseParams(v.tuple([Pubkey, ProgramAccountsConfig]), params);
-      return watchers.add('program', owner, (slot, a) => {
-        if (matches(a, cfg?.filters))
-          notify('programNotification', sub, { context: { slot }, value: { pubkey: a.address, account: accountJson(a, cfg?.encoding, cfg?.dataSlice) } });
-      });
+      return watchers.add(
+        'program',
+        owner,
+        (slot, a) => {
+          if (matches(a, cfg?.filters))
+            notify('programNotification', sub, { context: { slot }, value: { pubkey: a.address, account: accountJson(a, cfg?.encoding, cfg?.dataSlice) } });
+        },
+        cfg?.commitment,
+      );
     }
     default:
       throw new RpcFailure(RPC_CODES.methodNotFound, 'Method not found');
