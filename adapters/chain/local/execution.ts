@@ -5,6 +5,7 @@
  * Clock sysvar that follows wall time.
  */
 import { Clock } from 'litesvm';
+import type { Account } from 'litesvm/dist/internal.js';
 import type { AccountImage } from './journal.ts';
 import { RPC_CODES, RpcFailure, type Simulation } from './rpc-failure.ts';
 import { base58, keyBytes, type RawSvm } from './svm.ts';
@@ -24,8 +25,14 @@ export function decodeWire(wire: Uint8Array): WireFacts {
   }
 }
 
+/** What running a transaction gave: its outcome and, for a successful simulation, the accounts it would leave behind. */
+export interface Run extends Simulation {
+  /** every account the transaction loaded, as a successful simulation would leave it (none otherwise); computed on demand */
+  accountsAfter(): AccountImage[];
+}
+
 /** Simulates or executes a transaction, checking signatures only when `sigVerify` (the SVM checks them again afterwards). */
-export function runTransaction(svm: RawSvm, wire: Uint8Array, facts: WireFacts, mode: 'simulate' | 'send', sigVerify: boolean): Simulation {
+export function runTransaction(svm: RawSvm, wire: Uint8Array, facts: WireFacts, mode: 'simulate' | 'send', sigVerify: boolean): Run {
   svm.setSigverify(sigVerify);
   let res;
   try {
@@ -39,7 +46,15 @@ export function runTransaction(svm: RawSvm, wire: Uint8Array, facts: WireFacts, 
   const meta = 'meta' in res ? res.meta() : res;
   const err = 'err' in res ? txErrorJson(res.err()) : null;
   if (err === 'SignatureFailure') throw new RpcFailure(RPC_CODES.signatureVerification, 'Transaction signature verification failure');
-  return { err, logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()) };
+  const after = 'postAccounts' in res ? () => res.postAccounts().map((p) => imageOf(base58(p.address), p.account())) : () => [];
+  return { err, logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()), accountsAfter: after };
+}
+
+/** A LiteSVM account as an image; one without lamports does not exist. */
+function imageOf(address: string, acc: Account): AccountImage {
+  const lamports = acc.lamports();
+  if (lamports === 0n) return { address, lamports: null, owner: SYSTEM_PROGRAM, executable: false, data: new Uint8Array() };
+  return { address, lamports, owner: base58(acc.owner()), executable: acc.executable(), data: acc.data() };
 }
 
 /** The account at `key` as an image; one that does not exist has `lamports` null. */

@@ -8,14 +8,14 @@
 import { BLOCKHASH_WINDOW, BlockhashWindow } from './blockhashes.ts';
 import type { ChainState, CompactionReport } from './compaction.ts';
 import { CompactionSchedule } from './compaction-schedule.ts';
-import { accountImage, applyAccountImages, decodeWire, runTransaction, setClock } from './execution.ts';
+import { accountImage, applyAccountImages, decodeWire, runTransaction, setClock, type Run } from './execution.ts';
 import { Journal, type AccountImage, type JournalRecord, type StatusEntry } from './journal.ts';
 import { NodeEvents } from './node-events.ts';
 import { PrioritizationFees } from './prioritization-fees.ts';
 import { restoreChainState } from './restore.ts';
 import { SignatureIndex, type SignatureEntry, type SignatureQuery } from './signature-index.ts';
 import { SignatureStatuses } from './statuses.ts';
-import { RPC_CODES, RpcFailure, preflightFailure, type Simulation } from './rpc-failure.ts';
+import { RPC_CODES, RpcFailure, preflightFailure } from './rpc-failure.ts';
 import { RawSvm, base58, keyBytes } from './svm.ts';
 import { txErrorJson } from './tx-errors.ts';
 import { computeUnitPrice } from './wire.ts';
@@ -190,10 +190,10 @@ export class LocalNode implements ChainState {
   }
 
   /** Runs a transaction without committing it (simulateTransaction). */
-  simulate(wire: Uint8Array, opts: { sigVerify: boolean; replaceRecentBlockhash: boolean }): Simulation & { replacementBlockhash: string | null } {
+  simulate(wire: Uint8Array, opts: { sigVerify: boolean; replaceRecentBlockhash: boolean }): Run & { replacementBlockhash: string | null } {
     const facts = decodeWire(wire);
     if (!opts.replaceRecentBlockhash && !this.blockhashes.has(base58(facts.blockhash))) {
-      return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0, replacementBlockhash: null };
+      return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0, accountsAfter: () => [], replacementBlockhash: null };
     }
     const sim = runTransaction(this.svm, wire, facts, 'simulate', opts.sigVerify);
     return { ...sim, replacementBlockhash: opts.replaceRecentBlockhash ? this.latestBlockhash().blockhash : null };

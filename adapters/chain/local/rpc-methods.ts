@@ -45,6 +45,7 @@ const ProgramAccountsConfig = v.optional(
   v.looseObject({
     encoding: Encoding,
     dataSlice: DataSlice,
+    commitment: v.optional(v.string()),
     withContext: v.optional(v.boolean()),
     filters: v.optional(v.pipe(v.array(v.union([Memcmp, DataSize])), v.maxLength(4, 'Invalid param: too many filters'))),
   }),

@@ -58,9 +58,12 @@ export interface LocalChain {
   wsUrl: string;
   genesisHash: string;
   mint: string;
-  /** JSON-RPC without a socket, for a gateway in the same process (same answers as over HTTP) */
+  /**
+   * JSON-RPC without a socket, for a gateway in the same process (same answers as over HTTP; a fault
+   * profile's 429 bursts are on the HTTP front only, so a gateway takes the socket when one is on)
+   */
   transport: JsonRpcTransport;
-  /** subscriptions without a socket, for a gateway in the same process (same notifications as over the WebSocket) */
+  /** subscriptions without a socket, for a gateway in the same process (same notifications as over the WebSocket, never cut) */
   pubsub(): PubSub;
   /** the fault profile at work, or null */
   faults: LocalChainFaults | null;

@@ -17,14 +17,11 @@ import type { us_listen_socket, WebSocket } from 'uWebSockets.js';
 import * as v from 'valibot';
 import type { Logger } from '../../../kernel/log.ts';
 import type { FaultHooks } from './faults/hooks.ts';
-import type { AccountImage, StatusEntry } from './journal.ts';
 import { parseParams } from './json-rpc.ts';
 import type { LocalNode } from './node.ts';
 import { RPC_CODES, RpcFailure } from './rpc-failure.ts';
-import { AccountConfig, ProgramAccountsConfig, Pubkey, accountJson, matches } from './rpc-methods.ts';
+import { Watchers, subscribeOnNode, type Notify } from './watchers.ts';
 import type { PubSub, SubscribeMethod, Subscription } from '../pubsub.ts';
-
-const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 
 /** What one socket is subscribed to. */
 interface Client {
@@ -33,86 +30,7 @@ interface Client {
   subs: Map<number, () => void>;
 }
 
-export type Notify = (method: string, subscription: number, result: object) => void;
-
 const Request = v.object({ jsonrpc: v.literal('2.0'), id: v.union([v.number(), v.string()]), method: v.string(), params: v.optional(v.array(v.unknown())) });
-
-/** An account as a subscriber sees it; a deleted one is the validator's empty system account. */
-const shown = (a: AccountImage): AccountImage =>
-  a.lamports === null ? { ...a, lamports: 0n, owner: SYSTEM_PROGRAM, executable: false, data: new Uint8Array() } : a;
-
-/** Who listens to which account and program; one node listener dispatches each write to them. */
-export class Watchers {
-  private readonly byAccount = new Map<string, Set<(slot: number, a: AccountImage) => void>>();
-  private readonly byProgram = new Map<string, Set<(slot: number, a: AccountImage) => void>>();
-  private readonly stopNode: () => void;
-
-  constructor(
-    private readonly node: LocalNode,
-    private readonly faults: FaultHooks | null = null,
-  ) {
-    this.stopNode = node.events.accounts.add((slot, accounts) => {
-      for (const a of accounts) {
-        for (const cb of this.byAccount.get(a.address) ?? []) cb(slot, a);
-        if (a.lamports !== null) for (const cb of this.byProgram.get(a.owner) ?? []) cb(slot, a);
-      }
-    });
-  }
-
-  add(map: 'account' | 'program', key: string, cb: (slot: number, a: AccountImage) => void): () => void {
-    const index = map === 'account' ? this.byAccount : this.byProgram;
-    const set = index.get(key) ?? new Set();
-    set.add(cb);
-    index.set(key, set);
-    return () => {
-      set.delete(cb);
-      if (set.size === 0) index.delete(key);
-    };
-  }
-
-  /** Calls `cb` once the signature has a status a subscriber may see; returns an unsubscribe. */
-  signature(signature: string, cb: (status: StatusEntry) => void): () => void {
-    const faults = this.faults;
-    if (!faults) return this.node.watchSignature(signature, cb);
-    let cancelHold: () => void = () => undefined;
-    const stop = this.node.watchSignature(signature, (st) => {
-      cancelHold = faults.holdSignature(signature, () => cb(st));
-    });
-    return () => {
-      stop();
-      cancelHold();
-    };
-  }
-
-  close(): void {
-    this.stopNode();
-  }
-}
-
-/** Starts one subscription for `method`; returns how to stop it. Throws RpcFailure on bad params. */
-export function subscribeOnNode(node: LocalNode, watchers: Watchers, method: string, params: unknown[], sub: number, notify: Notify): () => void {
-  switch (method) {
-    case 'signatureSubscribe': {
-      const [signature] = parseParams(v.tuple([v.string(), v.optional(v.looseObject({}))]), params);
-      return watchers.signature(signature, (st) => notify('signatureNotification', sub, { context: { slot: st.slot }, value: { err: st.err } }));
-    }
-    case 'accountSubscribe': {
-      const [key, cfg] = parseParams(v.tuple([Pubkey, AccountConfig]), params);
-      return watchers.add('account', key, (slot, a) =>
-        notify('accountNotification', sub, { context: { slot }, value: accountJson(shown(a), cfg?.encoding, cfg?.dataSlice) }),
-      );
-    }
-    case 'programSubscribe': {
-      const [owner, cfg] = parseParams(v.tuple([Pubkey, ProgramAccountsConfig]), params);
-      return watchers.add('program', owner, (slot, a) => {
-        if (matches(a, cfg?.filters))
-          notify('programNotification', sub, { context: { slot }, value: { pubkey: a.address, account: accountJson(a, cfg?.encoding, cfg?.dataSlice) } });
-      });
-    }
-    default:
-      throw new RpcFailure(RPC_CODES.methodNotFound, 'Method not found');
-  }
-}
 
 const UNSUBSCRIBE: Record<string, string> = {
   signatureUnsubscribe: 'signatureSubscribe',

@@ -78,11 +78,12 @@ describe('fault counters', () => {
 });
 
 describe('npm run chain with CHAIN_FAULTS', () => {
-  it('refuses a bad profile at start with one line naming the variable', () => {
+  it('refuses a bad profile at start with one line naming the variable', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'chain-faults-bad-'));
+    const port = await freePort(); // were the profile not refused, the chain would not take the default port
     try {
       const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/chain.ts'], {
-        env: { ...process.env, DATA_DIR: dataDir, CHAIN_FAULTS: 'drop=0.3,burst-429=5/x' },
+        env: { ...process.env, DATA_DIR: dataDir, CHAIN_PORT: String(port), CHAIN_FAULTS: 'drop=0.3,burst-429=5/x' },
         encoding: 'utf8',
         timeout: 30_000,
       });

@@ -12,11 +12,14 @@ import { RequestBursts } from './http-bursts.ts';
 import { faultProfileText, type FaultProfile } from './profile.ts';
 import { cutPubSubEvery } from './pubsub-cuts.ts';
 import { freshSeed, seededRandom } from './rng.ts';
+import { Rollbacks } from './rollback.ts';
 import { StatusLag } from './status-lag.ts';
 import { TransactionFaults } from './transactions.ts';
 
 /** how often the counters are logged */
 const REPORT_EVERY_MS = 5_000;
+/** mixed into the seed of the fork draws */
+const FORK_SEED = 0x5bd1e995;
 
 /** A running profile. */
 export interface ChainFaults extends FaultHooks {
@@ -36,7 +39,9 @@ export function startChainFaults(given: FaultProfile, node: LocalNode, log: Logg
   const profile = { ...given, seed: given.seed ?? freshSeed() };
   const counters = zeroCounters();
   const random = seededRandom(profile.seed);
-  const txs = profile.drop > 0 || profile.landDelaySlots > 0 ? new TransactionFaults(node, profile, random, counters, log) : null;
+  // forks are drawn per slot, on their own sequence, so that the drops of a run repeat whatever the slots' timing
+  const rollbacks = profile.rollback > 0 ? new Rollbacks(node, profile.rollback, seededRandom(profile.seed ^ FORK_SEED), counters, log) : null;
+  const txs = profile.drop > 0 || profile.landDelaySlots > 0 || rollbacks ? new TransactionFaults(node, profile, random, counters, log, rollbacks) : null;
   const lag = profile.statusLagMs > 0 ? new StatusLag(node, profile.statusLagMs, counters) : null;
   const stops: Array<() => void> = [logCounters(counters, log, REPORT_EVERY_MS)];
   log.info({ faults: faultProfileText(profile) }, 'chain fault profile on');
@@ -50,6 +55,7 @@ export function startChainFaults(given: FaultProfile, node: LocalNode, log: Logg
       deliver();
       return () => undefined;
     },
+    watchRollbacks: (cb) => rollbacks?.watch(cb) ?? (() => undefined),
     counters: () => ({ ...counters }),
     cutPubSub: (cutAll) => {
       if (profile.pubsubCutMs > 0) stops.push(cutPubSubEvery(profile.pubsubCutMs, cutAll, counters));
@@ -58,6 +64,7 @@ export function startChainFaults(given: FaultProfile, node: LocalNode, log: Logg
       for (const stop of stops.splice(0)) stop();
       txs?.stop();
       lag?.stop();
+      rollbacks?.stop();
     },
   };
 }

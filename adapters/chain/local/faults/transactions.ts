@@ -8,6 +8,7 @@
  * queues nothing (with preflight on, landed bytes are refused AlreadyProcessed as always). A
  * queued transaction whose blockhash expired before its slot came is dropped, as on a cluster;
  * the queue lives in memory, so a restart loses it (landed transactions are in the journal).
+ * In a slot that forks (`rollback.ts`), the first passing send is shown and never executed.
  */
 import type { Logger } from '../../../../kernel/log.ts';
 import { decodeWire } from '../execution.ts';
@@ -17,6 +18,7 @@ import { base58 } from '../svm.ts';
 import type { WireFacts } from '../wire.ts';
 import type { FaultCounters } from './counters.ts';
 import type { FaultProfile } from './profile.ts';
+import type { Rollbacks } from './rollback.ts';
 
 /** A send accepted and waiting for its slot. */
 interface Queued {
@@ -49,6 +51,7 @@ export class TransactionFaults {
     private readonly random: () => number,
     private readonly counters: FaultCounters,
     private readonly log: Logger,
+    private readonly rollbacks: Rollbacks | null = null,
   ) {
     this.stopSlots = node.events.slots.add((slot) => this.landDue(slot));
   }
@@ -60,6 +63,7 @@ export class TransactionFaults {
     if (this.queue.has(signature)) return signature;
     if (opts.skipPreflight && this.node.knows(signature)) return signature; // a cluster forwards it and drops the duplicate
     const dropped = this.profile.drop > 0 && this.random() < this.profile.drop;
+    if (!dropped && this.rollbacks?.pending && this.showAndAbandon(wire, facts, signature, opts.skipPreflight)) return signature;
     if (!dropped && this.profile.landDelaySlots === 0) return this.node.submit(wire, opts);
     preflight(this.node, wire, facts, signature, opts.skipPreflight);
     if (dropped) {
@@ -69,6 +73,25 @@ export class TransactionFaults {
     this.queue.set(signature, { wire, blockhash: base58(facts.blockhash), due: this.node.slot + this.profile.landDelaySlots });
     this.counters.delayed++;
     return signature;
+  }
+
+  /**
+   * Shows a passing send to `processed` subscribers and never executes it (the slot's fork);
+   * false when it would fail (refused as preflight refuses it, unless preflight is skipped).
+   */
+  private showAndAbandon(wire: Uint8Array, facts: WireFacts, signature: string, skipPreflight: boolean): boolean {
+    if (this.node.knows(signature)) throw preflightFailure({ err: 'AlreadyProcessed', logs: [], unitsConsumed: 0 });
+    const sim = this.node.simulate(wire, { sigVerify: true, replaceRecentBlockhash: false });
+    if (sim.err !== null) {
+      if (skipPreflight) return false; // it lands as failed, or is refused, on the ordinary path
+      throw preflightFailure(sim);
+    }
+    const writable = new Set(facts.writable.map((k) => base58(k)));
+    this.rollbacks?.show(
+      this.node.slot,
+      sim.accountsAfter().filter((a) => writable.has(a.address)),
+    );
+    return true;
   }
 
   /** Forgets the queue (a stopped chain loses what had not landed, as a cluster does). */
