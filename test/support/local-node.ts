@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Keypair, SystemProgram, Transaction } from '@solana/web3.js';
 import { quietLog } from './quiet-log.ts';
+import { JsonRpcDispatcher } from '../../adapters/chain/local/json-rpc.ts';
 import { LocalNode, type LocalNodeOptions } from '../../adapters/chain/local/node.ts';
+import { rpcMethods } from '../../adapters/chain/local/rpc-methods.ts';
 
 export const TEST_GENESIS = 'G3nesis1111111111111111111111111111111111111';
 
@@ -49,4 +51,13 @@ export function send(node: LocalNode, wire: Uint8Array): Promise<string> {
 export async function drain(node: LocalNode, victim: Keypair, to: Keypair): Promise<string> {
   const lamports = node.account(victim.publicKey.toBase58())?.lamports ?? 0n;
   return send(node, transfer(node, victim, to, lamports, to));
+}
+
+/** A JSON-RPC answer of the local chain as a test reads it. */
+export type RpcAnswer = { result?: any; error?: { code: number; message: string; data?: any } };
+
+/** Calls `method` on `node` through the chain's own JSON-RPC dispatcher (no HTTP). */
+export async function rpcCall(node: LocalNode, method: string, params: unknown[] = []): Promise<RpcAnswer> {
+  const dispatcher = new JsonRpcDispatcher(rpcMethods(node, 'genesis'), quietLog);
+  return JSON.parse(await dispatcher.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))) as RpcAnswer;
 }

@@ -1,21 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Keypair } from '@solana/web3.js';
-import { TempDirs, openNode, transfer } from '../../../test/support/local-node.ts';
-import { quietLog } from '../../../test/support/quiet-log.ts';
+import { TempDirs, openNode, rpcCall, transfer } from '../../../test/support/local-node.ts';
 import { BLOCKHASH_WINDOW } from './blockhashes.ts';
-import { JsonRpcDispatcher } from './json-rpc.ts';
 import type { LocalNode } from './node.ts';
-import { rpcMethods } from './rpc-methods.ts';
 
 const dirs = new TempDirs();
 afterEach(() => dirs.removeAll());
 
-type Answer = { result?: any; error?: { code: number; message: string; data?: any } };
-
-async function call(node: LocalNode, method: string, params: unknown[] = []): Promise<Answer> {
-  const dispatcher = new JsonRpcDispatcher(rpcMethods(node, 'genesis'), quietLog);
-  return JSON.parse(await dispatcher.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))) as Answer;
-}
+const call = rpcCall;
 
 const sendWire = (node: LocalNode, wire: Uint8Array, skipPreflight = false) =>
   call(node, 'sendTransaction', [Buffer.from(wire).toString('base64'), { encoding: 'base64', skipPreflight }]);

@@ -1,22 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ComputeBudgetProgram, Keypair, SystemProgram, Transaction } from '@solana/web3.js';
-import { TempDirs, openNode } from '../../../test/support/local-node.ts';
-import { quietLog } from '../../../test/support/quiet-log.ts';
-import { JsonRpcDispatcher } from './json-rpc.ts';
+import { TempDirs, openNode, rpcCall, type RpcAnswer } from '../../../test/support/local-node.ts';
 import type { LocalNode } from './node.ts';
 import { RECENT_FEE_SLOTS } from './prioritization-fees.ts';
-import { rpcMethods } from './rpc-methods.ts';
 import { computeUnitPrice, readWire } from './wire.ts';
 
 const dirs = new TempDirs();
 afterEach(() => dirs.removeAll());
 
-type Answer = { result?: any; error?: { code: number; message: string; data?: any } };
-
-async function call(node: LocalNode, method: string, params: unknown[] = []): Promise<Answer> {
-  const dispatcher = new JsonRpcDispatcher(rpcMethods(node, 'genesis'), quietLog);
-  return JSON.parse(await dispatcher.handleText(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))) as Answer;
-}
+const call = rpcCall;
 
 /** A transfer that sets its compute-unit limit and price through the ComputeBudget program. */
 function pricedTransfer(node: LocalNode, from: Keypair, to: Keypair, lamports: number, microLamports: number, units = 200_000): Uint8Array {
@@ -30,7 +22,7 @@ function pricedTransfer(node: LocalNode, from: Keypair, to: Keypair, lamports: n
 }
 
 const send = (node: LocalNode, wire: Uint8Array) => call(node, 'sendTransaction', [Buffer.from(wire).toString('base64'), { encoding: 'base64' }]);
-const feesAt = (answer: Answer, slot: number) =>
+const feesAt = (answer: RpcAnswer, slot: number) =>
   (answer.result as Array<{ slot: number; prioritizationFee: number }>).find((e) => e.slot === slot)?.prioritizationFee;
 
 describe('ComputeBudget instructions and getRecentPrioritizationFees', () => {
