@@ -12,25 +12,13 @@ import WebSocket from 'ws';
 import { cpuMs, percentile, pool, report, until, type Row } from './support/measure.ts';
 import { JsonClient } from './support/http-client.ts';
 import { rawPlaceCapacity } from './support/raw-chain.ts';
+import { wallets } from './support/wallets.ts';
 import { measuredGatewayArgs, startBenchRedis, startChain, startGatewayProcess, type ChainUnderTest, type GatewayUnderTest } from './support/stack.ts';
 
 const BETS = Number(process.env.BENCH_BETS ?? 2000);
 const LATENCY_BETS = Math.min(BETS, Number(process.env.BENCH_LATENCY_BETS ?? 1000));
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 64);
 const RAW = Number(process.env.BENCH_RAW_TX ?? 1000);
-
-async function wallets(client: JsonClient, count: number): Promise<string[]> {
-  const made: string[] = [];
-  await pool(Array.from({ length: count }), 32, async () => {
-    const w = await client.call('POST', '/api/wallet', {});
-    const address = w.body?.address;
-    if (typeof address !== 'string') throw new Error(`wallet not made: ${JSON.stringify(w)}`);
-    const f = await client.call('GET', `/api/faucet/${address}`);
-    if (f.status !== 200) throw new Error(`faucet refused: ${JSON.stringify(f)}`);
-    made.push(address);
-  });
-  return made;
-}
 
 /** Every wallet bets once; returns the bet ids, bets/s, latencies, gateway and chain CPU ms per bet and RPC calls per bet. */
 async function round(client: JsonClient, chain: ChainUnderTest, gateway: GatewayUnderTest, addresses: string[]) {
