@@ -79,6 +79,7 @@ export class IntentTracker {
   private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   private immediate = false;
   private running = false;
+  private soonAfterTurn = false;
   readonly stats: LandingStats = { sends: 0, landed: 0, failed: 0, expired: 0, resigned: 0, priorityFeeLamports: 0, landingMs: [] };
 
   constructor(
@@ -152,7 +153,11 @@ export class IntentTracker {
 
   /** The next turn: after `pollMs`, or in this turn of the event loop when an intent is new (`soon`). */
   private schedule(soon = false): void {
-    if (this.running || this.intents.size === 0) return;
+    if (this.running) {
+      this.soonAfterTurn ||= soon; // a new intent is asked for right after the turn under way
+      return;
+    }
+    if (this.intents.size === 0) return;
     if (this.timer && (!soon || this.immediate)) return;
     if (this.timer) clearTimeout(this.timer as NodeJS.Timeout);
     this.immediate = soon;
@@ -167,7 +172,9 @@ export class IntentTracker {
       .catch(() => undefined) // each step turns its failures into the state of the intents it concerns
       .finally(() => {
         this.running = false;
-        this.schedule();
+        const soon = this.soonAfterTurn;
+        this.soonAfterTurn = false;
+        this.schedule(soon);
       });
   }
 
