@@ -10,6 +10,7 @@
  * until every bet is settled and nothing is left landing, then audits every answer against the
  * bets on chain. Goals are reported, not asserted (docs/operations.md#benchmarks).
  */
+import { randomInt } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { BetEvents } from './support/bet-events.ts';
 import { BetLoop, fundedWallets } from './support/bettors.ts';
@@ -23,7 +24,9 @@ import { measuredGatewayArgs, startChain, startGatewayProcess, type GatewayUnder
 const BETTORS = Number(process.env.BENCH_LANDING_BETTORS ?? 24);
 const SECONDS = Number(process.env.BENCH_LANDING_SECONDS ?? 60);
 const WARMUP_S = Number(process.env.BENCH_LANDING_WARMUP ?? 5);
-const FAULTS = process.env.BENCH_LANDING_FAULTS ?? 'drop=0.3,status-lag-ms=1500,burst-429=2000/15000,pubsub-cut-ms=20000';
+const PROFILE = process.env.BENCH_LANDING_FAULTS ?? 'drop=0.3,status-lag-ms=1500,burst-429=2000/15000,pubsub-cut-ms=20000';
+// a seed is drawn here unless the profile names one, and printed with it, so a run can be repeated
+const FAULTS = /(^|,)seed=/.test(PROFILE) || PROFILE === '' || PROFILE === 'off' ? PROFILE : `${PROFILE},seed=${randomInt(1, 2 ** 31)}`;
 const EXPIRY_S = 5;
 /** the longest wait, once the loops stopped, for every bet to be settled and nothing to be landing */
 const DRAIN_MS = 60_000;
@@ -121,7 +124,8 @@ try {
   const clean = await phase('clean', '');
   const faulty = await phase('faults', FAULTS);
   report(
-    `landing: ${BETTORS} wallets betting in loops for ${SECONDS} s (after ${WARMUP_S} s of warm-up), ${EXPIRY_S} s windows; ` +
+    `landing: ${BETTORS} wallets betting in loops for ${SECONDS} s (after ${WARMUP_S} s of warm-up), ${EXPIRY_S} s windows, ` +
+      `GW_RESEND_MS=${process.env.GW_RESEND_MS ?? '1500 (default)'}, GW_BET_ANSWER_MS=${process.env.GW_BET_ANSWER_MS ?? '5000 (default)'}; ` +
       `FAULTS (CHAIN_FAULTS=${FAULTS}) beside CLEAN (no fault profile), each on a fresh chain process and gateway process`,
     landingRows(faulty, clean),
   );
