@@ -17,6 +17,8 @@ export class JsonClient {
   constructor(
     private readonly base: string,
     sockets = 64,
+    /** a request not answered by then fails (0: no limit) */
+    private readonly timeoutMs = 0,
   ) {
     this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
   }
@@ -48,6 +50,7 @@ export class JsonClient {
         },
       );
       req.on('error', reject);
+      if (this.timeoutMs > 0) req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`${method} ${path}: no answer within ${this.timeoutMs} ms`)));
       req.end(payload);
     });
   }

@@ -63,14 +63,19 @@ export interface Row {
   detail?: string;
 }
 
-const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
+// a count reads as one (0 bets, not 0.00 bets)
+const fmt = (n: number) => (Number.isInteger(n) ? String(n) : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
 
 /** Prints rows as `measure: value unit | baseline name value | ratio | goal | detail`. */
 export function report(title: string, rows: Row[]): void {
   console.log(`\n${title}`);
   for (const r of rows) {
     const parts = [`${r.measure}: ${fmt(r.value)} ${r.unit}`];
-    if (r.baseline) parts.push(`baseline ${r.baseline.name} ${fmt(r.baseline.value)} ${r.unit}`, `ratio ${(r.value / r.baseline.value).toFixed(3)}x`);
+    if (r.baseline) {
+      // a count whose baseline is 0 (nothing lost in the clean run) has no ratio
+      const ratio = r.baseline.value === 0 ? 'n/a' : `${(r.value / r.baseline.value).toFixed(3)}x`;
+      parts.push(`baseline ${r.baseline.name} ${fmt(r.baseline.value)} ${r.unit}`, `ratio ${ratio}`);
+    }
     if (r.goal) parts.push(`goal ${r.goal}`);
     if (r.detail) parts.push(r.detail);
     console.log(`  ${parts.join(' | ')}`);
