@@ -16,7 +16,7 @@ export const gatewayEnv = {
     urlList(['http:', 'https:'], 'http://127.0.0.1:8899'),
   ),
   SOLANA_WS_URL: describe('PubSub of the chain (unset: the first SOLANA_RPC_URL on port + 1, ws:// or wss://)', url(['ws:', 'wss:'], 'ws://127.0.0.1:8900')),
-  GW_RESEND_MS: describe('a transaction not confirmed yet is sent again (the same bytes) this often, ms', integer(1500, 50)),
+  GW_RESEND_MS: describe('a transaction not confirmed yet is sent again (the same bytes) this often, ms', integer(700, 50)),
   GW_COMPUTE_BUDGET: describe(
     'auto: on for a chain other than the local one; on: a compute-unit limit from simulation and a priority fee on every transaction; off: neither',
     oneOf(['auto', 'on', 'off'] as const),

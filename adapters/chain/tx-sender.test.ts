@@ -35,6 +35,8 @@ class ScriptedChain implements JsonRpcTransport {
   rateLimitedSends = 0;
   down = false;
   alreadyProcessed = false;
+  /** statuses answer null while set (a lagging RPC node) */
+  hideStatuses = false;
   /** refuses this many calls (the last one a lost answer instead) */
   refusing = 0;
 
@@ -77,7 +79,9 @@ class ScriptedChain implements JsonRpcTransport {
         case 'getSignatureStatuses':
           return {
             context: { slot: 3 },
-            value: (params[0] as string[]).map((s) => (this.landed.has(s) ? { slot: this.landed.get(s), err: null, confirmationStatus: 'confirmed' } : null)),
+            value: (params[0] as string[]).map((s) =>
+              this.landed.has(s) && !this.hideStatuses ? { slot: this.landed.get(s), err: null, confirmationStatus: 'confirmed' } : null,
+            ),
           };
         default:
           throw new Error(`unexpected ${method}`);
@@ -297,5 +301,21 @@ describe('TxSender (the landing engine)', () => {
     chain.refusing = 0;
     await expect(landing.outcome).resolves.toMatchObject({ slot: 3 });
     expect(landing.unreachable()).toBe(false);
+  });
+
+  it('an intent whose effect is seen on chain is not sent again while its status lags; it lands when the status shows', async () => {
+    const chain = new ScriptedChain();
+    chain.hideStatuses = true;
+    const s = sender(chain);
+    let seen = false;
+    const landing = s.submit('place_bet', transfer(), payer, [], { seen: () => seen });
+    await new Promise((r) => setTimeout(r, 100)); // two resend periods
+    const sendsBefore = chain.calls.sendTransaction ?? 0;
+    expect(sendsBefore).toBeGreaterThan(1); // not seen yet: resent
+    seen = true; // the mirror holds the account it creates
+    await new Promise((r) => setTimeout(r, 150));
+    expect(chain.calls.sendTransaction).toBe(sendsBefore);
+    chain.hideStatuses = false;
+    await expect(landing.outcome).resolves.toMatchObject({ slot: 3 });
   });
 });

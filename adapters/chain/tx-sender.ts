@@ -33,7 +33,7 @@ export interface SenderOptions {
   pollMs: number;
   /** a fetched blockhash is reused this long */
   blockhashTtlMs: number;
-  /** the same bytes are sent again after this long unconfirmed [1500] */
+  /** the same bytes are sent again after this long unconfirmed [700] */
   resendMs?: number;
   /** signings of one intent at most: the first and re-signs after expiries [3] */
   maxSigns?: number;
@@ -52,6 +52,8 @@ export interface SubmitOptions {
   onSigned?: (signature: string) => void;
   /** records the intent under this key (one at a time per key) until it lands, fails or expires */
   key?: string;
+  /** whether its effect is already seen on chain (e.g. the mirror holds the bet it creates): no more resends, only its status is awaited */
+  seen?: () => boolean;
 }
 
 /** An intent on its way: the signature it has now (a re-sign changes it), and its outcome. */
@@ -81,7 +83,7 @@ export class TxSender {
     private readonly rpc: RpcClient,
     private readonly opts: SenderOptions,
   ) {
-    const resendMs = opts.resendMs ?? 1500;
+    const resendMs = opts.resendMs ?? 700;
     this.blockhashes = new Blockhashes(rpc, { ttlMs: opts.blockhashTtlMs, heightMs: Math.min(1000, resendMs), waitForNewMs: opts.confirmTimeoutMs });
     this.tracker = new IntentTracker(
       rpc,
@@ -148,7 +150,7 @@ export class TxSender {
     const outcome = new Promise<Landed>((resolve, reject) => {
       signAndSend(null).then((first) => {
         heard ||= first.taken;
-        tracked = this.track(what, first.signed, since, first.retryAt, async () => (await signAndSend(null)).signed, resolve, reject);
+        tracked = this.track(what, first.signed, since, first.retryAt, async () => (await signAndSend(null)).signed, resolve, reject, options.seen);
       }, reject);
     });
     const forget = () => {
@@ -190,6 +192,7 @@ export class TxSender {
     resign: () => Promise<Signed>,
     resolve: (l: Landed) => void,
     reject: (err: unknown) => void,
+    seen?: () => boolean,
   ): Intent {
     const now = Date.now();
     const intent: Intent = {
@@ -200,11 +203,12 @@ export class TxSender {
       heardAt: now,
       taken: false,
       unreachable: false,
-      nextSendAt: retryAt || now + (this.opts.resendMs ?? 1500),
+      nextSendAt: retryAt || now + (this.opts.resendMs ?? 700),
       subscription: null,
       resign,
       resolve,
       reject,
+      ...(seen ? { seen } : {}),
     };
     this.tracker.add(intent);
     return intent;

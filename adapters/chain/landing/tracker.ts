@@ -68,6 +68,8 @@ export interface Intent {
   unreachable: boolean;
   nextSendAt: number;
   subscription: Subscription | null;
+  /** whether its effect is already seen on chain (the account it creates exists): sending it again cannot help, its status is awaited */
+  readonly seen?: () => boolean;
   /** signs it again over a new blockhash, sends it with preflight (throws a refusal), returns the bytes */
   readonly resign: () => Promise<Signed>;
   resolve(landed: Landed): void;
@@ -183,7 +185,8 @@ export class IntentTracker {
     await this.pollStatuses(intents);
     const now = Date.now();
     const waiting = intents.filter((i) => this.intents.has(i));
-    await Promise.all([...waiting.filter((i) => now >= i.nextSendAt).map((i) => this.rebroadcast(i)), this.checkExpiries(waiting)]);
+    const due = waiting.filter((i) => now >= i.nextSendAt && !i.seen?.());
+    await Promise.all([...due.map((i) => this.rebroadcast(i)), this.checkExpiries(waiting)]);
     for (const i of waiting) {
       if (this.intents.has(i) && now - i.heardAt > this.opts.unreachableMs) {
         this.fail(i, new ChainUnavailable(`${i.what}: the chain did not answer for ${this.opts.unreachableMs} ms (${i.signed.signature})`));

@@ -57,7 +57,11 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
         bet.amount,
         bet.entryPrice,
       );
-      const current = this.sender.submit('place_bet', [ix, uniqueMemo('bet')], this.keys.relayer, signers, { key: `${PLACE_KEY}${key}` });
+      const current = this.sender.submit('place_bet', [ix, uniqueMemo('bet')], this.keys.relayer, signers, {
+        key: `${PLACE_KEY}${key}`,
+        // the bet account at this seq exists: this placement (or one that took its seq) is on chain, resending cannot help
+        seen: () => this.mirror.peekBet({ bettor: key, seq }) !== null,
+      });
       landing = current;
       this.landingNow.set(key, current);
       try {

@@ -46,7 +46,7 @@ export interface RpcChainOptions {
   confirmTimeoutMs?: number;
   /** pause between status polls (default 200 ms) */
   pollMs?: number;
-  /** the same transaction bytes are sent again after this long unconfirmed (default 1500 ms) */
+  /** the same transaction bytes are sent again after this long unconfirmed (default 700 ms) */
   resendMs?: number;
   /** a placement not confirmed by then is answered as unknown, while it goes on landing (default 5000 ms) */
   answerWithinMs?: number;
