@@ -10,20 +10,9 @@ import * as v from 'valibot';
 import { loadRoleKey } from '../../adapters/chain/local/data-dir.ts';
 import type { BetAccount } from '../../adapters/chain/port.ts';
 import { RpcChain } from '../../adapters/chain/rpc-chain/index.ts';
-import { sleep } from './measure.ts';
+import { patiently } from '../../test/support/eventually.ts';
 
 const Statuses = v.object({ value: v.array(v.nullable(v.object({ err: v.unknown() }))) });
-
-async function patiently<T>(read: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await read();
-    } catch (err) {
-      if (attempt >= 20) throw err;
-      await sleep(500);
-    }
-  }
-}
 
 /** A read-only view of the chain at `url` (straight to the chain, not through the counting proxy). */
 export class ChainAudit {

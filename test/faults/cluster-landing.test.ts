@@ -14,23 +14,12 @@ import * as v from 'valibot';
 import { PublicKey } from '@solana/web3.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FaultWorld, sleep } from '../support/fault-world.ts';
+import { patiently } from '../support/eventually.ts';
 
 // the cluster preset: 30 % drops, landing 2 slots late, statuses 1.5 s late, 2 s of 429s every
 // 15 s, PubSub cut every 20 s, 10 % of slots rolled back for processed subscribers
 const FAULTS = 'cluster,seed=11';
 const Statuses = v.object({ value: v.array(v.nullable(v.object({ err: v.unknown(), confirmationStatus: v.optional(v.nullable(v.string())) }))) });
-
-/** Reads that may meet a 429 burst or a cut socket are asked again. */
-async function patiently<T>(read: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await read();
-    } catch (err) {
-      if (attempt >= 20) throw err;
-      await sleep(500);
-    }
-  }
-}
 
 describe('bets on a chain that drops, delays and rate-limits like a public cluster', () => {
   let world: FaultWorld | undefined;

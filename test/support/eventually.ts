@@ -16,3 +16,15 @@ export async function eventually<T>(what: string, check: () => Promise<T | null>
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** `read()`, made again every `everyMs` while it throws (a 429 burst, a cut socket), at most `attempts` times. */
+export async function patiently<T>(read: () => Promise<T>, attempts = 20, everyMs = 500): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  }
+}
