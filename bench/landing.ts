@@ -1,7 +1,7 @@
 /**
  * The landing goals (docs/architecture.md#landing-transactions), each beside a clean run of the
  * same benchmark: two phases one after the other, each on a fresh stack (`npm run chain` behind
- * the counting proxy, a gateway process, Profile A, embedded stores, a 5 s window, a 200 ms
+ * the counting proxy, a gateway process, Profile A, embedded stores, a BENCH_LANDING_WINDOW (5) s window, a 200 ms
  * settlement scan, no reclaims so every bet stays on chain to be audited). CLEAN: no fault
  * profile. FAULTS: BENCH_LANDING_FAULTS (drops, status lag, 429 bursts, PubSub cuts; see
  * docs/operations.md#a-fault-profile). In each, BENCH_LANDING_BETTORS (24) funded wallets bet in
@@ -27,7 +27,8 @@ const WARMUP_S = Number(process.env.BENCH_LANDING_WARMUP ?? 5);
 const PROFILE = process.env.BENCH_LANDING_FAULTS ?? 'drop=0.3,status-lag-ms=1500,burst-429=2000/15000,pubsub-cut-ms=20000';
 // a seed is drawn here unless the profile names one, and printed with it, so a run can be repeated
 const FAULTS = /(^|,)seed=/.test(PROFILE) || PROFILE === '' || PROFILE === 'off' ? PROFILE : `${PROFILE},seed=${randomInt(1, 2 ** 31)}`;
-const EXPIRY_S = 5;
+/** the bet window, s [5]; the game's own is 15 (a longer window hides the landing time in the cycle) */
+const EXPIRY_S = Number(process.env.BENCH_LANDING_WINDOW ?? 5);
 /** the longest wait, once the loops stopped, for every bet to be settled and nothing to be landing */
 const DRAIN_MS = 60_000;
 
@@ -125,7 +126,7 @@ try {
   const faulty = await phase('faults', FAULTS);
   report(
     `landing: ${BETTORS} wallets betting in loops for ${SECONDS} s (after ${WARMUP_S} s of warm-up), ${EXPIRY_S} s windows, ` +
-      `GW_RESEND_MS=${process.env.GW_RESEND_MS ?? '1500 (default)'}, GW_BET_ANSWER_MS=${process.env.GW_BET_ANSWER_MS ?? '5000 (default)'}; ` +
+      `GW_RESEND_MS=${process.env.GW_RESEND_MS ?? '700 (default)'}, GW_BET_ANSWER_MS=${process.env.GW_BET_ANSWER_MS ?? '5000 (default)'}; ` +
       `FAULTS (CHAIN_FAULTS=${FAULTS}) beside CLEAN (no fault profile), each on a fresh chain process and gateway process`,
     landingRows(faulty, clean),
   );
