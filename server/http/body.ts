@@ -16,19 +16,32 @@ export const MAX_JSON_DEPTH = 64;
 export const tooLarge = (limit: number): HttpError => new HttpError(413, { error: 'PAYLOAD_TOO_LARGE', message: `body larger than ${limit} bytes` });
 
 /**
- * Reads the whole body, refusing more than `limit` bytes with 413. Must be called
- * synchronously inside the uWS handler (before any await). Resolves with the raw bytes.
+ * Bodies past the limit up to this size are read to their end (and dropped) before the 413 is
+ * sent: the answer closes the connection, and closing while the client is still sending makes
+ * its kernel reset the connection, often before the client has read the 413. Past this size the
+ * 413 goes at once (a client may not make the server read without end).
+ */
+export const DRAIN_OVERSIZE_BYTES = 1024 * 1024;
+
+/**
+ * Reads the whole body, refusing more than `limit` bytes with 413 (once the body, up to
+ * `DRAIN_OVERSIZE_BYTES`, has arrived). Must be called synchronously inside the uWS handler
+ * (before any await). Resolves with the raw bytes.
  */
 export function readBody(r: Reply, limit = 64 * 1024): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let refused = false;
     r.res.onData((chunk, isLast) => {
-      if (size < 0) return;
+      if (refused) return;
       size += chunk.byteLength;
       if (size > limit) {
-        size = -1;
-        reject(tooLarge(limit));
+        chunks.length = 0; // dropped: only its end is waited for
+        if (isLast || size > DRAIN_OVERSIZE_BYTES) {
+          refused = true;
+          reject(tooLarge(limit));
+        }
         return;
       }
       chunks.push(Buffer.from(chunk.slice(0)));

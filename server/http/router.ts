@@ -17,7 +17,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { Logger } from '../../kernel/log.ts';
-import { parseJson, readBody, tooLarge } from './body.ts';
+import { DRAIN_OVERSIZE_BYTES, parseJson, readBody, tooLarge } from './body.ts';
 import { InFlight } from './in-flight.ts';
 import { HttpError, reply, replyNow, sendJson, sendPreflight, sendText, type Reply } from './reply.ts';
 import { causeOf, JsonResponse, RouteRequest, TextResponse, type ErrorPolicy, type Handler, type Method, type RouteOptions } from './route-types.ts';
@@ -184,8 +184,9 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Router 
 
   const readRequestBody = async (r: Reply, request: RouteRequest, body: NonNullable<RouteOptions['body']>): Promise<unknown> => {
     const limit = body.maxBytes ?? defaultLimit;
-    // a declared oversize body is refused before any of it is read; readBody also stops at the limit
-    const raw = Number(request.headers['content-length'] ?? 0) > limit ? Promise.reject(tooLarge(limit)) : readBody(r, limit);
+    // a declared body too large even to drain is refused before any of it is read; readBody refuses
+    // the others past the limit once they have arrived (a 413 sent mid-upload is often lost to a reset)
+    const raw = Number(request.headers['content-length'] ?? 0) > Math.max(limit, DRAIN_OVERSIZE_BYTES) ? Promise.reject(tooLarge(limit)) : readBody(r, limit);
     const bytes = await raw;
     if (body.requireJson && (!isJsonContentType(request.headers['content-type']) || bytes.length === 0)) throw body.requireJson(request.url);
     return parseJson(bytes, errors.invalidBody);
