@@ -11,7 +11,7 @@ import { LAMPORTS_PER_SOL, PublicKey, SystemProgram, TransactionInstruction, typ
 import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction } from '@solana/spl-token';
 import { tokenAccountOf } from './codec.ts';
 import type { RpcClient } from './rpc-client.ts';
-import type { TxSender } from './tx-sender.ts';
+import type { Landed, TxSender } from './tx-sender.ts';
 
 /** 5 SOL */
 export const FAUCET_LAMPORTS = 5n * BigInt(LAMPORTS_PER_SOL);
@@ -33,8 +33,8 @@ const OPERATOR_TOP_UP = 100_000 * LAMPORTS_PER_SOL;
 
 const memo = (text: string) => new TransactionInstruction({ programId: MEMO_PROGRAM, keys: [], data: Buffer.from(text, 'utf8') });
 
-/** Tops the mint authority up when low, then grants SOL and test tokens to `address` in one transaction; resolves with its signature. */
-export async function fundFromFaucet(rpc: RpcClient, sender: TxSender, mintAuthority: Keypair, mint: PublicKey, address: PublicKey): Promise<string> {
+/** Tops the mint authority up when low, then grants SOL and test tokens to `address` in one transaction; resolves once it landed, with its signature and slot. */
+export async function fundFromFaucet(rpc: RpcClient, sender: TxSender, mintAuthority: Keypair, mint: PublicKey, address: PublicKey): Promise<Landed> {
   const operator = mintAuthority;
   const { value: balance } = await rpc.call('getBalance', [operator.publicKey.toBase58(), { commitment: 'confirmed' }], v.object({ value: v.number() }));
   if (BigInt(balance) < OPERATOR_LOW_WATER) {
@@ -44,7 +44,7 @@ export async function fundFromFaucet(rpc: RpcClient, sender: TxSender, mintAutho
     );
   }
   const ata = tokenAccountOf(mint, address);
-  return sender.sendAndConfirm(
+  return sender.land(
     'faucet grant',
     [
       SystemProgram.transfer({ fromPubkey: operator.publicKey, toPubkey: address, lamports: FAUCET_LAMPORTS }),

@@ -12,7 +12,8 @@ import * as v from 'valibot';
 import { ChainUnavailable } from './port.ts';
 import type { RpcClient } from './rpc-client.ts';
 
-const Statuses = v.object({
+/** The answer of getSignatureStatuses (the landing engine's tracker reads it too). */
+export const SignatureStatuses = v.object({
   context: v.object({ slot: v.number() }),
   value: v.array(v.nullable(v.object({ slot: v.number(), err: v.unknown(), confirmationStatus: v.optional(v.nullable(v.string())) }))),
 });
@@ -32,7 +33,7 @@ interface Waiting {
 }
 
 /** Most signatures in one getSignatureStatuses (the RPC's limit). */
-const BATCH = 256;
+export const STATUS_BATCH = 256;
 
 /** Confirms signatures by batched status polls. */
 export class StatusPoller {
@@ -58,16 +59,6 @@ export class StatusPoller {
     });
   }
 
-  /** Whether the chain knows the signature at all (one status read; false when it cannot say). */
-  async known(signature: string): Promise<boolean> {
-    try {
-      const res = await this.rpc.call('getSignatureStatuses', [[signature], { searchTransactionHistory: true }], Statuses);
-      return res.value[0] !== null && res.value[0] !== undefined;
-    } catch {
-      return false;
-    }
-  }
-
   private schedule(): void {
     if (this.scheduled || this.polling || this.waiting.size === 0) return;
     this.scheduled = this.unasked.size > 0 ? setImmediate(() => this.run()) : setTimeout(() => this.run(), this.opts.pollMs);
@@ -88,11 +79,11 @@ export class StatusPoller {
   private async poll(): Promise<void> {
     const signatures = [...this.waiting.keys()];
     this.unasked.clear();
-    for (let i = 0; i < signatures.length; i += BATCH) {
-      const batch = signatures.slice(i, i + BATCH);
-      let statuses: v.InferOutput<typeof Statuses>['value'] | null = null;
+    for (let i = 0; i < signatures.length; i += STATUS_BATCH) {
+      const batch = signatures.slice(i, i + STATUS_BATCH);
+      let statuses: v.InferOutput<typeof SignatureStatuses>['value'] | null = null;
       try {
-        statuses = (await this.rpc.call('getSignatureStatuses', [batch, { searchTransactionHistory: true }], Statuses)).value;
+        statuses = (await this.rpc.call('getSignatureStatuses', [batch, { searchTransactionHistory: true }], SignatureStatuses)).value;
       } catch {
         statuses = null; // the chain did not answer: keep waiting until each one's deadline
       }

@@ -23,10 +23,7 @@ const Statuses = v.object({ value: v.array(v.nullable(v.object({ err: v.unknown(
 
 describe('bets on a chain that drops, delays and rate-limits like a public cluster', () => {
   let world: FaultWorld | undefined;
-  afterAll(async () => {
-    if (process.env.FAULT_LOG) (await import('node:fs')).writeFileSync(process.env.FAULT_LOG, world?.gateway.output() ?? '');
-    await world?.stop();
-  });
+  afterAll(() => world?.stopKeepingLog());
 
   it('lands every bet it acknowledged, answers none that landed as a failure, announces and settles each once, and conserves tokens; also across a SIGKILL mid-send', async () => {
     world = await FaultWorld.start({

@@ -70,10 +70,7 @@ async function probeWhile(w: FaultWorld, during: () => Promise<void>): Promise<P
 
 describe('chain, Redis and NATS each down for seconds while bets expire', () => {
   let world: FaultWorld | undefined;
-  afterAll(async () => {
-    if (process.env.FAULT_LOG) (await import('node:fs')).writeFileSync(process.env.FAULT_LOG, world?.gateway.output() ?? '');
-    await world?.stop();
-  });
+  afterAll(() => world?.stopKeepingLog());
 
   it('answers quickly with the outage named, reports it in health, and settles every bet after recovery without a restart', async () => {
     world = await FaultWorld.start({ redis: true, wallets: 10 });

@@ -4,7 +4,7 @@
  * (every tick remembered, to check exit prices), funded custodial wallets that bet in loops, and
  * a WebSocket client that reconnects with `?since=<last seq>` whenever its socket drops.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -223,6 +223,12 @@ export class FaultWorld {
   exitTickOf(bet: BetAccount): Tick | undefined {
     const t = Number(bet.expireTime) * 1000;
     return this.ticks.find((k) => k.ts <= t && t - k.ts <= 30_000 && BigInt(k.price.replace('.', '')) === bet.exitPrice);
+  }
+
+  /** Stops the world; with FAULT_LOG set, writes the gateway's log there first (to read a failed run). */
+  async stopKeepingLog(): Promise<void> {
+    if (process.env.FAULT_LOG) writeFileSync(process.env.FAULT_LOG, this.gateway.output());
+    await this.stop();
   }
 
   async stop(): Promise<void> {

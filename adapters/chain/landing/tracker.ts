@@ -13,16 +13,10 @@ import { ChainUnavailable, type LandingReport } from '../port.ts';
 import type { PubSub, Subscription } from '../pubsub.ts';
 import { ChainUnreachable, RateLimited, RpcError, type RpcClient } from '../rpc-client.ts';
 import { failureOf, preflightOf } from '../tx-outcome.ts';
+import { SignatureStatuses, STATUS_BATCH } from '../status-poller.ts';
 import type { Blockhashes } from './blockhashes.ts';
 
-const Statuses = v.object({
-  context: v.object({ slot: v.number() }),
-  value: v.array(v.nullable(v.object({ slot: v.number(), err: v.unknown(), confirmationStatus: v.optional(v.nullable(v.string())) }))),
-});
 const SignatureNotification = v.object({ context: v.object({ slot: v.number() }), value: v.object({ err: v.unknown() }) });
-
-/** Most signatures in one getSignatureStatuses (the RPC's limit). */
-const BATCH = 256;
 
 /** Signed bytes of an intent. */
 export interface Signed {
@@ -195,11 +189,11 @@ export class IntentTracker {
   }
 
   private async pollStatuses(intents: Intent[]): Promise<void> {
-    for (let at = 0; at < intents.length; at += BATCH) {
-      const batch = intents.slice(at, at + BATCH);
-      let statuses: v.InferOutput<typeof Statuses>['value'];
+    for (let at = 0; at < intents.length; at += STATUS_BATCH) {
+      const batch = intents.slice(at, at + STATUS_BATCH);
+      let statuses: v.InferOutput<typeof SignatureStatuses>['value'];
       try {
-        statuses = (await this.rpc.call('getSignatureStatuses', [batch.map((i) => i.signed.signature)], Statuses)).value;
+        statuses = (await this.rpc.call('getSignatureStatuses', [batch.map((i) => i.signed.signature)], SignatureStatuses)).value;
       } catch (err) {
         if (err instanceof RateLimited) for (const i of batch) i.heardAt = Date.now();
         for (const i of batch) i.unreachable = err instanceof ChainUnreachable;
@@ -257,7 +251,7 @@ export class IntentTracker {
     // a last look with the whole history: a status that came late means it landed after all
     let status;
     try {
-      status = (await this.rpc.call('getSignatureStatuses', [[intent.signed.signature], { searchTransactionHistory: true }], Statuses)).value[0];
+      status = (await this.rpc.call('getSignatureStatuses', [[intent.signed.signature], { searchTransactionHistory: true }], SignatureStatuses)).value[0];
     } catch {
       return;
     }

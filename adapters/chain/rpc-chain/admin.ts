@@ -60,10 +60,9 @@ export class RpcChainAdmin extends RpcChainReads {
     if (!minter) throw new Error("the faucet needs the test mint's authority key");
     const mint = this.statics?.mint ?? (await this.readConfig().then((c) => (c ? new PublicKey(c.mint) : this.opts.mint)));
     if (!mint) throw new Error('faucet: no mint known (contract not initialised and no mint configured)');
-    const signature = await fundFromFaucet(this.rpc, this.sender, minter, mint, address);
+    const { signature, slot } = await fundFromFaucet(this.rpc, this.sender, minter, mint, address);
     // the balance a client reads next includes the grant
-    const status = await this.sender.confirm('faucet grant', signature);
-    await this.caughtUp(status.slot, [tokenAccountOf(mint, address)]);
+    await this.caughtUp(slot, [tokenAccountOf(mint, address)]);
     return signature;
   }
 }

@@ -64,12 +64,11 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
       });
       landing = current;
       this.landingNow.set(key, current);
-      try {
-        const { signature, slot } = await current.outcome;
-        return { signature, bet: await this.landedBet({ bettor: key, seq }, slot) };
-      } finally {
-        if (this.landingNow.get(key) === current) this.landingNow.delete(key);
-      }
+      return this.whileLanding(
+        key,
+        current,
+        current.outcome.then(async ({ signature, slot }) => ({ signature, bet: await this.landedBet({ bettor: key, seq }, slot) })),
+      );
     });
     // waiting behind an earlier placement of the bettor, that one is what the answer names
     return this.answerWithin(
@@ -134,13 +133,7 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
       if (!intent.key.startsWith(PLACE_KEY)) continue;
       const bettor = intent.key.slice(PLACE_KEY.length);
       this.landingNow.set(bettor, landing);
-      const ended = () => {
-        if (this.landingNow.get(bettor) === landing) this.landingNow.delete(bettor);
-        if (this.placing.get(bettor) === done) this.placing.delete(bettor);
-      };
-      // never rejects: its end is all the bettor's next placement waits for
-      const done: Promise<void> = landing.outcome.then(ended, ended);
-      this.placing.set(bettor, done);
+      this.inTurn(bettor, () => this.whileLanding(bettor, landing, landing.outcome)).catch(() => undefined); // its end is all the bettor's next placement waits for
     }
     return recorded.length;
   }
@@ -208,22 +201,34 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
    * reads the bettor state and tries once more.
    */
   private withFreshSeq<T>(bettor: PublicKey, place: (seq: bigint) => Promise<T>): Promise<T> {
-    const key = bettor.toBase58();
-    const previous = this.placing.get(key) ?? Promise.resolve();
-    const run = previous.then(() => this.placeAtSeq(bettor, place));
-    const settled = run.then(
+    return this.inTurn(bettor.toBase58(), () => this.placeAtSeq(bettor, place));
+  }
+
+  /** Runs `work` once the bettor's placement under way in this process has ended, whatever its outcome. */
+  private inTurn<T>(bettor: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.placing.get(bettor) ?? Promise.resolve()).then(work);
+    // never rejects: its end is all the next placement waits for
+    const ended = run.then(
       () => undefined,
       () => undefined,
     );
-    this.placing.set(key, settled);
-    // `settled` never rejects
-    settled.then(
+    this.placing.set(bettor, ended);
+    ended.then(
       () => {
-        if (this.placing.get(key) === settled) this.placing.delete(key);
+        if (this.placing.get(bettor) === ended) this.placing.delete(bettor);
       },
       () => undefined,
     );
     return run;
+  }
+
+  /** `result`, with `landing` named as the bettor's landing placement until it settles. */
+  private async whileLanding<T>(bettor: string, landing: Landing, result: Promise<T>): Promise<T> {
+    try {
+      return await result;
+    } finally {
+      if (this.landingNow.get(bettor) === landing) this.landingNow.delete(bettor);
+    }
   }
 
   private async placeAtSeq<T>(bettor: PublicKey, place: (seq: bigint) => Promise<T>): Promise<T> {
