@@ -144,10 +144,12 @@ export class FaultWorld {
     world.startTicker();
     // set-up is not under test: an outage answer (503, e.g. the chain slow to confirm on a loaded
     // machine) is retried after its Retry-After, as the API asks of a client
+    // (on a chain with a fault profile an outage answer can last several seconds: up to a minute)
     const settingUp = async (method: string, path: string, body?: unknown) => {
-      for (let attempt = 1; ; attempt++) {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
         const r = await request(world.base, method, path, body);
-        if (r.status !== 503 || attempt === 5) return r;
+        if (r.status !== 503 || Date.now() > deadline) return r;
         await sleep(1000 * Number(r.headers?.get('retry-after') ?? 1));
       }
     };
