@@ -9,6 +9,7 @@
  * outcome is not known yet, with the signature (`OutcomeUnknown`), or that the chain did not
  * answer at all (`ChainUnavailable`).
  */
+import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import type { Keypair, TransactionInstruction } from '@solana/web3.js';
 import { ChainRejected, ChainUnavailable } from './port.ts';
@@ -63,7 +64,26 @@ export interface Landing {
   heard(): boolean;
   /** nothing heard about it, and the chain cannot be reached now (connection refused) */
   unreachable(): boolean;
+  /**
+   * whether its current signing is recorded in the intent store as this engine's: then no other
+   * engine is landing anything under its key (false without a key or a store)
+   */
+  claimed(): boolean;
   readonly outcome: Promise<Landed>;
+}
+
+/**
+ * An intent not sent because another engine (another gateway sharing the intent store) is landing
+ * one under the same key and it can still land.
+ */
+export class IntentKeyBusy extends Error {
+  constructor(
+    what: string,
+    readonly key: string,
+  ) {
+    super(`${what}: not sent; another gateway is landing a transaction for ${key}`);
+    this.name = 'IntentKeyBusy';
+  }
 }
 
 /** A failure that is the chain's answer to a first send. */
@@ -78,6 +98,8 @@ export class TxSender {
   private readonly tracker: IntentTracker;
   private readonly poller: StatusPoller;
   private readonly budget: ComputeBudget | null;
+  /** this engine's name in the intents it records */
+  private readonly owner = randomUUID();
 
   constructor(
     private readonly rpc: RpcClient,
@@ -125,6 +147,7 @@ export class TxSender {
     const since = Date.now();
     let current = '';
     let heard = false;
+    let claimed = false;
     /** signs over a recent blockhash, records it under its key, sends it with preflight; a blockhash the node does not know yet is replaced */
     const signAndSend = async (avoid: string | null): Promise<{ signed: Signed; taken: boolean; retryAt: number }> => {
       for (let attempt = 0; ; attempt++) {
@@ -134,7 +157,11 @@ export class TxSender {
         const priorityFeeLamports = budgeted?.units ? Math.ceil((budgeted.price * budgeted.units) / 1_000_000) : 0;
         const s: Signed = { wire, signature, lastValidBlockHeight, priorityFeeLamports };
         // recorded before the bytes leave: a kill right after the send still finds them
-        if (key && this.opts.intents) await this.opts.intents.put({ key, what, signature, wire: wire.toString('base64'), lastValidBlockHeight, since });
+        if (key && this.opts.intents) {
+          claimed = await this.record(this.opts.intents, { key, what, signature, wire: wire.toString('base64'), lastValidBlockHeight, since, owner: this.owner });
+          // another gateway is landing a transaction under this key: nothing is sent (docs/architecture.md#answering-from-the-mirror)
+          if (!claimed) throw new IntentKeyBusy(what, key);
+        }
         current = signature;
         options.onSigned?.(signature);
         const sent = await this.firstSend(what, s);
@@ -161,6 +188,7 @@ export class TxSender {
       signature: () => current,
       heard: () => heard,
       unreachable: () => !heard && (tracked?.unreachable ?? false),
+      claimed: () => claimed,
       outcome: outcome.then((l) => {
         heard = true;
         return l;
@@ -181,7 +209,7 @@ export class TxSender {
     });
     const forget = () => this.forget(intent.key, intent.signature);
     outcome.then(forget, forget);
-    return { signature: () => intent.signature, heard: () => true, unreachable: () => false, outcome };
+    return { signature: () => intent.signature, heard: () => true, unreachable: () => false, claimed: () => false, outcome };
   }
 
   private track(
@@ -212,6 +240,15 @@ export class TxSender {
     };
     this.tracker.add(intent);
     return intent;
+  }
+
+  /**
+   * Records an intent as this engine's; when another engine's record holds the key, asks again
+   * with the chain's block height, so that a record which can no longer land is taken over.
+   */
+  private async record(store: IntentStore, intent: PendingIntent): Promise<boolean> {
+    if (await store.put(intent)) return true;
+    return store.put(intent, await this.blockhashes.height());
   }
 
   /** Drops the record of an intent that landed, failed or cannot land; a failure to drop it only means a restart resends bytes that cannot land twice. */

@@ -31,10 +31,10 @@ export interface TestChain {
   stop(): Promise<void>;
 }
 
-/** A local chain on a fresh data dir (init null = GW_INIT=off). */
-export async function startTestChain(init: InitParams | null = TEST_PARAMS): Promise<TestChain> {
+/** A local chain on a fresh data dir (init null = GW_INIT=off), with a fault profile when `faults` is given (docs/operations.md#a-fault-profile). */
+export async function startTestChain(init: InitParams | null = TEST_PARAMS, faults: string | null = null): Promise<TestChain> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chain-test-'));
-  const chain = await startLocalChain({ dataDir, port: 0, init });
+  const chain = await startLocalChain({ dataDir, port: 0, init, faults });
   const keys = loadOrCreateRoleKeys(dataDir);
   const info = loadLocalChainInfo(dataDir);
   if (!info?.mint) throw new Error('local chain did not write its info');

@@ -118,6 +118,12 @@ export class ChainMirror {
     return this.held.bets.get(nameOf(betAddress(ref)))?.value ?? null;
   }
 
+  /** Resolves with the bet for `ref` once the mirror holds it (at once if it does), or null after `timeoutMs`. */
+  async betAppears(ref: BetRef, timeoutMs: number): Promise<BetAccount | null> {
+    await this.held.heldAt(nameOf(betAddress(ref)), 0, timeoutMs);
+    return this.peekBet(ref);
+  }
+
   /** The bettor state held for `bettor` without waiting or checking freshness (null when none). */
   peekBettor(bettor: PublicKey): BettorState | null {
     return this.held.bettors.get(nameOf(bettor))?.value ?? null;

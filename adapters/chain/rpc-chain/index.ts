@@ -16,7 +16,7 @@ import { type Keypair, PublicKey } from '@solana/web3.js';
 import { bettorAddress, betAddress, closeBetIx, placeBetIx, reclaimBetIx, refundExpiredIx, tokenAccountOf } from '../codec.ts';
 import { uniqueMemo } from '../faucet.ts';
 import { ChainUnavailable, OutcomeUnknown, ProgramRefusal, type BetRef, type ChainPort, type Closed, type PlaceBet, type Placed } from '../port.ts';
-import type { Landing } from '../tx-sender.ts';
+import { IntentKeyBusy, type Landing } from '../tx-sender.ts';
 import { RpcChainAdmin } from './admin.ts';
 import { ERR } from './reads.ts';
 
@@ -24,6 +24,9 @@ export { VAULT_FUNDING, pubsubUrlOf, type ChainKeys, type RpcChainOptions } from
 
 /** How often a placement waiting for its answer looks whether its chain became unreachable. */
 const UNREACHABLE_CHECK_MS = 100;
+
+/** Pause before a placement asks again for a bettor another gateway is placing for. */
+const KEY_BUSY_WAIT_MS = 150;
 
 /** Key of a bettor's placement in the intent store. */
 const PLACE_KEY = 'place_bet:';
@@ -48,6 +51,8 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
     const key = bettor.toBase58();
     let landing: Landing | null = null;
     let answered = false;
+    let seenOnChain: (placed: Placed) => void = () => undefined;
+    const evidence = new Promise<Placed>((resolve) => (seenOnChain = resolve));
     const placed = this.withFreshSeq(bettor, async (seq) => {
       // its caller was answered while it waited behind the previous placement: it is not sent
       if (answered) throw new ChainUnavailable('place_bet: not sent; the request was answered while an earlier placement was landing');
@@ -64,6 +69,7 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
       });
       landing = current;
       this.landingNow.set(key, current);
+      void this.seenInMirror({ bettor: key, seq }, bet, current).then((seen) => seen && seenOnChain(seen));
       return this.whileLanding(
         key,
         current,
@@ -72,11 +78,23 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
     });
     // waiting behind an earlier placement of the bettor, that one is what the answer names
     return this.answerWithin(
-      placed,
+      Promise.race([placed, evidence]),
       () => landing ?? this.landingNow.get(key) ?? null,
       'place_bet',
       () => (answered = true),
     );
+  }
+
+  /**
+   * The placement as the mirror sees it land (docs/architecture.md#answering-from-the-mirror),
+   * before its status is served: the bet at its seq, with its side, amount and entry price, while
+   * its intent is recorded as this engine's, so no other gateway is placing for the bettor. Null
+   * when none is seen within the answer deadline (its status then decides).
+   */
+  private async seenInMirror(ref: BetRef, bet: PlaceBet, landing: Landing): Promise<Placed | null> {
+    const held = await this.mirror.betAppears(ref, this.opts.answerWithinMs ?? 5_000);
+    const same = held !== null && held.side === bet.side && held.amount === bet.amount && held.entryPrice === bet.entryPrice;
+    return same && landing.claimed() ? { signature: landing.signature(), bet: held } : null;
   }
 
   /**
@@ -232,12 +250,19 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
   }
 
   private async placeAtSeq<T>(bettor: PublicKey, place: (seq: bigint) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
+    let refreshed = false;
+    for (;;) {
       const seq = (await this.mirror.bettor(bettor))?.betCount ?? 0n;
       try {
         return await place(seq);
       } catch (err) {
-        if (!(err instanceof ProgramRefusal) || err.code !== ERR.invalidPda || attempt >= 2) throw err;
+        // another gateway's placement for this bettor is landing: this one waits for it (until its caller is answered)
+        if (err instanceof IntentKeyBusy) {
+          await new Promise((r) => setTimeout(r, KEY_BUSY_WAIT_MS));
+          continue;
+        }
+        if (!(err instanceof ProgramRefusal) || err.code !== ERR.invalidPda || refreshed) throw err;
+        refreshed = true;
         await this.mirror.refresh([bettorAddress(bettor)]);
       }
     }

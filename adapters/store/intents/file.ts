@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { LineJournal } from '../file/line-journal.ts';
 import { createMemoryIntentStore } from './memory.ts';
-import { PendingIntentSchema, type IntentStore, type PendingIntent } from './port.ts';
+import { PendingIntentSchema, mayRecord, type IntentStore, type PendingIntent } from './port.ts';
 
 const Line = v.union([v.object({ put: PendingIntentSchema }), v.object({ remove: v.object({ key: v.string(), signature: v.string() }) })]);
 
@@ -55,7 +55,11 @@ export function openFileIntentStore(path: string): FileIntentStore {
     }
   };
   return {
-    put: (intent) => write({ put: intent }),
+    put: async (intent, heightNow) => {
+      if (!mayRecord(state.held(intent.key), intent, heightNow)) return false;
+      await write({ put: intent });
+      return true;
+    },
     remove: (key, signature) => write({ remove: { key, signature } }),
     list: () => state.list(),
     close: () => journal.close(),

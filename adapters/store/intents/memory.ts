@@ -1,10 +1,12 @@
 /** Pending intents in memory (tests, and the file adapter's state). */
-import type { IntentStore, PendingIntent } from './port.ts';
+import { mayRecord, type IntentStore, type PendingIntent } from './port.ts';
 
 export interface MemoryIntentStore extends IntentStore {
   /** applies a change without any I/O (the file adapter's replay) */
   apply(change: { put: PendingIntent } | { remove: { key: string; signature: string } }): void;
   size(): number;
+  /** the key's record now, as held (no copy) */
+  held(key: string): PendingIntent | undefined;
 }
 
 export function createMemoryIntentStore(): MemoryIntentStore {
@@ -16,7 +18,12 @@ export function createMemoryIntentStore(): MemoryIntentStore {
   return {
     apply,
     size: () => intents.size,
-    put: async (intent) => apply({ put: intent }),
+    put: async (intent, heightNow) => {
+      if (!mayRecord(intents.get(intent.key), intent, heightNow)) return false;
+      apply({ put: intent });
+      return true;
+    },
+    held: (key: string) => intents.get(key),
     remove: async (key, signature) => apply({ remove: { key, signature } }),
     list: async () => [...intents.values()].map((i) => ({ ...i })),
   };
