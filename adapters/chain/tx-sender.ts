@@ -158,7 +158,15 @@ export class TxSender {
         const s: Signed = { wire, signature, lastValidBlockHeight, priorityFeeLamports };
         // recorded before the bytes leave: a kill right after the send still finds them
         if (key && this.opts.intents) {
-          claimed = await this.record(this.opts.intents, { key, what, signature, wire: wire.toString('base64'), lastValidBlockHeight, since, owner: this.owner });
+          claimed = await this.record(this.opts.intents, {
+            key,
+            what,
+            signature,
+            wire: wire.toString('base64'),
+            lastValidBlockHeight,
+            since,
+            owner: this.owner,
+          });
           // another gateway is landing a transaction under this key: nothing is sent (docs/architecture.md#answering-from-the-mirror)
           if (!claimed) throw new IntentKeyBusy(what, key);
         }

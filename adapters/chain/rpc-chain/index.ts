@@ -69,7 +69,11 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
       });
       landing = current;
       this.landingNow.set(key, current);
-      void this.seenInMirror({ bettor: key, seq }, bet, current).then((seen) => seen && seenOnChain(seen));
+      // a failed look only leaves the answer to the status
+      this.seenInMirror({ bettor: key, seq }, bet, current).then(
+        (seen) => seen && seenOnChain(seen),
+        () => undefined,
+      );
       return this.whileLanding(
         key,
         current,

@@ -48,7 +48,14 @@ export function describeIntentStore(name: string, fresh: () => Promise<IntentSto
       const winner = `sig-${2 + claims.indexOf(true)}`;
       expect((await store.list()).find((i) => i.key === 'place_bet:y')?.signature).toBe(winner);
       // a record of an older version (no owner) is another engine's; one abandoned long ago is free
-      const legacy: PendingIntent = { key: 'place_bet:w', what: 'place_bet', signature: 'sig-legacy', wire: 'AA==', lastValidBlockHeight: 1, since: Date.now() };
+      const legacy: PendingIntent = {
+        key: 'place_bet:w',
+        what: 'place_bet',
+        signature: 'sig-legacy',
+        wire: 'AA==',
+        lastValidBlockHeight: 1,
+        since: Date.now(),
+      };
       expect(await store.put(legacy)).toBe(true);
       expect(await store.put(intent('place_bet:w', 'sig-w', 100, 'engine-1'))).toBe(false);
       const stale = intent('place_bet:z', 'sig-old', 100, 'engine-9', Date.now() - ABANDONED_AFTER_MS - 1_000);

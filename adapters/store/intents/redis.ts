@@ -27,7 +27,8 @@ export function createRedisIntentStore(redis: Redis, options: { prefix: string }
   const hash = `${options.prefix}intents`;
   return {
     put: async (intent, heightNow) =>
-      (await redis.eval(PUT_UNLESS_HELD, 1, hash, intent.key, JSON.stringify(intent), intent.owner ?? '', Date.now() - ABANDONED_AFTER_MS, heightNow ?? -1)) === 1,
+      (await redis.eval(PUT_UNLESS_HELD, 1, hash, intent.key, JSON.stringify(intent), intent.owner ?? '', Date.now() - ABANDONED_AFTER_MS, heightNow ?? -1)) ===
+      1,
     remove: async (key, signature) => {
       await redis.eval(REMOVE_IF_SAME, 1, hash, key, signature);
     },

@@ -34,7 +34,7 @@ describe('placements answered from the mirror, statuses 4 s late', () => {
   });
   afterAll(() => t?.stop());
 
-  it("answers a placement once the mirror holds its bet, before the status is served, and drops its intent once the status confirms it", async () => {
+  it('answers a placement once the mirror holds its bet, before the status is served, and drops its intent once the status confirms it', async () => {
     const bettor = await fundedBettor(first);
     const placed = await first.placeBet(signed(bettor));
     // answered while the node still serves no status for it
@@ -53,7 +53,11 @@ describe('placements answered from the mirror, statuses 4 s late', () => {
     const succeeded = [a, b].filter((r) => r.status === 'fulfilled');
     expect(succeeded).toHaveLength(1);
     const failed = [a, b].find((r) => r.status === 'rejected');
-    expect(failed?.status === 'rejected' && failed.reason instanceof ProgramRefusal ? failed.reason.errorName : String(failed?.status === 'rejected' ? failed.reason : failed)).toBe('OpenBetExists');
+    expect(
+      failed?.status === 'rejected' && failed.reason instanceof ProgramRefusal
+        ? failed.reason.errorName
+        : String(failed?.status === 'rejected' ? failed.reason : failed),
+    ).toBe('OpenBetExists');
     const bets = await t.adapter().scanBetsOf(bettor.publicKey);
     expect(bets).toHaveLength(1);
   });
@@ -65,7 +69,8 @@ describe('placements answered from the mirror, statuses 4 s late', () => {
     const results = await Promise.allSettled(attempts);
     const ok = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     expect(ok).toHaveLength(bettors.length);
-    for (const r of results) if (r.status === 'rejected') expect(r.reason instanceof ProgramRefusal ? r.reason.errorName : String(r.reason)).toBe('OpenBetExists');
+    for (const r of results)
+      if (r.status === 'rejected') expect(r.reason instanceof ProgramRefusal ? r.reason.errorName : String(r.reason)).toBe('OpenBetExists');
     for (const b of bettors) {
       const mine = ok.filter((o) => o.bettor === b);
       expect(mine).toHaveLength(1);
@@ -76,7 +81,11 @@ describe('placements answered from the mirror, statuses 4 s late', () => {
 
 /** The node's status of `signature` (null while it lags). */
 async function statusOf(url: string, signature: string): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getSignatureStatuses', params: [[signature]] }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getSignatureStatuses', params: [[signature]] }),
+  });
   const body = (await res.json()) as { result: { value: unknown[] } };
   return body.result.value[0];
 }
