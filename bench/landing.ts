@@ -1,11 +1,11 @@
 /**
  * The landing goals (docs/architecture.md#landing-transactions), each beside a clean run of the
  * same benchmark: two phases one after the other, each on a fresh stack (`npm run chain` behind
- * the counting proxy, a gateway process, Profile A, embedded stores, a BENCH_LANDING_WINDOW (5) s window, a 200 ms
+ * the counting proxy, a gateway process, Profile A, embedded stores, a BENCH_LANDING_WINDOW (15) s window, a 200 ms
  * settlement scan, no reclaims so every bet stays on chain to be audited). CLEAN: no fault
  * profile. FAULTS: BENCH_LANDING_FAULTS (drops, status lag, 429 bursts, PubSub cuts; see
  * docs/operations.md#a-fault-profile). In each, BENCH_LANDING_BETTORS (24) funded wallets bet in
- * loops for BENCH_LANDING_SECONDS (60) after BENCH_LANDING_WARMUP (5) s not measured, a
+ * loops for BENCH_LANDING_SECONDS (120) after BENCH_LANDING_WARMUP (5) s not measured, a
  * WebSocket client records bet_open/bet_closed, and once the loops stop the phase waits (bounded)
  * until every bet is settled and nothing is left landing, then audits every answer against the
  * bets on chain. Goals are reported, not asserted (docs/operations.md#benchmarks).
@@ -22,13 +22,16 @@ import { delta, scrape } from './support/prom.ts';
 import { measuredGatewayArgs, startChain, startGatewayProcess, type GatewayUnderTest } from './support/stack.ts';
 
 const BETTORS = Number(process.env.BENCH_LANDING_BETTORS ?? 24);
-const SECONDS = Number(process.env.BENCH_LANDING_SECONDS ?? 60);
+const SECONDS = Number(process.env.BENCH_LANDING_SECONDS ?? 120);
 const WARMUP_S = Number(process.env.BENCH_LANDING_WARMUP ?? 5);
 const PROFILE = process.env.BENCH_LANDING_FAULTS ?? 'drop=0.3,status-lag-ms=1500,burst-429=2000/15000,pubsub-cut-ms=20000';
 // a seed is drawn here unless the profile names one, and printed with it, so a run can be repeated
 const FAULTS = /(^|,)seed=/.test(PROFILE) || PROFILE === '' || PROFILE === 'off' ? PROFILE : `${PROFILE},seed=${randomInt(1, 2 ** 31)}`;
-/** the bet window, s [5]; the game's own is 15 (a longer window hides the landing time in the cycle) */
-const EXPIRY_S = Number(process.env.BENCH_LANDING_WINDOW ?? 5);
+/**
+ * the bet window, s [15: the game's own]. A bettor has one open bet at a time, so its cycle is the
+ * window plus the landing and the settling; a shorter window (5) weighs those more.
+ */
+const EXPIRY_S = Number(process.env.BENCH_LANDING_WINDOW ?? 15);
 /** the longest wait, once the loops stopped, for every bet to be settled and nothing to be landing */
 const DRAIN_MS = 60_000;
 
