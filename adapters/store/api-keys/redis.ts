@@ -25,7 +25,7 @@ export function createRedisApiKeyStore(redis: Redis, key: Buffer, prefix = 'exch
       return text === null ? undefined : decodeApiKey(key, text);
     },
     async listByAccount(accountId) {
-      const names = await redis.zrange(ofAccount(accountId), 0, -1);
+      const names = await redis.zrange(ofAccount(accountId), '0', '-1');
       if (names.length === 0) return [];
       const texts = await redis.hmget(hash, ...names);
       return texts.filter((t): t is string => t !== null).map((t) => decodeApiKey(key, t));
@@ -37,7 +37,7 @@ export function createRedisApiKeyStore(redis: Redis, key: Buffer, prefix = 'exch
       return true;
     },
     async deleteAccount(accountId) {
-      const names = await redis.zrange(ofAccount(accountId), 0, -1);
+      const names = await redis.zrange(ofAccount(accountId), '0', '-1');
       if (names.length > 0)
         await redis
           .multi()
