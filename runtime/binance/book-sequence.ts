@@ -8,12 +8,13 @@
  */
 import type { BookLevel, BookSnapshot } from '../../adapters/feed/port.ts';
 import { dec, fmt } from '../../machines/exchange/money.ts';
-import type { BookSymbol } from '../../kernel/domain.ts';
+import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
-/** A book with its update id. */
+/** A book with its update id and the levels it changed from the book before it. */
 export interface SequencedBook {
   book: BookSnapshot;
   id: number;
+  changes: LevelChanges;
 }
 
 /** Changed levels between two books, Binance-formatted; a level gone has quantity "0.00000000". */
@@ -39,7 +40,7 @@ export class BookSequence {
     if (book.bids.length === 0 || book.asks.length === 0) return null;
     const held = this.latest.get(book.symbol);
     if (held && held.book.ts > book.ts) return null;
-    const numbered = { book, id: Math.max((held?.id ?? 0) + 1, book.ts) };
+    const numbered = { book, id: Math.max((held?.id ?? 0) + 1, book.ts), changes: levelChanges(held?.book, book) };
     this.latest.set(book.symbol, numbered);
     for (const l of this.listeners) l(numbered);
     return numbered;
@@ -70,7 +71,7 @@ function sideChanges(from: readonly BookLevel[], to: readonly BookLevel[]): [str
     if (before.get(price) !== qty) out.push([price, qty]);
     before.delete(price);
   }
-  for (const price of before.keys()) out.push([price, '0.00000000']);
+  for (const price of before.keys()) out.push([price, ZERO_QTY]);
   return out;
 }
 
@@ -83,28 +84,68 @@ export interface DepthDiff extends LevelChanges {
   u: number;
 }
 
+interface Batch {
+  /** the last update id sent (or the starting book's) */
+  lastU: number;
+  current: SequencedBook;
+  /** prices touched by any book since the last tick, per side */
+  bids: Set<string>;
+  asks: Set<string>;
+}
+
 /**
- * Diff-depth events at one speed (every 100 ms or 1000 ms): each `tick` covers the update ids
- * since the previous tick's (`U` = previous `u` + 1), so consecutive events are contiguous and a
- * client's REST snapshot id always falls inside one.
+ * Diff-depth events at one speed (every 100 ms or 1000 ms), as Binance sends them: each `tick`
+ * covers the update ids since the previous tick's (`U` = previous `u` + 1), and carries every
+ * price level that any book in that range touched, with its quantity now (0 when gone); so
+ * consecutive events are contiguous and a client that applies them on top of any REST snapshot
+ * inside the range ends with the current book exactly.
  */
 export class DepthBatches {
-  private readonly last = new Map<BookSymbol, SequencedBook>();
+  private readonly batches = new Map<BookSymbol, Batch>();
 
-  constructor(private readonly books: BookSequence) {}
+  /** Starts from the books held now; a symbol's first book afterwards is its starting point, sent with no event. */
+  constructor(books: BookSequence) {
+    for (const symbol of BOOK_SYMBOLS) {
+      const held = books.of(symbol);
+      if (held) this.batches.set(symbol, { lastU: held.id, current: held, bids: new Set(), asks: new Set() });
+    }
+    books.onBook((numbered) => this.take(numbered));
+  }
+
+  private take(numbered: SequencedBook): void {
+    const batch = this.batches.get(numbered.book.symbol);
+    if (!batch) {
+      this.batches.set(numbered.book.symbol, { lastU: numbered.id, current: numbered, bids: new Set(), asks: new Set() });
+      return;
+    }
+    for (const [price] of numbered.changes.bids) batch.bids.add(price);
+    for (const [price] of numbered.changes.asks) batch.asks.add(price);
+    batch.current = numbered;
+  }
 
   /** The event since the previous tick, or null when no book arrived; `wanted` false advances without building it. */
   tick(symbol: BookSymbol, wanted = true): DepthDiff | null {
-    const now = this.books.of(symbol);
-    const before = this.last.get(symbol);
-    if (!now || now.id === before?.id) return null;
-    this.last.set(symbol, now);
+    const batch = this.batches.get(symbol);
+    if (!batch || batch.current.id === batch.lastU) return null;
+    const U = batch.lastU + 1;
+    batch.lastU = batch.current.id;
+    const touched = { bids: batch.bids, asks: batch.asks };
+    batch.bids = new Set();
+    batch.asks = new Set();
     if (!wanted) return null;
-    return { symbol, U: before ? before.id + 1 : now.id, u: now.id, ...levelChanges(before?.book, now.book) };
+    const now = batch.current.book;
+    const finalOf = (levels: readonly BookLevel[], prices: Set<string>): [string, string][] => {
+      const held = new Map(wireLevels(levels));
+      return [...prices].map((p) => [p, held.get(p) ?? ZERO_QTY]);
+    };
+    return { symbol, U, u: batch.current.id, bids: finalOf(now.bids, touched.bids), asks: finalOf(now.asks, touched.asks) };
   }
 
   /** The book of the last tick (a partial-depth stream sends its top levels). */
   lastOf(symbol: BookSymbol): SequencedBook | undefined {
-    return this.last.get(symbol);
+    const batch = this.batches.get(symbol);
+    return batch && batch.current.id === batch.lastU ? batch.current : undefined;
   }
 }
+
+const ZERO_QTY = '0.00000000';

@@ -103,7 +103,7 @@ export function mountBinanceStreams(app: TemplatedApp, ctx: BinanceContext): Bin
       for (const name of diffNames) publish(name, () => data);
     }
     const last = batches[speed].lastOf(symbol);
-    if (!last || (diff === null && last.id !== lastPartial[speed].get(symbol))) return;
+    if (!last || last.id === lastPartial[speed].get(symbol)) return;
     lastPartial[speed].set(symbol, last.id);
     for (const [levels, name] of partialNames)
       publish(name, () => JSON.stringify({ lastUpdateId: last.id, bids: wireLevels(last.book.bids, levels), asks: wireLevels(last.book.asks, levels) }));

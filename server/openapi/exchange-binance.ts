@@ -23,7 +23,12 @@ export function apiKeyOperations(): OperationSpec[] {
       tags: ['api-keys'],
       parameters: [Id],
       requestBody: { description: 'type (HMAC_SHA256 default, or ED25519 with publicKey in PEM), optional label', schema: CreateApiKeyBody, required: false },
-      responses: { 201: json('the key, with secretKey for HMAC_SHA256', CreatedApiKeyView), 400: err('VALIDATION_ERROR'), 413: err('PAYLOAD_TOO_LARGE'), ...common },
+      responses: {
+        201: json('the key, with secretKey for HMAC_SHA256', CreatedApiKeyView),
+        400: err('VALIDATION_ERROR'),
+        413: err('PAYLOAD_TOO_LARGE'),
+        ...common,
+      },
       extensions: extension,
     },
     {
@@ -77,7 +82,12 @@ export function binanceOperations(): OperationSpec[] {
   return [
     op('/ping', 'Test connectivity (weight 1)', [], ok('{}', v.object({}))),
     op('/time', 'Server time (weight 1)', [], ok('serverTime', v.object({ serverTime: v.number() }))),
-    op('/exchangeInfo', 'Symbols, filters and the weight limit (weight 20)', [...symbols], ok('exchange information', v.looseObject({ symbols: v.array(v.looseObject({})) }))),
+    op(
+      '/exchangeInfo',
+      'Symbols, filters and the weight limit (weight 20)',
+      [...symbols],
+      ok('exchange information', v.looseObject({ symbols: v.array(v.looseObject({})) })),
+    ),
     op(
       '/depth',
       'Order book with lastUpdateId (weight 5/25/50/250 by limit)',
@@ -85,18 +95,39 @@ export function binanceOperations(): OperationSpec[] {
       ok('book', v.object({ lastUpdateId: v.number(), bids: v.array(Level), asks: v.array(Level) })),
     ),
     op('/ticker/price', 'Mid price (weight 2 for one symbol, else 4)', symbols, ok('price(s)', tickerOf(v.object({ symbol: v.string(), price: v.string() })))),
-    op('/ticker/bookTicker', 'Best bid and ask (weight 2 for one symbol, else 4)', symbols, ok('book ticker(s)', tickerOf(v.looseObject({ symbol: v.string() })))),
-    op('/ticker/24hr', '24-hour statistics of the mid price (weight 2/40/80)', [...symbols, q('type', 'FULL or MINI')], ok('ticker(s)', tickerOf(v.looseObject({ symbol: v.string() })))),
+    op(
+      '/ticker/bookTicker',
+      'Best bid and ask (weight 2 for one symbol, else 4)',
+      symbols,
+      ok('book ticker(s)', tickerOf(v.looseObject({ symbol: v.string() }))),
+    ),
+    op(
+      '/ticker/24hr',
+      '24-hour statistics of the mid price (weight 2/40/80)',
+      [...symbols, q('type', 'FULL or MINI')],
+      ok('ticker(s)', tickerOf(v.looseObject({ symbol: v.string() }))),
+    ),
     op(
       '/klines',
       'Candles of the mid price (weight 2)',
-      [q('symbol', 'required'), q('interval', '1m 3m 5m 15m 30m 1h 2h 4h 6h 8h 12h 1d'), q('startTime', 'ms'), q('endTime', 'ms'), q('limit', 'default 500, max 1000')],
+      [
+        q('symbol', 'required'),
+        q('interval', '1m 3m 5m 15m 30m 1h 2h 4h 6h 8h 12h 1d'),
+        q('startTime', 'ms'),
+        q('endTime', 'ms'),
+        q('limit', 'default 500, max 1000'),
+      ],
       ok('klines', v.array(v.array(v.union([v.string(), v.number()])))),
     ),
     op(
       '/account',
-      'SIGNED: balances {asset, free, locked} of the key\'s account (weight 20)',
-      [q('timestamp', 'ms or µs'), q('recvWindow', 'default 5000, max 60000'), q('signature', 'HMAC-SHA256 hex or Ed25519 base64'), q('omitZeroBalances', 'true/false')],
+      "SIGNED: balances {asset, free, locked} of the key's account (weight 20)",
+      [
+        q('timestamp', 'ms or µs'),
+        q('recvWindow', 'default 5000, max 60000'),
+        q('signature', 'HMAC-SHA256 hex or Ed25519 base64'),
+        q('omitZeroBalances', 'true/false'),
+      ],
       ok('account', v.looseObject({ balances: v.array(v.object({ asset: v.string(), free: v.string(), locked: v.string() })) })),
       { 401: berr('-2014 (no or malformed key), -2015 (unknown key)') },
     ),

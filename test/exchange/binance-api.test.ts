@@ -22,7 +22,12 @@ describe('API keys through the native API', () => {
     const id = await t.openAccount('keys-owner');
     const made = await t.api.post(`/api/v1/accounts/${id}/api-keys`, { label: 'my bot' });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ type: 'HMAC_SHA256', label: 'my bot', apiKey: expect.stringMatching(/^[A-Za-z0-9]{64}$/), secretKey: expect.stringMatching(/^[A-Za-z0-9]{64}$/) });
+    expect(made.body).toMatchObject({
+      type: 'HMAC_SHA256',
+      label: 'my bot',
+      apiKey: expect.stringMatching(/^[A-Za-z0-9]{64}$/),
+      secretKey: expect.stringMatching(/^[A-Za-z0-9]{64}$/),
+    });
     const ed = await ed25519KeyFor(t.api, id);
     const list = await t.api.get(`/api/v1/accounts/${id}/api-keys`);
     expect(list.body.map((k: any) => k.apiKey)).toEqual([made.body.apiKey, ed.apiKey]);
@@ -61,7 +66,13 @@ describe('signed requests', () => {
         { asset: 'ETH', free: '0.00000000', locked: '0.00000000' },
         { asset: 'SOL', free: '0.00000000', locked: '0.00000000' },
       ]);
-      expect(r.body).toMatchObject({ makerCommission: 10, takerCommission: 10, commissionRates: { maker: '0.00100000', taker: '0.00100000' }, accountType: 'SPOT', canTrade: true });
+      expect(r.body).toMatchObject({
+        makerCommission: 10,
+        takerCommission: 10,
+        commissionRates: { maker: '0.00100000', taker: '0.00100000' },
+        accountType: 'SPOT',
+        canTrade: true,
+      });
       expect(r.weight).toBeGreaterThanOrEqual(20);
     }
     const omit = await signedCall(t.baseUrl, 'GET', '/api/v3/account', hmac, { omitZeroBalances: 'true', recvWindow: '10000' });
@@ -76,9 +87,13 @@ describe('signed requests', () => {
     const key = await hmacKeyFor(t.api, id);
     const query = `timestamp=${Date.now()}`;
     const body = 'recvWindow=5000';
-    const signature = createHmac('sha256', key.secretKey).update(query + body).digest('hex');
+    const signature = createHmac('sha256', key.secretKey)
+      .update(query + body)
+      .digest('hex');
     // signed over the two parts joined without '&' but sent as one query: not what was sent
-    const r = await binanceCall(t.baseUrl, 'GET', '/api/v3/account', `${query}&${body}&signature=${signature.toUpperCase()}`, '', { 'X-MBX-APIKEY': key.apiKey });
+    const r = await binanceCall(t.baseUrl, 'GET', '/api/v3/account', `${query}&${body}&signature=${signature.toUpperCase()}`, '', {
+      'X-MBX-APIKEY': key.apiKey,
+    });
     expectCode(r, 400, -1022);
     const joined = createHmac('sha256', key.secretKey).update(`${query}&${body}`).digest('hex').toUpperCase();
     const ok = await binanceCall(t.baseUrl, 'GET', '/api/v3/account', `${query}&${body}&signature=${joined}`, '', { 'X-MBX-APIKEY': key.apiKey });
@@ -133,7 +148,10 @@ describe('public market data', () => {
     expect(info.body.symbols[0].filters.map((f: any) => f.filterType)).toEqual(['PRICE_FILTER', 'LOT_SIZE', 'MARKET_LOT_SIZE', 'NOTIONAL']);
     expect(info.body.rateLimits).toEqual([{ rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: 6000 }]);
     expect((await get('/api/v3/exchangeInfo', 'symbol=SOLUSDT')).body.symbols.map((s: any) => s.symbol)).toEqual(['SOLUSDT']);
-    expect((await get('/api/v3/exchangeInfo', `symbols=${encodeURIComponent('["ETHUSDT","BTCUSDT"]')}`)).body.symbols.map((s: any) => s.symbol)).toEqual(['ETHUSDT', 'BTCUSDT']);
+    expect((await get('/api/v3/exchangeInfo', `symbols=${encodeURIComponent('["ETHUSDT","BTCUSDT"]')}`)).body.symbols.map((s: any) => s.symbol)).toEqual([
+      'ETHUSDT',
+      'BTCUSDT',
+    ]);
   });
 
   it('answers depth of the latest book with a lastUpdateId and Binance weights by limit', async () => {

@@ -20,7 +20,14 @@ export interface BinanceAnswer {
 export type Signing = { apiKey: string; secretKey: string } | { apiKey: string; privateKey: KeyObject };
 
 /** Sends one request; `query` and `body` are form strings as sent. */
-export async function binanceCall(base: string, method: string, path: string, query = '', body = '', headers: Record<string, string> = {}): Promise<BinanceAnswer> {
+export async function binanceCall(
+  base: string,
+  method: string,
+  path: string,
+  query = '',
+  body = '',
+  headers: Record<string, string> = {},
+): Promise<BinanceAnswer> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== '') {
     init.body = body;
@@ -28,7 +35,12 @@ export async function binanceCall(base: string, method: string, path: string, qu
   }
   const res = await fetch(`${base}${path}${query === '' ? '' : `?${query}`}`, init);
   const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text), headers: res.headers, weight: Number(res.headers.get('x-mbx-used-weight-1m')) };
+  return {
+    status: res.status,
+    body: text === '' ? undefined : JSON.parse(text),
+    headers: res.headers,
+    weight: Number(res.headers.get('x-mbx-used-weight-1m')),
+  };
 }
 
 /** The signature of `payload` with `signing` (hex for HMAC, URL-encoded base64 for Ed25519). */
@@ -38,7 +50,14 @@ export function signatureOf(signing: Signing, payload: string): string {
 }
 
 /** A signed request: `timestamp` added to `params` (unless given), the signature appended to the body when there is one, else to the query. */
-export function signedCall(base: string, method: string, path: string, signing: Signing, params: Record<string, string> = {}, inBody: Record<string, string> = {}) {
+export function signedCall(
+  base: string,
+  method: string,
+  path: string,
+  signing: Signing,
+  params: Record<string, string> = {},
+  inBody: Record<string, string> = {},
+) {
   const query = new URLSearchParams({ ...params, ...(params.timestamp ? {} : { timestamp: String(Date.now()) }) }).toString();
   const body = new URLSearchParams(inBody).toString();
   const signature = signatureOf(signing, query + body);
@@ -56,7 +75,10 @@ export async function hmacKeyFor(api: Client, accountId: string): Promise<{ apiK
 /** Registers a fresh Ed25519 public key for `accountId`; the private half stays with the test. */
 export async function ed25519KeyFor(api: Client, accountId: string): Promise<{ apiKey: string; privateKey: KeyObject }> {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const r = await api.post(`/api/v1/accounts/${accountId}/api-keys`, { type: 'ED25519', publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString() });
+  const r = await api.post(`/api/v1/accounts/${accountId}/api-keys`, {
+    type: 'ED25519',
+    publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  });
   expect(r.status).toBe(201);
   expect(r.body.secretKey).toBeUndefined();
   return { apiKey: r.body.apiKey as string, privateKey };
