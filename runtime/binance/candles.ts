@@ -91,20 +91,26 @@ export class CandleRecorder {
       .catch((err: unknown) => this.log.warn({ err, symbol }, 'a candle was not stored; klines lack that minute until the next write'));
   }
 
-  /** Klines oldest first: those from startTime on (or the newest, without it) up to endTime, at most `limit`. */
+  /**
+   * Klines oldest first: from `startTime` on, the first `limit` up to `endTime`; without it, the
+   * newest `limit` that exist up to `endTime` (or now). Minutes without a book have no candle.
+   */
   async klines(q: KlineQuery, now: number): Promise<Kline[]> {
     const size = KLINE_INTERVALS[q.interval];
+    const perKline = size / MINUTE;
     const to = q.endTime ?? now;
-    const from = q.startTime ?? Math.floor(to / size) * size - (q.limit - 1) * size;
-    const first = Math.floor(from / size) * size;
-    const minutes = await this.store.range(q.symbol, first, to, Math.ceil((to - first + 1) / MINUTE) + 1);
+    const from = q.startTime === undefined ? 0 : Math.floor(q.startTime / size) * size;
+    const want = (q.limit + 1) * perKline;
+    const minutes = await this.store.range(q.symbol, from, to, want, q.startTime === undefined);
+    // without startTime the oldest fetched minute may sit mid-interval: its kline is dropped below
+    const cut = q.startTime === undefined && minutes.length === want;
     const current = this.open.get(q.symbol)?.candle;
-    if (current && current.openTime >= first && current.openTime <= to) {
+    if (current && current.openTime >= from && current.openTime <= to) {
       const i = minutes.findIndex((c) => c.openTime === current.openTime);
       if (i >= 0) minutes[i] = { ...current };
-      else minutes.push({ ...current });
+      else if (!minutes.some((c) => c.openTime > current.openTime)) minutes.push({ ...current });
     }
-    const folded = fold(minutes, size).filter((k) => k.openTime + size > from);
+    const folded = fold(minutes, size).slice(cut ? 1 : 0);
     return q.startTime === undefined ? folded.slice(-q.limit) : folded.slice(0, q.limit);
   }
 }

@@ -4,6 +4,7 @@
  * weights, the public market data and the signed account.
  */
 import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exchangeForSuite } from './harness.ts';
 import { binanceCall, ed25519KeyFor, hmacKeyFor, signedCall } from './binance-support.ts';
@@ -239,5 +240,34 @@ describe('request weight', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
       expectCode(await binanceCall(small.baseUrl, 'GET', '/api/v3/ping'), 429, -1003);
     } else expect(refused.status).toBe(200);
+  });
+});
+
+describe('any request', () => {
+  const roomy = exchangeForSuite({ BINANCE_WEIGHT_LIMIT: '100000000' });
+  const names = ['symbol', 'symbols', 'limit', 'interval', 'startTime', 'endTime', 'type', 'timestamp', 'recvWindow', 'signature', 'omitZeroBalances', 'x'];
+  const paths = ['/ping', '/time', '/exchangeInfo', '/depth', '/ticker/price', '/ticker/bookTicker', '/ticker/24hr', '/klines', '/account'];
+  const value = fc.oneof(
+    fc.constantFrom('BTCUSDT', 'btcusdt', '["BTCUSDT"]', '1m', '0', '5000', '-1', '1e3', '', '99999999999999999999999'),
+    fc.string(),
+    fc.integer().map(String),
+  );
+
+  it('is answered 200 or a Binance error with its code, never a 500', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...paths),
+        fc.array(fc.tuple(fc.constantFrom(...names), value), { maxLength: 5 }),
+        fc.boolean(),
+        async (path, pairs, withKey) => {
+          const query = new URLSearchParams(pairs).toString();
+          const r = await binanceCall(roomy.baseUrl, 'GET', `/api/v3${path}`, query, '', withKey ? { 'X-MBX-APIKEY': 'A'.repeat(64) } : {});
+          expect([200, 400, 401, 503]).toContain(r.status);
+          if (r.status !== 200) expect(Object.keys(r.body).sort()).toEqual(['code', 'msg']);
+          expect(r.weight).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

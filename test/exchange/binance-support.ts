@@ -5,6 +5,7 @@
  */
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { expect } from 'vitest';
+import { checkAnswer } from '../support/openapi-contract.ts';
 import type { Client } from './support.ts';
 
 /** An answer of the Binance surface. */
@@ -19,7 +20,7 @@ export interface BinanceAnswer {
 /** How a request is signed. */
 export type Signing = { apiKey: string; secretKey: string } | { apiKey: string; privateKey: KeyObject };
 
-/** Sends one request; `query` and `body` are form strings as sent. */
+/** Sends one request (its answer checked against the OpenAPI document); `query` and `body` are form strings as sent. */
 export async function binanceCall(
   base: string,
   method: string,
@@ -35,6 +36,14 @@ export async function binanceCall(
   }
   const res = await fetch(`${base}${path}${query === '' ? '' : `?${query}`}`, init);
   const text = await res.text();
+  // every answer must be what the served OpenAPI document says (docs/contributing.md#tests)
+  await checkAnswer(base, {
+    method,
+    path: `${path}${query === '' ? '' : `?${query}`}`,
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    text,
+  });
   return {
     status: res.status,
     body: text === '' ? undefined : JSON.parse(text),
