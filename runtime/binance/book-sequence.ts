@@ -10,10 +10,12 @@ import type { BookLevel, BookSnapshot } from '../../adapters/feed/port.ts';
 import { dec, fmt } from '../../machines/exchange/money.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
-/** A book with its update id and the levels it changed from the book before it. */
+/** A book with its update id, its levels as Binance writes them, and the levels it changed from the book before it. */
 export interface SequencedBook {
   book: BookSnapshot;
   id: number;
+  /** every level, 8 fraction digits, best first (made once per book) */
+  wire: LevelChanges;
   changes: LevelChanges;
 }
 
@@ -40,7 +42,9 @@ export class BookSequence {
     if (book.bids.length === 0 || book.asks.length === 0) return null;
     const held = this.latest.get(book.symbol);
     if (held && held.book.ts > book.ts) return null;
-    const numbered = { book, id: Math.max((held?.id ?? 0) + 1, book.ts), changes: levelChanges(held?.book, book) };
+    const wire = { bids: wireLevels(book.bids), asks: wireLevels(book.asks) };
+    const changes = { bids: sideChanges(held?.wire.bids ?? [], wire.bids), asks: sideChanges(held?.wire.asks ?? [], wire.asks) };
+    const numbered = { book, id: Math.max((held?.id ?? 0) + 1, book.ts), wire, changes };
     this.latest.set(book.symbol, numbered);
     for (const l of this.listeners) l(numbered);
     return numbered;
@@ -58,20 +62,15 @@ export class BookSequence {
   }
 }
 
-/** The levels of `to` that differ from `from` (all of them when `from` is absent), and those of `from` gone from `to` at quantity 0. */
-export function levelChanges(from: BookSnapshot | undefined, to: BookSnapshot): LevelChanges {
-  return { bids: sideChanges(from?.bids ?? [], to.bids), asks: sideChanges(from?.asks ?? [], to.asks) };
-}
-
-function sideChanges(from: readonly BookLevel[], to: readonly BookLevel[]): [string, string][] {
-  const before = new Map(wireLevels(from));
-  const after = wireLevels(to);
+/** The levels of `after` that differ from `before`, and those of `before` gone from `after` at quantity 0 (both Binance-written). */
+function sideChanges(before: readonly [string, string][], after: readonly [string, string][]): [string, string][] {
+  const held = new Map(before);
   const out: [string, string][] = [];
   for (const [price, qty] of after) {
-    if (before.get(price) !== qty) out.push([price, qty]);
-    before.delete(price);
+    if (held.get(price) !== qty) out.push([price, qty]);
+    held.delete(price);
   }
-  for (const price of before.keys()) out.push([price, ZERO_QTY]);
+  for (const price of held.keys()) out.push([price, ZERO_QTY]);
   return out;
 }
 
@@ -133,9 +132,9 @@ export class DepthBatches {
     batch.bids = new Set();
     batch.asks = new Set();
     if (!wanted) return null;
-    const now = batch.current.book;
-    const finalOf = (levels: readonly BookLevel[], prices: Set<string>): [string, string][] => {
-      const held = new Map(wireLevels(levels));
+    const now = batch.current.wire;
+    const finalOf = (levels: [string, string][], prices: Set<string>): [string, string][] => {
+      const held = new Map(levels);
       return [...prices].map((p) => [p, held.get(p) ?? ZERO_QTY]);
     };
     return { symbol, U, u: batch.current.id, bids: finalOf(now.bids, touched.bids), asks: finalOf(now.asks, touched.asks) };

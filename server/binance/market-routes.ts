@@ -8,7 +8,7 @@
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 import { dec, fmt } from '../../machines/exchange/money.ts';
-import { fmt8, wireLevels, type SequencedBook } from '../../runtime/binance/book-sequence.ts';
+import { fmt8, type SequencedBook } from '../../runtime/binance/book-sequence.ts';
 import { isKlineInterval, KLINE_INTERVALS, type Kline } from '../../runtime/binance/candles.ts';
 import type { BinanceContext } from '../../runtime/binance/context.ts';
 import { exchangeInfoSymbol, SYMBOL_RULES } from '../../runtime/binance/symbols.ts';
@@ -76,8 +76,8 @@ export function mountBinanceMarketRoutes(router: Router, ctx: BinanceContext): v
     const symbol = p.symbol();
     const limit = p.integer('limit') ?? 100;
     if (limit < 1) throw binance.invalidParam('limit');
-    const { book, id } = freshOrRefuse(symbol);
-    return { lastUpdateId: id, bids: wireLevels(book.bids, Math.min(limit, 5000)), asks: wireLevels(book.asks, Math.min(limit, 5000)) };
+    const { wire, id } = freshOrRefuse(symbol);
+    return { lastUpdateId: id, bids: wire.bids.slice(0, limit), asks: wire.asks.slice(0, limit) };
   });
 
   route('/ticker/price', { weight: tickerWeight, params: ['symbol', 'symbols', 'symbolStatus'] }, (p) =>

@@ -9,7 +9,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket } from 'uWebSockets.js';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
-import { DepthBatches, wireLevels, fmt8, type SequencedBook } from '../../runtime/binance/book-sequence.ts';
+import { DepthBatches, fmt8, type SequencedBook } from '../../runtime/binance/book-sequence.ts';
 import type { BinanceContext } from '../../runtime/binance/context.ts';
 import { parseStream } from './stream-names.ts';
 
@@ -106,7 +106,7 @@ export function mountBinanceStreams(app: TemplatedApp, ctx: BinanceContext): Bin
     if (!last || last.id === lastPartial[speed].get(symbol)) return;
     lastPartial[speed].set(symbol, last.id);
     for (const [levels, name] of partialNames)
-      publish(name, () => JSON.stringify({ lastUpdateId: last.id, bids: wireLevels(last.book.bids, levels), asks: wireLevels(last.book.asks, levels) }));
+      publish(name, () => JSON.stringify({ lastUpdateId: last.id, bids: last.wire.bids.slice(0, levels), asks: last.wire.asks.slice(0, levels) }));
   };
   const lastPartial = { 100: new Map<BookSymbol, number>(), 1000: new Map<BookSymbol, number>() };
   const fast = setInterval(() => tick(100), 100);
