@@ -101,6 +101,17 @@ describe('signed requests', () => {
     expect(ok.status).toBe(200);
   });
 
+  it("reaches only its own account: two accounts' keys each read their own balances", async () => {
+    const rich = await t.openAccount('rich', '50000');
+    const poor = await t.openAccount('poor', '10');
+    const [richKey, poorKey] = [await hmacKeyFor(t.api, rich), await hmacKeyFor(t.api, poor)];
+    const usdt = async (k: { apiKey: string; secretKey: string }) => (await signedCall(t.baseUrl, 'GET', '/api/v3/account', k)).body.balances[0].free;
+    expect(await usdt(richKey)).toBe('50000.00000000');
+    expect(await usdt(poorKey)).toBe('10.00000000');
+    // one account's key with the other's secret signs nothing
+    expectCode(await signedCall(t.baseUrl, 'GET', '/api/v3/account', { apiKey: poorKey.apiKey, secretKey: richKey.secretKey }), 400, -1022);
+  });
+
   it('refuses a missing, malformed, unknown or deleted key, and a key of a deleted account', async () => {
     const id = await t.openAccount('refused');
     const key = await hmacKeyFor(t.api, id);
