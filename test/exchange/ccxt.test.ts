@@ -48,6 +48,9 @@ describe('ccxt.binance against the exchange', () => {
     expect(candles.length).toBeGreaterThanOrEqual(1);
     expect(candles[candles.length - 1]?.[4]).toBe(99.5);
     await expect(ex.fetchTicker('DOGE/USDT')).rejects.toThrow(ccxt.BadSymbol);
+    // the exchange's own -1121, through ccxt's implicit API (no market check of ccxt's in between)
+    await expect(ex.publicGetTickerPrice({ symbol: 'DOGEUSDT' })).rejects.toThrow(/-1121/);
+    await expect(ex.publicGetTickerPrice({ symbol: 'DOGEUSDT' })).rejects.toThrow(ccxt.BadSymbol);
   });
 
   it('reads the balance of the key it signs with, and maps Binance errors to its own', async () => {
