@@ -35,6 +35,7 @@ export const binance = {
       `Too much request weight used; current limit is ${limit} request weight per 1 MINUTE. Please use WebSocket Streams for live updates to avoid polling the API.`,
       [['Retry-After', String(retryAfterSeconds)]],
     ),
+  filterFailure: (filter: string) => e(400, -1013, `Filter failure: ${filter}`),
   timestampOutside: () => e(400, -1021, 'Timestamp for this request is outside of the recvWindow.'),
   timestampAhead: () => e(400, -1021, "Timestamp for this request was 1000ms ahead of the server's time."),
   badSignature: () => e(400, -1022, 'Signature for this request is not valid.'),
