@@ -2,7 +2,7 @@
  * Binance's market streams on the exchange port (docs/exchange-api.md#binance-market-streams):
  * `/ws/<stream>[/<stream>...]` sends each event as it is, `/stream?streams=a/b` wraps it as
  * `{stream, data}`; on either, `SUBSCRIBE`, `UNSUBSCRIBE` and `LIST_SUBSCRIPTIONS` are answered
- * `{result, id}`. Events fan out through uWS topics (one per wrapping and stream name) and are
+ * `{result, id}` (more than 5 control messages a second close the connection). Events fan out through uWS topics (one per wrapping and stream name) and are
  * built only for topics with subscribers; a client that falls 1 MiB behind is disconnected
  * rather than buffered without end. Diff updates come from `DepthBatches`, whose `U`/`u` line up
  * with REST depth's `lastUpdateId`.
@@ -18,8 +18,13 @@ type Mode = 'raw' | 'combined';
 interface Conn {
   mode: Mode;
   initial: string[];
+  /** control messages in the current second, and that second */
+  messages: number;
+  second: number;
 }
 
+/** Control messages a connection may send per second; past it the connection is closed (Binance's limit). */
+export const MAX_MESSAGES_PER_SECOND = 5;
 /** Most streams one connection may hold (Binance's limit). */
 export const MAX_STREAMS_PER_CONNECTION = 1024;
 /** Bytes a client may fall behind before it is disconnected. */
@@ -46,7 +51,7 @@ export function mountBinanceStreams(app: TemplatedApp, ctx: BinanceContext): Bin
       const names = combined ? decodeURIComponent(req.getQuery('streams') ?? '').split('/') : url.slice('/ws/'.length).split('/');
       // names this exchange does not serve are left out, as Binance does (`/ws/0` is a connection with none)
       const initial = names.filter((n) => parseStream(n) !== undefined).slice(0, MAX_STREAMS_PER_CONNECTION);
-      const conn: Conn = { mode: combined ? 'combined' : 'raw', initial };
+      const conn: Conn = { mode: combined ? 'combined' : 'raw', initial, messages: 0, second: 0 };
       res.upgrade(conn, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
     },
     open: (ws: WebSocket<Conn>) => {
@@ -54,6 +59,10 @@ export function mountBinanceStreams(app: TemplatedApp, ctx: BinanceContext): Bin
       for (const name of initial) ws.subscribe(topic(mode, name));
     },
     message: (ws: WebSocket<Conn>, message: ArrayBuffer) => {
+      const conn = ws.getUserData();
+      const second = Math.floor(Date.now() / 1000);
+      if (second !== conn.second) Object.assign(conn, { second, messages: 0 });
+      if (++conn.messages > MAX_MESSAGES_PER_SECOND) return ws.end(1008, 'too many messages');
       const answer = control(ws, Buffer.from(message).toString('utf8'));
       ws.send(JSON.stringify(answer), false);
     },

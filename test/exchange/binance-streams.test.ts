@@ -57,6 +57,9 @@ describe('market streams', () => {
     c.send({ method: 'LIST_SUBSCRIPTIONS', id: 2 });
     c.send({ method: 'UNSUBSCRIBE', params: ['solusdt@bookTicker'], id: 'three' });
     c.send({ method: 'LIST_SUBSCRIPTIONS', id: 4 });
+    await eventually(() => expect(c.messages.filter((m) => 'id' in m).length).toBe(4));
+    // at most 5 control messages a second: the rest go in the next second
+    await new Promise((r) => setTimeout(r, 1020 - (Date.now() % 1000)));
     c.send({ method: 'SUBSCRIBE', params: ['dogeusdt@bookTicker'], id: 5 });
     c.send({ method: 'FLY', id: 6 });
     c.send('{not json');
@@ -112,7 +115,15 @@ describe('market streams', () => {
     });
   });
 
-  it('refuses nothing it does not serve on the path: unknown names are left out, as Binance does', async () => {
+  it('closes a connection that sends more than 5 control messages a second, as Binance does', async () => {
+    const c = await connect('/ws/0');
+    const closed = new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code)));
+    for (let i = 1; i <= 8; i++) c.send({ method: 'LIST_SUBSCRIPTIONS', id: i });
+    expect(await closed).toBe(1008);
+    expect(c.messages.filter((m) => 'result' in m).length).toBeLessThanOrEqual(5);
+  });
+
+  it('leaves names it does not serve out of a connection path, as Binance does', async () => {
     const c = await connect('/ws/dogeusdt@bookTicker/btcusdt@bookTicker');
     c.send({ method: 'LIST_SUBSCRIPTIONS', id: 1 });
     await eventually(() => expect(c.messages.find((m) => m.id === 1)).toEqual({ result: ['btcusdt@bookTicker'], id: 1 }));
