@@ -71,9 +71,9 @@ describe('ccxt.binance against the exchange', () => {
     await expect(badSecret.fetchBalance()).rejects.toThrow(ccxt.AuthenticationError);
     const unknownKey = new ccxt.binance(config(t.baseUrl, { apiKey: 'U'.repeat(64), secret: key.secretKey }));
     await expect(unknownKey.fetchBalance()).rejects.toThrow(ccxt.AuthenticationError);
-    // a clock 10 s behind, beyond the default recvWindow
+    // a clock a minute behind, beyond the 10 s recvWindow ccxt sends
     const stale = new ccxt.binance(config(t.baseUrl, { apiKey: key.apiKey, secret: key.secretKey }));
-    stale.nonce = () => Date.now() - 10_000;
+    stale.nonce = () => Date.now() - 60_000;
     await expect(stale.fetchBalance()).rejects.toThrow(ccxt.InvalidNonce);
   });
 });
