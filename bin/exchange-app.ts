@@ -19,6 +19,17 @@ import type { Router } from '../server/http/router.ts';
 import { mountExchangeRoutes, mountManagementRoutes } from '../server/exchange/routes.ts';
 import { ASSET_PREFIX, servicePage } from '../server/web/pages.ts';
 import { mountSite } from '../server/web/static.ts';
+import type { ApiKeyStore } from '../adapters/store/api-keys/port.ts';
+import { createMemoryApiKeyStore } from '../adapters/store/api-keys/memory.ts';
+import type { CandleStore } from '../adapters/store/candles/port.ts';
+import { createMemoryCandleStore } from '../adapters/store/candles/memory.ts';
+import { BookSequence } from '../runtime/binance/book-sequence.ts';
+import { CandleRecorder } from '../runtime/binance/candles.ts';
+import type { BinanceContext } from '../runtime/binance/context.ts';
+import { RequestWeights } from '../runtime/binance/request-weight.ts';
+import { mountApiKeyRoutes } from '../server/exchange/api-key-routes.ts';
+import { mountBinanceRoutes } from '../server/binance/routes.ts';
+import { mountBinanceStreams, type BinanceStreams } from '../server/binance/streams.ts';
 
 /** What an in-process exchange needs. */
 export interface ExchangeOptions {
@@ -36,6 +47,12 @@ export interface ExchangeOptions {
   now?: () => number;
   /** metrics registry and instruments (default: a fresh one) */
   metrics?: ExchangeMetrics;
+  /** API keys of the Binance-shaped surface (default: in memory) */
+  apiKeys?: ApiKeyStore;
+  /** one-minute candles for klines (default: in memory) */
+  candles?: CandleStore;
+  /** request weight per address and minute on /api/v3 (docs/operations.md#processes: BINANCE_WEIGHT_LIMIT) [6000] */
+  weightLimit?: number;
 }
 
 /** A started exchange: its actual ports and a stop. */
@@ -43,6 +60,8 @@ export interface RunningExchange {
   port: number;
   mgmtPort: number;
   context: ExchangeContext;
+  /** the Binance-shaped surface's context (docs/exchange-api.md#binance-spot-api) */
+  binance: BinanceContext;
   /** Stops listening, stops the feed and closes the store. */
   stop(): Promise<void>;
 }
@@ -57,19 +76,43 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
   const now = options.now ?? Date.now;
   const books = bookCache(options.bookMaxAgeMs, now);
   const metrics = options.metrics ?? createExchangeMetrics(now);
-  const store = options.store.kind === 'redis' ? metrics.timedRedisStore(options.store) : options.store;
+  const keys = options.apiKeys ?? createMemoryApiKeyStore();
+  const timed = options.store.kind === 'redis' ? metrics.timedRedisStore(options.store) : options.store;
+  // an account's API keys go with it (docs/exchange-api.md#api-keys)
+  const store: ExchangeStore = {
+    ...timed,
+    async deleteAccount(id) {
+      const gone = await timed.deleteAccount(id);
+      if (gone) await keys.deleteAccount(id);
+      return gone;
+    },
+  };
   const context: ExchangeContext = { store, books, now: () => new Date(now()), log };
+  const sequence = new BookSequence();
+  const candleStore = options.candles ?? createMemoryCandleStore();
+  const binanceContext: BinanceContext = {
+    exchange: context,
+    keys,
+    books: sequence,
+    candles: new CandleRecorder(candleStore, log),
+    weights: new RequestWeights(options.weightLimit ?? 6_000, now),
+  };
   const unsubscribe = options.feed.onBook((b) => {
     books.put(b);
     metrics.bookArrived(b.symbol, b.ts);
+    if (sequence.accept(b)) binanceContext.candles.add(b);
   });
+  let streams: BinanceStreams | null = null;
   const sockets: uws.us_listen_socket[] = [];
   let api: Router | null = null;
   const stop = async () => {
     for (const s of sockets.splice(0)) uws.us_listen_socket_close(s);
+    streams?.close();
     // Requests already accepted finish (their commits are atomic either way) before the store closes.
     await api?.drained(5_000);
     unsubscribe();
+    await candleStore.close();
+    await keys.close();
     await options.feed.stop().catch((err: unknown) => log.error({ err }, 'feed did not stop cleanly'));
     await options.store.close();
   };
@@ -79,7 +122,10 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
 
     const host = options.host ?? '127.0.0.1';
     const app = uws.App();
+    streams = mountBinanceStreams(app, binanceContext);
     api = mountExchangeRoutes(app, context, metrics);
+    mountApiKeyRoutes(api, context, keys);
+    mountBinanceRoutes(api, binanceContext);
     mountSite(
       app,
       servicePage('exchange', { [`${ASSET_PREFIX}/config.json`]: () => ({ service: 'exchange', bookMaxAgeMs: options.bookMaxAgeMs }) }),
@@ -99,6 +145,7 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     port,
     mgmtPort,
     context,
+    binance: binanceContext,
     async stop() {
       await stop();
       log.info('exchange stopped');

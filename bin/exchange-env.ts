@@ -1,6 +1,6 @@
 /** Exchange configuration, validated once at boot (docs/operations.md#processes); `--help` prints it. */
 import { EXCHANGE_FEEDS, binanceWsUrl } from '../runtime/feed-from-env.ts';
-import { commonEnv, describe, integer, natsUrl, optionalOneOf, port, readEnv, text, url } from '../runtime/env.ts';
+import { commonEnv, describe, integer, natsUrl, optionalOneOf, optionalText, port, readEnv, text, url } from '../runtime/env.ts';
 
 /** The exchange's variables, each with its default and meaning (`--help`). */
 export const exchangeEnvFields = {
@@ -13,6 +13,8 @@ export const exchangeEnvFields = {
   BINANCE_WS_URL: describe('Binance stream base URL (EXCHANGE_FEED=binance)', binanceWsUrl()),
   REDIS_URL: describe('Redis for the ledger (unset: a journal file in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
   DATA_DIR: describe('where the embedded ledger file lives', text('.data')),
+  BINANCE_WEIGHT_LIMIT: describe('request weight per client address and minute on /api/v3 before 429 (-1003)', integer(6_000, 1)),
+  EXCHANGE_API_KEY_SECRET: describe('seals HMAC API key secrets at rest (unset: generated into DATA_DIR/exchange/api-keys.secret)', optionalText()),
   ...commonEnv,
 };
 

@@ -17,6 +17,14 @@ import { publishingStore } from '../runtime/exchange/published-store.ts';
 import { log } from '../kernel/log.ts';
 import { startExchange, type RunningExchange } from './exchange-app.ts';
 import { runService } from './process.ts';
+import { openRedis } from '../adapters/store/redis/client.ts';
+import { openFileApiKeyStore } from '../adapters/store/api-keys/file.ts';
+import type { ApiKeyStore } from '../adapters/store/api-keys/port.ts';
+import { createRedisApiKeyStore } from '../adapters/store/api-keys/redis.ts';
+import { resolveApiKeyServerKey } from '../adapters/store/api-keys/server-key.ts';
+import { openFileCandleStore } from '../adapters/store/candles/file.ts';
+import type { CandleStore } from '../adapters/store/candles/port.ts';
+import { createRedisCandleStore } from '../adapters/store/candles/redis.ts';
 import { exchangeEnv, exchangeEnvFields } from './exchange-env.ts';
 
 /** Starts the exchange in-process (used by `npm start`). */
@@ -42,6 +50,23 @@ export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; DATA_DIR:
   };
 }
 
+/** The Binance surface's stores: API keys and candles in Redis when REDIS_URL is set, else files in DATA_DIR/exchange. */
+export async function binanceStoresOf(env: {
+  REDIS_URL?: string | undefined;
+  DATA_DIR: string;
+  EXCHANGE_API_KEY_SECRET?: string | undefined;
+}): Promise<{ apiKeys: ApiKeyStore; candles: CandleStore }> {
+  const sealing = resolveApiKeyServerKey(env.EXCHANGE_API_KEY_SECRET, env.DATA_DIR);
+  log.info({ source: sealing.source, file: sealing.file }, 'api key secrets are sealed at rest');
+  if (env.REDIS_URL) {
+    const redis = openRedis(env.REDIS_URL, { log, name: 'exchange-binance' });
+    const apiKeys = createRedisApiKeyStore(redis, sealing.key);
+    return { apiKeys: { ...apiKeys, close: async () => void redis.disconnect() }, candles: createRedisCandleStore(redis) };
+  }
+  const dir = join(env.DATA_DIR, 'exchange');
+  return { apiKeys: await openFileApiKeyStore(join(dir, 'api-keys.json'), sealing.key), candles: openFileCandleStore(join(dir, 'candles.log')) };
+}
+
 /** Starts the exchange from the environment. */
 export async function startExchangeFromEnv(source: Record<string, string | undefined> = process.env): Promise<RunningExchange> {
   const env = exchangeEnv(source);
@@ -59,7 +84,18 @@ export async function startExchangeFromEnv(source: Record<string, string | undef
       }
     : ledger;
   try {
-    return await startExchange({ port: env.EXCHANGE_PORT, mgmtPort: env.EXCHANGE_MGMT_PORT, host: env.HOST, bookMaxAgeMs: env.BOOK_MAX_AGE_MS, feed, store });
+    const { apiKeys, candles } = await binanceStoresOf(env);
+    return await startExchange({
+      port: env.EXCHANGE_PORT,
+      mgmtPort: env.EXCHANGE_MGMT_PORT,
+      host: env.HOST,
+      bookMaxAgeMs: env.BOOK_MAX_AGE_MS,
+      feed,
+      store,
+      apiKeys,
+      candles,
+      weightLimit: env.BINANCE_WEIGHT_LIMIT,
+    });
   } catch (err) {
     await store.close().catch(() => undefined);
     throw err;

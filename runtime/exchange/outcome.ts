@@ -6,7 +6,14 @@ import type { Result } from '../../kernel/refusal.ts';
 
 /** Error codes of the exchange API (docs/exchange-api.md#errors). */
 export type ErrorCode =
-  'VALIDATION_ERROR' | 'ACCOUNT_NOT_FOUND' | 'NAME_TAKEN' | 'INSUFFICIENT_FUNDS' | 'INSUFFICIENT_POSITION' | 'IDEMPOTENCY_KEY_REUSED' | 'PRICE_UNAVAILABLE';
+  | 'VALIDATION_ERROR'
+  | 'ACCOUNT_NOT_FOUND'
+  | 'API_KEY_NOT_FOUND'
+  | 'NAME_TAKEN'
+  | 'INSUFFICIENT_FUNDS'
+  | 'INSUFFICIENT_POSITION'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'PRICE_UNAVAILABLE';
 
 /** A value, or a refusal with an exchange error code. */
 export type Outcome<T> = Result<T, ErrorCode>;

@@ -14,6 +14,7 @@ import { describeIssues } from './wire.ts';
 export const STATUS_OF: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
   ACCOUNT_NOT_FOUND: 404,
+  API_KEY_NOT_FOUND: 404,
   NAME_TAKEN: 409,
   INSUFFICIENT_FUNDS: 409,
   INSUFFICIENT_POSITION: 409,

@@ -5,8 +5,10 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** What a handler sees: everything copied out of uWS synchronously, the body parsed. */
 export class RouteRequest {
-  /** the parsed JSON body of a route with a body; undefined when empty (or without one) */
+  /** the parsed JSON body of a route with a body (its bytes, a Buffer, with `body.raw`); undefined when empty (or without one) */
   body: unknown = undefined;
+  /** the client's address, on a route that asked for it (`remoteAddress: true`); else '' */
+  remoteAddress = '';
   private parsedQuery: URLSearchParams | undefined;
 
   constructor(
@@ -15,7 +17,8 @@ export class RouteRequest {
     readonly url: string,
     /** named path parameters of the route pattern (`:address` -> `params.address`), percent-decoded */
     readonly params: Record<string, string>,
-    private readonly rawQuery: string,
+    /** the query string as sent (percent-encoded, without `?`): what a signature covers */
+    readonly rawQuery: string,
     /** request headers, lower-case names: all of them on a route with a body, else those the route asked for */
     readonly headers: Record<string, string>,
   ) {}
@@ -37,7 +40,11 @@ export interface RouteOptions {
     maxBytes?: number;
     /** answer this unless the request has `Content-Type: application/json` and a non-empty body */
     requireJson?: (url: string) => HttpError;
+    /** hand the handler the body's bytes (a Buffer) unparsed: a form body, read by the surface itself */
+    raw?: boolean;
   };
+  /** copy the client's address into `remoteAddress` (per-address limits) */
+  remoteAddress?: boolean;
   /** request headers a route without a body reads (lower case) */
   headers?: readonly string[];
 }

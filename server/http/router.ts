@@ -142,6 +142,7 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Router 
     if (route.options.body) req.forEach((k, v) => (headers[k] = v));
     else for (const name of route.options.headers ?? []) headers[name] = req.getHeader(name);
     const request = new RouteRequest(method, url, params, req.getQuery() ?? '', headers);
+    if (route.options.remoteAddress) request.remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
 
     if (!route.options.body) {
       let result: unknown;
@@ -188,6 +189,7 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Router 
     // the others past the limit once they have arrived (a 413 sent mid-upload is often lost to a reset)
     const raw = Number(request.headers['content-length'] ?? 0) > Math.max(limit, DRAIN_OVERSIZE_BYTES) ? Promise.reject(tooLarge(limit)) : readBody(r, limit);
     const bytes = await raw;
+    if (body.raw) return bytes;
     if (body.requireJson && (!isJsonContentType(request.headers['content-type']) || bytes.length === 0)) throw body.requireJson(request.url);
     return parseJson(bytes, errors.invalidBody);
   };

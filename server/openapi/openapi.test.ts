@@ -53,6 +53,12 @@ describe('OpenAPI documents', () => {
       '/api/v1/accounts/{id}/equity',
       '/actuator/health',
       '/actuator/prometheus',
+      '/api/v1/accounts/{id}/api-keys',
+      '/api/v1/accounts/{id}/api-keys/{apiKey}',
+      '/api/v3/exchangeInfo',
+      '/api/v3/depth',
+      '/api/v3/klines',
+      '/api/v3/account',
     ]) {
       expect(x.paths[p], p).toBeDefined();
     }

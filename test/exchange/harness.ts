@@ -30,6 +30,8 @@ export const solBook = (ts = Date.now()) => book('SOLUSDT', [['149.50', '100']],
 /** A running exchange with its private servers and a few shortcuts. */
 export interface ExchangeUnderTest {
   api: Client;
+  /** base URL of the API port (`http://127.0.0.1:<port>`) */
+  baseUrl: string;
   mgmt: Client;
   /** base URL of the management port (for non-JSON routes such as /actuator/prometheus) */
   mgmtUrl: string;
@@ -44,8 +46,8 @@ export interface ExchangeUnderTest {
   stop(): Promise<void>;
 }
 
-/** Starts private NATS and Redis, the exchange on them, and publishes the BTC and SOL books. */
-export async function startExchangeUnderTest(): Promise<ExchangeUnderTest> {
+/** Starts private NATS and Redis, the exchange on them (with `env` added), and publishes the BTC and SOL books. */
+export async function startExchangeUnderTest(env: Record<string, string> = {}): Promise<ExchangeUnderTest> {
   const [nats, redisServer] = await Promise.all([startNatsServer(), startRedisServer()]);
   const [port, mgmtPort] = [await freePort(), await freePort()];
   const exchange = await startService(
@@ -57,6 +59,7 @@ export async function startExchangeUnderTest(): Promise<ExchangeUnderTest> {
       REDIS_URL: redisServer.url,
       EXCHANGE_FEED: 'nats',
       LOG_LEVEL: 'warn',
+      ...env,
     },
     mgmtPort,
   );
@@ -67,6 +70,7 @@ export async function startExchangeUnderTest(): Promise<ExchangeUnderTest> {
   await publishAndWait(nc, api, solBook());
   return {
     api,
+    baseUrl: `http://127.0.0.1:${port}`,
     mgmt: client(`http://127.0.0.1:${mgmtPort}`, `http://127.0.0.1:${port}`),
     mgmtUrl: `http://127.0.0.1:${mgmtPort}`,
     redisUrl: redisServer.url,
@@ -91,10 +95,10 @@ export async function startExchangeUnderTest(): Promise<ExchangeUnderTest> {
  * One exchange for the calling suite: started in `beforeAll`, stopped in `afterAll`. The handle
  * can be taken at module level; its members are read from the running exchange when used.
  */
-export function exchangeForSuite(): ExchangeUnderTest {
+export function exchangeForSuite(env: Record<string, string> = {}): ExchangeUnderTest {
   let running: ExchangeUnderTest | undefined;
   beforeAll(async () => {
-    running = await startExchangeUnderTest();
+    running = await startExchangeUnderTest(env);
   });
   afterAll(async () => {
     await running?.stop();
@@ -106,6 +110,9 @@ export function exchangeForSuite(): ExchangeUnderTest {
   return {
     get api() {
       return current().api;
+    },
+    get baseUrl() {
+      return current().baseUrl;
     },
     get mgmt() {
       return current().mgmt;

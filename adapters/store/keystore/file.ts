@@ -33,7 +33,8 @@ async function readRecords(file: string): Promise<Record<string, string>> {
   return { ...parsed.records };
 }
 
-async function writeAtomically(file: string, content: string): Promise<void> {
+/** Replaces `file` with `content` atomically: a temp file (mode 0600), fsync, rename. */
+export async function writeAtomically(file: string, content: string): Promise<void> {
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const handle = await open(tmp, 'w', 0o600);
   try {

@@ -1,0 +1,36 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeCandleStore } from './contract.ts';
+import { openFileCandleStore } from './file.ts';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const tempFile = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'candles-'));
+  dirs.push(d);
+  return join(d, 'exchange', 'candles.log');
+};
+
+describeCandleStore('file', true, async () => {
+  const file = tempFile();
+  return { open: async (retention) => openFileCandleStore(file, retention) };
+});
+
+describe('file candle store specifics', () => {
+  it('skips a torn last line and compacts the file to the candles kept', async () => {
+    const file = tempFile();
+    const store = openFileCandleStore(file, 10);
+    for (let m = 0; m < 500; m++) await store.put('ETHUSDT', { openTime: m * 60_000, open: '1', high: '1', low: '1', close: '1', books: 1 });
+    await store.close();
+    expect(readFileSync(file, 'utf8').split('\n').length).toBeLessThan(250);
+    appendFileSync(file, '{"symbol":"ETHUSDT","candle":{"openTi');
+    const again = openFileCandleStore(file, 10);
+    expect((await again.range('ETHUSDT', 0, Number.MAX_SAFE_INTEGER, 100)).map((c) => c.openTime / 60_000)).toEqual([
+      490, 491, 492, 493, 494, 495, 496, 497, 498, 499,
+    ]);
+  });
+});

@@ -1,0 +1,4 @@
+import { createMemoryCandleStore } from './memory.ts';
+import { describeCandleStore } from './contract.ts';
+
+describeCandleStore('memory', false, async () => ({ open: async (retention) => createMemoryCandleStore(retention) }));

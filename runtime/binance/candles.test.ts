@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryCandleStore } from '../../adapters/store/candles/memory.ts';
+import { log } from '../../kernel/log.ts';
+import { CandleRecorder, fold } from './candles.ts';
+
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+const at = (minute: number, second = 0) => T0 + minute * 60_000 + second * 1000;
+const book = (bid: string, ask: string, ts: number) => ({ symbol: 'ETHUSDT' as const, bids: [[bid, '1'] as const], asks: [[ask, '1'] as const], ts });
+
+describe('candles from books', () => {
+  it('makes one-minute candles of the mid price, stores closed minutes, and folds them into longer intervals', async () => {
+    const store = createMemoryCandleStore();
+    const recorder = new CandleRecorder(store, log, 60_000);
+    recorder.add(book('99', '101', at(0, 1))); // mid 100
+    recorder.add(book('104', '106', at(0, 30))); // 105
+    recorder.add(book('94', '96', at(0, 59))); // 95
+    recorder.add(book('100', '102', at(1, 5))); // 101, closes minute 0
+    recorder.add(book('200', '202', at(0, 40))); // late for a closed minute: ignored
+    recorder.add(book('110', '112', at(4, 0))); // 111
+    await new Promise((r) => setImmediate(r));
+    expect((await store.range('ETHUSDT', 0, at(10), 10)).map((c) => [c.openTime, c.open, c.high, c.low, c.close, c.books])).toEqual([
+      [at(0), '100.00000000', '105.00000000', '95.00000000', '95.00000000', 3],
+      [at(1), '101.00000000', '101.00000000', '101.00000000', '101.00000000', 1],
+    ]);
+    const minutes = await recorder.klines({ symbol: 'ETHUSDT', interval: '1m', limit: 500 }, at(4, 30));
+    expect(minutes.map((k) => [k.openTime, k.close, k.closeTime])).toEqual([
+      [at(0), '95.00000000', at(1) - 1],
+      [at(1), '101.00000000', at(2) - 1],
+      [at(4), '111.00000000', at(5) - 1],
+    ]);
+    const fives = await recorder.klines({ symbol: 'ETHUSDT', interval: '5m', limit: 500 }, at(4, 30));
+    expect(fives.map((k) => [k.openTime, k.open, k.high, k.low, k.close, k.books])).toEqual([
+      [at(0), '100.00000000', '111.00000000', '95.00000000', '111.00000000', 5],
+    ]);
+    expect((await recorder.klines({ symbol: 'ETHUSDT', interval: '1m', limit: 2 }, at(4, 30))).map((k) => k.openTime)).toEqual([at(1), at(4)]);
+    expect((await recorder.klines({ symbol: 'ETHUSDT', interval: '1m', startTime: at(1), limit: 1 }, at(4, 30))).map((k) => k.openTime)).toEqual([at(1)]);
+    expect(await recorder.klines({ symbol: 'ETHUSDT', interval: '1m', startTime: at(2), endTime: at(3), limit: 10 }, at(4, 30))).toEqual([]);
+  });
+
+  it('folds candles by interval boundaries', () => {
+    const c = (m: number, close: string) => ({ openTime: at(m), open: close, high: close, low: close, close, books: 1 });
+    expect(fold([c(0, '1'), c(14, '3'), c(15, '2')], 15 * 60_000).map((k) => [k.openTime, k.open, k.high, k.close])).toEqual([
+      [at(0), '1', '3', '3'],
+      [at(15), '2', '2', '2'],
+    ]);
+  });
+});

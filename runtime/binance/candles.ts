@@ -1,0 +1,129 @@
+/**
+ * Klines from the books the exchange takes (docs/exchange-api.md#binance-klines): each book's mid
+ * price ((best bid + best ask) / 2) goes into its symbol's one-minute candle; a minute's candle is
+ * stored when the next minute begins, and the open one at most every `flushMs` (so a restart loses
+ * at most that much of it). Longer intervals are folded from one-minute candles.
+ */
+import type { BookSnapshot } from '../../adapters/feed/port.ts';
+import type { Candle, CandleStore } from '../../adapters/store/candles/port.ts';
+import { dec, fmt } from '../../machines/exchange/money.ts';
+import type { Logger } from '../../kernel/log.ts';
+import type { BookSymbol } from '../../kernel/domain.ts';
+
+const MINUTE = 60_000;
+
+/** Kline intervals served, with their length (docs/exchange-api.md#binance-klines). */
+export const KLINE_INTERVALS = {
+  '1m': MINUTE,
+  '3m': 3 * MINUTE,
+  '5m': 5 * MINUTE,
+  '15m': 15 * MINUTE,
+  '30m': 30 * MINUTE,
+  '1h': 60 * MINUTE,
+  '2h': 120 * MINUTE,
+  '4h': 240 * MINUTE,
+  '6h': 360 * MINUTE,
+  '8h': 480 * MINUTE,
+  '12h': 720 * MINUTE,
+  '1d': 1440 * MINUTE,
+} as const;
+/** A served interval name. */
+export type KlineInterval = keyof typeof KLINE_INTERVALS;
+
+/** Whether `name` is a served interval. */
+export const isKlineInterval = (name: string): name is KlineInterval => Object.hasOwn(KLINE_INTERVALS, name);
+
+/** What a kline query asks. */
+export interface KlineQuery {
+  symbol: BookSymbol;
+  interval: KlineInterval;
+  startTime?: number;
+  endTime?: number;
+  limit: number;
+}
+
+/** A folded candle of any interval. */
+export interface Kline extends Candle {
+  closeTime: number;
+}
+
+const mid = (b: BookSnapshot): string =>
+  fmt(
+    dec(b.bids[0]?.[0] ?? '0')
+      .plus(dec(b.asks[0]?.[0] ?? '0'))
+      .div(2),
+    8,
+  );
+const max = (a: string, b: string) => (dec(a).gte(dec(b)) ? a : b);
+const min = (a: string, b: string) => (dec(a).lte(dec(b)) ? a : b);
+
+/** Records candles from books and answers kline queries. */
+export class CandleRecorder {
+  private readonly open = new Map<BookSymbol, { candle: Candle; savedAt: number }>();
+
+  constructor(
+    private readonly store: CandleStore,
+    private readonly log: Logger,
+    private readonly flushMs = 5_000,
+  ) {}
+
+  /** Takes one book (already accepted by the book sequence). */
+  add(book: BookSnapshot): void {
+    const price = mid(book);
+    const minute = Math.floor(book.ts / MINUTE) * MINUTE;
+    const held = this.open.get(book.symbol);
+    if (held && held.candle.openTime > minute) return; // a late book of a minute already closed
+    if (held && held.candle.openTime === minute) {
+      const c = held.candle;
+      Object.assign(c, { high: max(c.high, price), low: min(c.low, price), close: price, books: c.books + 1 });
+      if (book.ts - held.savedAt >= this.flushMs) this.save(book.symbol, c, book.ts);
+      return;
+    }
+    if (held) this.save(book.symbol, held.candle, book.ts);
+    this.open.set(book.symbol, { candle: { openTime: minute, open: price, high: price, low: price, close: price, books: 1 }, savedAt: book.ts });
+  }
+
+  private save(symbol: BookSymbol, candle: Candle, at: number): void {
+    const held = this.open.get(symbol);
+    if (held) held.savedAt = at;
+    void this.store
+      .put(symbol, { ...candle })
+      .catch((err: unknown) => this.log.warn({ err, symbol }, 'a candle was not stored; klines lack that minute until the next write'));
+  }
+
+  /**
+   * Klines oldest first: from `startTime` on, the first `limit` up to `endTime`; without it, the
+   * newest `limit` that exist up to `endTime` (or now). Minutes without a book have no candle.
+   */
+  async klines(q: KlineQuery, now: number): Promise<Kline[]> {
+    const size = KLINE_INTERVALS[q.interval];
+    const perKline = size / MINUTE;
+    const to = q.endTime ?? now;
+    const from = q.startTime === undefined ? 0 : Math.floor(q.startTime / size) * size;
+    const want = (q.limit + 1) * perKline;
+    const minutes = await this.store.range(q.symbol, from, to, want, q.startTime === undefined);
+    // without startTime the oldest fetched minute may sit mid-interval: its kline is dropped below
+    const cut = q.startTime === undefined && minutes.length === want;
+    const current = this.open.get(q.symbol)?.candle;
+    if (current && current.openTime >= from && current.openTime <= to) {
+      const i = minutes.findIndex((c) => c.openTime === current.openTime);
+      if (i >= 0) minutes[i] = { ...current };
+      else if (!minutes.some((c) => c.openTime > current.openTime)) minutes.push({ ...current });
+    }
+    const folded = fold(minutes, size).slice(cut ? 1 : 0);
+    return q.startTime === undefined ? folded.slice(-q.limit) : folded.slice(0, q.limit);
+  }
+}
+
+/** Folds one-minute candles (oldest first) into candles of `size` ms. */
+export function fold(minutes: Candle[], size: number): Kline[] {
+  const out: Kline[] = [];
+  for (const c of minutes) {
+    const openTime = Math.floor(c.openTime / size) * size;
+    const last = out[out.length - 1];
+    if (last && last.openTime === openTime) {
+      Object.assign(last, { high: max(last.high, c.high), low: min(last.low, c.low), close: c.close, books: last.books + c.books });
+    } else out.push({ ...c, openTime, closeTime: openTime + size - 1 });
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+/**
+ * Unmodified CCXT against a running exchange (docs/exchange-api.md#binance-spot-api; README,
+ * "Trade with your own bot"): `ccxt.binance` with the options that keep it on /api/v3, and
+ * `ccxt.pro.binance` watching an order book over the diff stream.
+ */
+import ccxt from 'ccxt';
+import { afterAll, describe, expect, it } from 'vitest';
+import { publishBook } from '../../adapters/feed/publisher.ts';
+import { ed25519KeyFor, hmacKeyFor } from './binance-support.ts';
+import { exchangeForSuite } from './harness.ts';
+import { book } from './support.ts';
+
+const t = exchangeForSuite();
+const opened: { close(): Promise<unknown> }[] = [];
+afterAll(async () => {
+  for (const e of opened) await e.close();
+});
+
+/** The configuration the README gives a bot. */
+const config = (base: string, credentials: { apiKey?: string; secret?: string } = {}) => ({
+  ...credentials,
+  urls: { api: { public: `${base}/api/v3`, private: `${base}/api/v3`, ws: { spot: `${base.replace('http', 'ws')}/ws` } } },
+  options: { fetchMarkets: { types: ['spot'] }, fetchCurrencies: false, fetchMargins: false },
+});
+
+describe('ccxt.binance against the exchange', () => {
+  it('loads markets, reads time, tickers, the order book and candles', async () => {
+    const ex = new ccxt.binance(config(t.baseUrl));
+    const markets = await ex.loadMarkets();
+    expect(Object.keys(markets).sort()).toEqual(['BTC/USDT', 'ETH/USDT', 'SOL/USDT']);
+    expect(markets['BTC/USDT']).toMatchObject({ id: 'BTCUSDT', base: 'BTC', quote: 'USDT', spot: true, active: true });
+    expect(markets['BTC/USDT']?.limits.amount?.min).toBe(0.00001);
+    expect(markets['BTC/USDT']?.limits.cost?.min).toBe(5);
+    expect(markets['BTC/USDT']?.precision.price).toBe(0.01);
+    expect(Math.abs(((await ex.fetchTime()) ?? 0) - Date.now())).toBeLessThan(5_000);
+    const ticker = await ex.fetchTicker('SOL/USDT');
+    expect(ticker).toMatchObject({ symbol: 'SOL/USDT', bid: 149.5, ask: 150, last: 149.75 });
+    const tickers = await ex.fetchTickers(['BTC/USDT', 'SOL/USDT']);
+    expect(Object.keys(tickers).sort()).toEqual(['BTC/USDT', 'SOL/USDT']);
+    const ob = await ex.fetchOrderBook('BTC/USDT', 5);
+    expect(ob.bids).toEqual([
+      [99, 1],
+      [98, 2],
+    ]);
+    expect(ob.asks[0]).toEqual([100, 1]);
+    expect(ob.nonce).toBeGreaterThan(0);
+    const candles = await ex.fetchOHLCV('BTC/USDT', '1m', undefined, 10);
+    expect(candles.length).toBeGreaterThanOrEqual(1);
+    expect(candles[candles.length - 1]?.[4]).toBe(99.5);
+    await expect(ex.fetchTicker('DOGE/USDT')).rejects.toThrow(ccxt.BadSymbol);
+    // the exchange's own -1121, through ccxt's implicit API (no market check of ccxt's in between)
+    await expect(ex.publicGetTickerPrice({ symbol: 'DOGEUSDT' })).rejects.toThrow(/-1121/);
+    await expect(ex.publicGetTickerPrice({ symbol: 'DOGEUSDT' })).rejects.toThrow(ccxt.BadSymbol);
+  });
+
+  it('reads the balance of the key it signs with, and maps Binance errors to its own', async () => {
+    const id = await t.openAccount('ccxt-bot', '2500');
+    expect((await t.order(id, 'SOLUSDT', 'BUY', '2')).status).toBe(201);
+    const key = await hmacKeyFor(t.api, id);
+    const ex = new ccxt.binance(config(t.baseUrl, { apiKey: key.apiKey, secret: key.secretKey }));
+    const balance = await ex.fetchBalance();
+    expect(balance.USDT).toEqual({ free: 2199.7, used: 0, total: 2199.7 });
+    expect(balance.SOL).toMatchObject({ free: 2, used: 0, total: 2 });
+
+    // an Ed25519 key: ccxt signs with the private key given as the secret (PEM)
+    const ed = await ed25519KeyFor(t.api, id);
+    const edBot = new ccxt.binance(config(t.baseUrl, { apiKey: ed.apiKey, secret: ed.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }));
+    expect((await edBot.fetchBalance()).SOL?.total).toBe(2);
+
+    const badSecret = new ccxt.binance(config(t.baseUrl, { apiKey: key.apiKey, secret: 'x'.repeat(64) }));
+    await expect(badSecret.fetchBalance()).rejects.toThrow(ccxt.AuthenticationError);
+    const unknownKey = new ccxt.binance(config(t.baseUrl, { apiKey: 'U'.repeat(64), secret: key.secretKey }));
+    await expect(unknownKey.fetchBalance()).rejects.toThrow(ccxt.AuthenticationError);
+    // a clock a minute behind, beyond the 10 s recvWindow ccxt sends
+    const stale = new ccxt.binance(config(t.baseUrl, { apiKey: key.apiKey, secret: key.secretKey }));
+    stale.nonce = () => Date.now() - 60_000;
+    await expect(stale.fetchBalance()).rejects.toThrow(ccxt.InvalidNonce);
+  });
+});
+
+describe('ccxt.pro.binance against the exchange', () => {
+  it('watches an order book over the diff stream, synced with REST depth', async () => {
+    const ex = new ccxt.pro.binance(config(t.baseUrl));
+    opened.push(ex);
+    // ccxt asks for this once before a plain ws:// URL (README: Trade with your own bot)
+    await ex.loadHttpProxyAgent();
+    const first = await ex.watchOrderBook('BTC/USDT');
+    expect(first.bids[0]).toEqual([99, 1]);
+    let ts = Date.now();
+    for (let i = 1; i <= 5; i++) {
+      publishBook(
+        t.nc,
+        book(
+          'BTCUSDT',
+          [
+            [`${99 + i / 100}`, `${i}`],
+            ['98.00', '2'],
+          ],
+          [
+            ['100.00', '1'],
+            ['101.00', `${i}`],
+          ],
+          (ts = Math.max(ts + 1, Date.now())),
+        ),
+      );
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    let seen = first;
+    const deadline = Date.now() + 5_000;
+    while (!(seen.bids[0]?.[0] === 99.05 && seen.asks[1]?.[1] === 5) && Date.now() < deadline) seen = await ex.watchOrderBook('BTC/USDT');
+    expect(seen.bids.slice(0, 2)).toEqual([
+      [99.05, 5],
+      [98, 2],
+    ]);
+    expect(seen.asks.slice(0, 2)).toEqual([
+      [100, 1],
+      [101, 5],
+    ]);
+    // the bid levels the later books replaced are gone, not left behind
+    expect(seen.bids.some(([p]) => p === 99.01)).toBe(false);
+  });
+});
