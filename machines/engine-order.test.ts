@@ -61,7 +61,7 @@ describe('engine order machine model', () => {
       expect(stepped.context).toEqual(actor.getSnapshot().context);
       const c = stepped.context;
       const filled = events(path).filter((e) => e.type === 'FILL');
-      expect(c.executedQty).toBe(filled.reduce((a, e) => a.plus(e.type === 'FILL' ? e.fill.qty : '0'), dec(0)).toFixed());
+      expect(c.executedQty).toBe(filled.reduce((a, e) => a.plus(e.type === 'FILL' ? e.fill.qty : '0'), dec('0')).toFixed());
       expect(c.fills).toBe(filled.length);
       // a final order holds nothing; an open one holds what its fills did not release
       if (!isOpen(stepped)) expect(dec(c.locked).isZero()).toBe(true);
