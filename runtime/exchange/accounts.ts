@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { AccountBundle, EquityPoint, OrderRecord } from '../../adapters/store/exchange/port.ts';
 import { serialPerAccount } from './account-queue.ts';
 import type { ExchangeContext } from './context.ts';
-import { applyCashMovement, openingBalances, type Balances } from '../../machines/exchange/ledger.ts';
+import { applyCashMovement, freeCash, openingBalances, type Balances } from '../../machines/exchange/ledger.ts';
 import { type Decimal, fmt } from '../../machines/exchange/money.ts';
 import { ok, refuse } from '../../kernel/refusal.ts';
 import { retryOnConflict, type Outcome } from './outcome.ts';
@@ -89,8 +89,8 @@ export interface CashMovementView {
 
 /**
  * Moves cash by `delta` with a journal entry of `type` (a withdrawal or a cash target never takes
- * cash below zero: no leverage, docs/exchange-api.md#deposits-and-withdrawals). Nothing is written
- * when delta is zero.
+ * cash below zero, nor below what open orders hold: no leverage, docs/exchange-api.md#deposits-and-withdrawals,
+ * docs/orders.md#locking). Nothing is written when delta is zero.
  */
 async function moveCash(
   ctx: ExchangeContext,
@@ -117,8 +117,8 @@ async function moveCash(
         ts: now.toISOString(),
       });
       if (d.isZero()) return ok(view(bundle.balances));
-      if (bundle.balances.cash.plus(d).isNegative()) {
-        return refuse('INSUFFICIENT_FUNDS', `cash ${fmt(bundle.balances.cash)} cannot cover a withdrawal of ${fmt(d.neg())}`);
+      if (freeCash(bundle.balances).plus(d).isNegative()) {
+        return refuse('INSUFFICIENT_FUNDS', `free cash ${fmt(freeCash(bundle.balances))} cannot cover a withdrawal of ${fmt(d.neg())}`);
       }
       const balances = applyCashMovement(bundle.balances, d);
       const entry = { type: kind, ts: now.toISOString(), amount: d.toFixed(), ...(reason === undefined ? {} : { reason }) };
