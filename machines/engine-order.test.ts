@@ -29,7 +29,16 @@ const input: EngineOrderInput = {
 };
 const fill = (qty: string, n: number): EngineOrderEvent => ({
   type: 'FILL',
-  fill: { tradeId: `t${n}`, price: '100', qty, quoteQty: dec(qty).times(100).toFixed(), commission: dec(qty).times('0.1').toFixed(), liquidity: 'MAKER', bookTs: n, time: n },
+  fill: {
+    tradeId: `t${n}`,
+    price: '100',
+    qty,
+    quoteQty: dec(qty).times(100).toFixed(),
+    commission: dec(qty).times('0.1').toFixed(),
+    liquidity: 'MAKER',
+    bookTs: n,
+    time: n,
+  },
   release: dec(qty).times('100.1').toFixed(),
 });
 
@@ -47,32 +56,39 @@ describe('engine order machine model', () => {
     for (const p of paths) expect(dec(p.state.context.executedQty).lte(input.origQty)).toBe(true);
   });
 
-  it.each(paths.map((p) => [events(p).map((e) => (e.type === 'FILL' ? `FILL(${e.fill.qty})` : e.type)).join(' -> ') || '(start)', p] as const))(
-    '%s: actor and stepper agree, and the record adds up',
-    (_name, path) => {
-      const actor = createActor(engineOrderMachine, { input }).start();
-      let stepped = engineOrderSteps.start(input);
-      for (const e of events(path)) {
-        actor.send(e);
-        stepped = engineOrderSteps.send(stepped, e);
-      }
-      expect(stepped.value).toEqual(path.state.value);
-      expect(actor.getSnapshot().value).toEqual(path.state.value);
-      expect(stepped.context).toEqual(actor.getSnapshot().context);
-      const c = stepped.context;
-      const filled = events(path).filter((e) => e.type === 'FILL');
-      expect(c.executedQty).toBe(filled.reduce((a, e) => a.plus(e.type === 'FILL' ? e.fill.qty : '0'), dec('0')).toFixed());
-      expect(c.fills).toBe(filled.length);
-      // a final order holds nothing; an open one holds what its fills did not release
-      if (!isOpen(stepped)) expect(dec(c.locked).isZero()).toBe(true);
-      else expect(dec(c.locked).eq(dec('200.2').minus(dec(c.executedQty).times('100.1')))).toBe(true);
-      // the persisted snapshot restores to the same status and record
-      const restored = restoreEngineOrder(JSON.parse(JSON.stringify(engineOrderSteps.persist(stepped))));
-      expect(statusOf(restored)).toBe(statusOf(stepped));
-      expect(restored.context).toEqual(c);
-      expect(isOpen(restored)).toBe(isOpen(stepped));
-    },
-  );
+  it.each(
+    paths.map(
+      (p) =>
+        [
+          events(p)
+            .map((e) => (e.type === 'FILL' ? `FILL(${e.fill.qty})` : e.type))
+            .join(' -> ') || '(start)',
+          p,
+        ] as const,
+    ),
+  )('%s: actor and stepper agree, and the record adds up', (_name, path) => {
+    const actor = createActor(engineOrderMachine, { input }).start();
+    let stepped = engineOrderSteps.start(input);
+    for (const e of events(path)) {
+      actor.send(e);
+      stepped = engineOrderSteps.send(stepped, e);
+    }
+    expect(stepped.value).toEqual(path.state.value);
+    expect(actor.getSnapshot().value).toEqual(path.state.value);
+    expect(stepped.context).toEqual(actor.getSnapshot().context);
+    const c = stepped.context;
+    const filled = events(path).filter((e) => e.type === 'FILL');
+    expect(c.executedQty).toBe(filled.reduce((a, e) => a.plus(e.type === 'FILL' ? e.fill.qty : '0'), dec('0')).toFixed());
+    expect(c.fills).toBe(filled.length);
+    // a final order holds nothing; an open one holds what its fills did not release
+    if (!isOpen(stepped)) expect(dec(c.locked).isZero()).toBe(true);
+    else expect(dec(c.locked).eq(dec('200.2').minus(dec(c.executedQty).times('100.1')))).toBe(true);
+    // the persisted snapshot restores to the same status and record
+    const restored = restoreEngineOrder(JSON.parse(JSON.stringify(engineOrderSteps.persist(stepped))));
+    expect(statusOf(restored)).toBe(statusOf(stepped));
+    expect(restored.context).toEqual(c);
+    expect(isOpen(restored)).toBe(isOpen(stepped));
+  });
 
   it('ignores a fill larger than what is left', () => {
     const s = engineOrderSteps.send(engineOrderSteps.send(engineOrderSteps.start(input), fill('1.5', 1)), fill('1', 2));

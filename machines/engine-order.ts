@@ -116,7 +116,16 @@ export const engineOrderMachine = setup({
 }).createMachine({
   id: 'engineOrder',
   initial: 'new',
-  context: ({ input }) => ({ ...input, executedQty: '0', cumQuote: '0', commission: '0', restFilledQty: '0', fills: 0, lastFill: null, updatedAt: input.createdAt }),
+  context: ({ input }) => ({
+    ...input,
+    executedQty: '0',
+    cumQuote: '0',
+    commission: '0',
+    restFilledQty: '0',
+    fills: 0,
+    lastFill: null,
+    updatedAt: input.createdAt,
+  }),
   states: {
     new: {
       on: {

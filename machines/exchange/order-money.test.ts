@@ -11,7 +11,10 @@ describe('order money', () => {
   it('prices maker fills cumulatively: any split of an order costs exactly its lock, and each fill at most what is left of it', () => {
     const split = fc.record({
       price: fc.integer({ min: 1, max: 10_000_000 }).map((n) => dec(String(n)).div(1000)),
-      parts: fc.array(fc.integer({ min: 1, max: 1_000_000 }).map((n) => dec(String(n)).div(10_000_000)), { minLength: 1, maxLength: 30 }),
+      parts: fc.array(
+        fc.integer({ min: 1, max: 1_000_000 }).map((n) => dec(String(n)).div(10_000_000)),
+        { minLength: 1, maxLength: 30 },
+      ),
       rate: fc.constantFrom('0', '0.001', '0.00075', '0.0025'),
     });
     fc.assert(

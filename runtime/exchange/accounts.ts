@@ -20,15 +20,27 @@ const notFound = (id: string) => refuse('ACCOUNT_NOT_FOUND' as const, `account $
 export const totalsOf = (ctx: ExchangeContext, bundle: AccountBundle, balances: Balances = bundle.balances): Totals =>
   valueAccount(balances, bundle.account.initialCash, ctx.books.bids());
 
-/** Opens an account (POST /accounts, docs/exchange-api.md#open): journals the initial cash and records a first equity point. */
+/**
+ * Opens an account (POST /accounts, docs/exchange-api.md#open): journals the initial cash and records a first equity point.
+ * `feeRate` is the taker rate; `makerFeeRate` (default: `feeRate`) prices fills of resting orders (docs/orders.md#fees).
+ */
 export async function openAccount(
   ctx: ExchangeContext,
   name: string,
   initialCash: Decimal,
   feeRate: Decimal,
+  makerFeeRate?: Decimal,
 ): Promise<Outcome<ReturnType<typeof accountView>>> {
   const now = ctx.now();
-  const account = { id: randomUUID(), name, baseCurrency: 'USDT' as const, initialCash, feeRate, createdAt: now.toISOString() };
+  const account = {
+    id: randomUUID(),
+    name,
+    baseCurrency: 'USDT' as const,
+    initialCash,
+    feeRate,
+    ...(makerFeeRate === undefined ? {} : { makerFeeRate }),
+    createdAt: now.toISOString(),
+  };
   const balances = openingBalances(initialCash);
   const point = equityPointOf(now, balances, valueAccount(balances, initialCash, {}));
   const out = await ctx.store.createAccount(account, balances, { type: 'OPEN', ts: account.createdAt, amount: initialCash.toFixed() }, point);

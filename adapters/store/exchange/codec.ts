@@ -35,6 +35,7 @@ export const AccountJson = v.object({
   baseCurrency: v.literal('USDT'),
   initialCash: DecimalText,
   feeRate: DecimalText,
+  makerFeeRate: v.optional(DecimalText),
   createdAt: v.string(),
 });
 export type AccountJson = v.InferOutput<typeof AccountJson>;
@@ -63,14 +64,26 @@ export function positionsFromJson(json: BalancesJson['positions']): Balances['po
 
 export function balancesFromJson(raw: unknown): Balances {
   const b = v.parse(BalancesJson, raw);
-  return { cash: dec(b.cash), cashLocked: dec(b.cashLocked), netDeposits: dec(b.netDeposits), feesPaid: dec(b.feesPaid), positions: positionsFromJson(b.positions) };
+  return {
+    cash: dec(b.cash),
+    cashLocked: dec(b.cashLocked),
+    netDeposits: dec(b.netDeposits),
+    feesPaid: dec(b.feesPaid),
+    positions: positionsFromJson(b.positions),
+  };
 }
 
-export const accountToJson = (a: AccountRecord): AccountJson => ({ ...a, initialCash: a.initialCash.toFixed(), feeRate: a.feeRate.toFixed() });
+export const accountToJson = ({ makerFeeRate, ...a }: AccountRecord): AccountJson => ({
+  ...a,
+  initialCash: a.initialCash.toFixed(),
+  feeRate: a.feeRate.toFixed(),
+  ...(makerFeeRate === undefined ? {} : { makerFeeRate: makerFeeRate.toFixed() }),
+});
 
 export function accountFromJson(raw: unknown): AccountRecord {
   const a = v.parse(AccountJson, raw);
-  return { ...a, initialCash: dec(a.initialCash), feeRate: dec(a.feeRate) };
+  const { makerFeeRate, ...rest } = a;
+  return { ...rest, initialCash: dec(a.initialCash), feeRate: dec(a.feeRate), ...(makerFeeRate === undefined ? {} : { makerFeeRate: dec(makerFeeRate) }) };
 }
 
 /** A ledger commit as JSON: the balances as strings, everything else is already plain. */

@@ -213,7 +213,9 @@ export function storeContract(name: string, make: () => ExchangeStore): void {
       ).toBe('committed');
       expect(await store.engineOrder(a.id, { orderId: o1 })).toEqual(engineWrite(o1, '', false, 'canceled').state);
       expect((await store.engineOrders(a.id)).map((s) => (s as { value: string }).value)).toEqual(['canceled', 'partiallyFilled']);
-      expect((await store.openEngineOrders()).filter((o) => o.accountId === a.id)).toEqual([{ accountId: a.id, state: engineWrite(o2, '', true, 'partiallyFilled').state }]);
+      expect((await store.openEngineOrders()).filter((o) => o.accountId === a.id)).toEqual([
+        { accountId: a.id, state: engineWrite(o2, '', true, 'partiallyFilled').state },
+      ]);
       expect((await store.trades(a.id)).map((t) => t.tradeId)).toEqual([`${o2}-1`, `${o2}-2`]);
       expect((await store.journal(a.id)).map((e) => e.type)).toEqual(['OPEN', 'LOCK', 'UNLOCK']);
       expect((await store.load(a.id))!.bundle.balances.cashLocked.toFixed()).toBe('0');

@@ -172,7 +172,8 @@ export class MemoryLedger {
 
   openEngineOrders(): OpenEngineOrder[] {
     const out: OpenEngineOrder[] = [];
-    for (const [accountId, h] of this.accounts) for (const id of h.open) out.push({ accountId, state: JSON.parse(h.engineOrders.get(id) ?? 'null') as unknown });
+    for (const [accountId, h] of this.accounts)
+      for (const id of h.open) out.push({ accountId, state: JSON.parse(h.engineOrders.get(id) ?? 'null') as unknown });
     return out;
   }
 
@@ -220,7 +221,10 @@ export class MemoryLedger {
 /** The read side of the port over a ledger (shared by the memory and the file store). */
 export function ledgerReads(
   ledger: MemoryLedger,
-): Pick<ExchangeStore, 'load' | 'listAccountIds' | 'orders' | 'equity' | 'journal' | 'readOrderState' | 'engineOrder' | 'engineOrders' | 'openEngineOrders' | 'trades'> {
+): Pick<
+  ExchangeStore,
+  'load' | 'listAccountIds' | 'orders' | 'equity' | 'journal' | 'readOrderState' | 'engineOrder' | 'engineOrders' | 'openEngineOrders' | 'trades'
+> {
   return {
     load: async (id, idempotencyKey) => ledger.load(id, idempotencyKey),
     listAccountIds: async () => ledger.ids(),

@@ -19,7 +19,10 @@ export interface AccountRecord {
   name: string;
   baseCurrency: 'USDT';
   initialCash: Decimal;
+  /** the fee rate of market orders and of every fill that takes liquidity (docs/orders.md#fees) */
   feeRate: Decimal;
+  /** the fee rate of fills of resting orders (docs/orders.md#fees); absent: `feeRate` */
+  makerFeeRate?: Decimal;
   createdAt: string;
 }
 

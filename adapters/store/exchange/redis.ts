@@ -140,6 +140,7 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
         account.initialCash.toFixed(),
         'feeRate',
         account.feeRate.toFixed(),
+        ...(account.makerFeeRate === undefined ? [] : ['makerFeeRate', account.makerFeeRate.toFixed()]),
         'createdAt',
         account.createdAt,
         'cash',
@@ -186,6 +187,7 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
         baseCurrency: h.baseCurrency,
         initialCash: dec(h.initialCash),
         feeRate: dec(h.feeRate),
+        ...(h.makerFeeRate === undefined ? {} : { makerFeeRate: dec(h.makerFeeRate) }),
         createdAt: h.createdAt,
       };
       const balances: Balances = {
