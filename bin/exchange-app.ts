@@ -12,6 +12,8 @@ import type { ExchangeStore } from '../adapters/store/exchange/port.ts';
 import { bookCache } from '../runtime/exchange/book-cache.ts';
 import type { ExchangeContext } from '../runtime/exchange/context.ts';
 import { createExchangeMetrics, type ExchangeMetrics } from '../runtime/exchange/metrics.ts';
+import { createOrderEngine, type OrderEngine } from '../runtime/exchange/engine/engine.ts';
+import type { ExchangeEvent } from '../runtime/exchange/events.ts';
 import { componentLog, log as rootLog, type Logger } from '../kernel/log.ts';
 import { waitFor } from '../runtime/wait-for.ts';
 import { assertNativeUws, listenExclusive } from '../server/http/listen.ts';
@@ -36,6 +38,8 @@ export interface ExchangeOptions {
   now?: () => number;
   /** metrics registry and instruments (default: a fresh one) */
   metrics?: ExchangeMetrics;
+  /** where the order engine's events go besides its listeners (NATS) */
+  publish?: (e: ExchangeEvent) => void;
 }
 
 /** A started exchange: its actual ports and a stop. */
@@ -43,6 +47,8 @@ export interface RunningExchange {
   port: number;
   mgmtPort: number;
   context: ExchangeContext;
+  /** the order engine (docs/orders.md), for the surfaces that place and cancel orders on it */
+  engine: OrderEngine;
   /** Stops listening, stops the feed and closes the store. */
   stop(): Promise<void>;
 }
@@ -59,8 +65,11 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
   const metrics = options.metrics ?? createExchangeMetrics(now);
   const store = options.store.kind === 'redis' ? metrics.timedRedisStore(options.store) : options.store;
   const context: ExchangeContext = { store, books, now: () => new Date(now()), log };
+  const engine = createOrderEngine(context, options.publish ? { publish: options.publish } : {});
+  let matching = false;
   const unsubscribe = options.feed.onBook((b) => {
-    books.put(b);
+    // a newer book: what was consumed from the one before comes back, and resting orders it reaches fill (docs/orders.md)
+    if (books.put(b) && matching) engine.onBook(b);
     metrics.bookArrived(b.symbol, b.ts);
   });
   const sockets: uws.us_listen_socket[] = [];
@@ -70,12 +79,18 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     // Requests already accepted finish (their commits are atomic either way) before the store closes.
     await api?.drained(5_000);
     unsubscribe();
+    // fills already decided land (bounded) before the store closes; a fill that does not is simply not made
+    await Promise.race([engine.settled(), new Promise((r) => setTimeout(r, 5_000).unref())]);
+    engine.stop();
     await options.feed.stop().catch((err: unknown) => log.error({ err }, 'feed did not stop cleanly'));
     await options.store.close();
   };
   try {
     await options.feed.start();
     await waitFor('the ledger store', () => options.store.ping(), log, 'start Redis, or fix REDIS_URL');
+    // resting orders of the store go on resting here (docs/orders.md#restart)
+    await engine.boot();
+    matching = true;
 
     const host = options.host ?? '127.0.0.1';
     const app = uws.App();
@@ -99,6 +114,7 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     port,
     mgmtPort,
     context,
+    engine,
     async stop() {
       await stop();
       log.info('exchange stopped');

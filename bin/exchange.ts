@@ -59,7 +59,15 @@ export async function startExchangeFromEnv(source: Record<string, string | undef
       }
     : ledger;
   try {
-    return await startExchange({ port: env.EXCHANGE_PORT, mgmtPort: env.EXCHANGE_MGMT_PORT, host: env.HOST, bookMaxAgeMs: env.BOOK_MAX_AGE_MS, feed, store });
+    return await startExchange({
+      port: env.EXCHANGE_PORT,
+      mgmtPort: env.EXCHANGE_MGMT_PORT,
+      host: env.HOST,
+      bookMaxAgeMs: env.BOOK_MAX_AGE_MS,
+      feed,
+      store,
+      ...(events ? { publish: (e) => events.publish(e) } : {}),
+    });
   } catch (err) {
     await store.close().catch(() => undefined);
     throw err;
