@@ -3,7 +3,8 @@
  * buys at the ask, sells at the bid, large orders walk levels, depth running out means a partial
  * fill), and keeps what orders took from each level of each snapshot: **consumed liquidity**
  * (docs/orders.md#consumed-liquidity). A walk sees a level's quantity less what earlier orders took
- * from the same snapshot; a newer snapshot is a new object with nothing consumed.
+ * from the same snapshot (the same book object); a newer snapshot is a new object with nothing
+ * consumed, even when a feed reuses a side's levels from the book before.
  *
  * @example
  *   const walk = walkBook(book, 'BUY', dec('2'));          // what is left to take now
@@ -62,7 +63,7 @@ export function walkBook(book: Pick<BookSnapshot, 'bids' | 'asks'>, side: Side, 
     const level = parsedLevel(levels, i);
     if (!level) continue;
     if (limits.limit && !withinLimit(side, level.price, limits.limit)) break;
-    const left = level.available.minus(consumedAt(levels, i));
+    const left = level.available.minus(consumedAt(book, side, i));
     if (left.lte(0)) continue;
     let qty = Decimal.min(remaining, left);
     if (budget) qty = Decimal.min(qty, budget.div(level.price).toDecimalPlaces(MONEY_DP, Decimal.ROUND_DOWN));
@@ -88,8 +89,8 @@ export type ParsedLevel = { price: Decimal; available: Decimal } | null;
 
 // A book is immutable once delivered: its levels are parsed once, when an order first reaches them.
 const parsedLevels = new WeakMap<readonly BookLevel[], ParsedLevel[]>();
-// What orders took from each level of a snapshot's side (the side's array is the snapshot's identity).
-const consumedLevels = new WeakMap<readonly BookLevel[], Decimal[]>();
+// What orders took from each level of a snapshot, by the side they took as (the snapshot object is its identity).
+const consumedLevels = new WeakMap<object, { BUY: Decimal[]; SELL: Decimal[] }>();
 
 /** Level `i` of `levels` as decimals (null when unusable), parsed once per snapshot. */
 export function parsedLevel(levels: readonly BookLevel[], i: number): ParsedLevel {
@@ -104,20 +105,20 @@ export function parsedLevel(levels: readonly BookLevel[], i: number): ParsedLeve
   return (parsed[i] = price.lte(0) || available.lte(0) ? null : { price, available });
 }
 
-/** What orders took from level `i` of this snapshot's side so far. */
-export const consumedAt = (levels: readonly BookLevel[], i: number): Decimal => consumedLevels.get(levels)?.[i] ?? ZERO;
+/** What takers on `side` took from level `i` of this snapshot so far. */
+export const consumedAt = (book: object, side: Side, i: number): Decimal => consumedLevels.get(book)?.[side][i] ?? ZERO;
 
-/** What is left on level `i` (zero for an unusable level). */
-export function leftAt(levels: readonly BookLevel[], i: number): Decimal {
-  const level = parsedLevel(levels, i);
-  return level ? level.available.minus(consumedAt(levels, i)) : ZERO;
+/** What is left for a taker on `side` at level `i` (zero for an unusable level). */
+export function leftAt(book: Pick<BookSnapshot, 'bids' | 'asks'>, side: Side, i: number): Decimal {
+  const level = parsedLevel(takenSide(book, side), i);
+  return level ? level.available.minus(consumedAt(book, side, i)) : ZERO;
 }
 
 /** Marks `fills` as taken from the snapshot: the next order on this snapshot sees less. */
 export function consume(book: Pick<BookSnapshot, 'bids' | 'asks'>, side: Side, fills: readonly Pick<Fill, 'level' | 'qty'>[]): void {
-  const levels = takenSide(book, side);
-  let taken = consumedLevels.get(levels);
-  if (!taken) consumedLevels.set(levels, (taken = []));
+  let consumed = consumedLevels.get(book);
+  if (!consumed) consumedLevels.set(book, (consumed = { BUY: [], SELL: [] }));
+  const taken = consumed[side];
   for (const f of fills) taken[f.level] = (taken[f.level] ?? ZERO).plus(f.qty);
 }
 

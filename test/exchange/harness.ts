@@ -39,6 +39,8 @@ export interface ExchangeUnderTest {
   nc: NatsConnection;
   /** Opens an account (expects 201) and returns its id. */
   openAccount(name: string, initialCash?: string, feeRate?: string): Promise<string>;
+  /** Publishes the BTC and SOL books again with a new time: what orders consumed from the old ones is back (docs/orders.md#consumed-liquidity). */
+  freshBooks(): Promise<void>;
   /** Places a market order, with an Idempotency-Key when `key` is given. */
   order(id: string, symbol: string, side: string, qty: string, key?: string): Promise<Response>;
   stop(): Promise<void>;
@@ -78,6 +80,10 @@ export async function startExchangeUnderTest(): Promise<ExchangeUnderTest> {
       return r.body.id as string;
     },
     order: (id, symbol, side, qty, key) => api.post(`/api/v1/accounts/${id}/orders`, { symbol, side, qty }, key ? { 'Idempotency-Key': key } : {}),
+    async freshBooks() {
+      await publishAndWait(nc, api, btcBook());
+      await publishAndWait(nc, api, solBook());
+    },
     async stop() {
       await nc.drain();
       await redis.quit();
@@ -124,6 +130,7 @@ export function exchangeForSuite(): ExchangeUnderTest {
     },
     openAccount: (name, initialCash, feeRate) => current().openAccount(name, initialCash, feeRate),
     order: (id, symbol, side, qty, key) => current().order(id, symbol, side, qty, key),
+    freshBooks: () => current().freshBooks(),
     stop: () => current().stop(),
   };
 }

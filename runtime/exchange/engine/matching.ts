@@ -36,7 +36,7 @@ function matchSide(resting: RestingOrders, book: BookSnapshot, side: 'BUY' | 'SE
   // levels before `top` are used up for every later order (each reaches no further than the one before it)
   let top = 0;
   for (const entry of resting.best(book.symbol, side)) {
-    while (top < levels.length && leftAt(levels, top).lte(0)) top++;
+    while (top < levels.length && leftAt(book, side, top).lte(0)) top++;
     const best = top < levels.length ? parsedLevel(levels, top) : null;
     if (!best || !withinLimit(side, best.price, entry.price)) break;
     const taken: MatchedFill['levels'] = [];
@@ -45,7 +45,7 @@ function matchSide(resting: RestingOrders, book: BookSnapshot, side: 'BUY' | 'SE
       const level = parsedLevel(levels, i);
       if (!level) continue;
       if (!withinLimit(side, level.price, entry.price)) break;
-      const qty = Decimal.min(leftAt(levels, i), want);
+      const qty = Decimal.min(leftAt(book, side, i), want);
       if (qty.lte(0)) continue;
       taken.push({ level: i, qty });
       want = want.minus(qty);
