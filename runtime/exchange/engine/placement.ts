@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import type { BookSnapshot } from '../../../adapters/feed/port.ts';
 import type { AccountBundle, TradeRecord } from '../../../adapters/store/exchange/port.ts';
 import { ok, refuse } from '../../../kernel/refusal.ts';
-import { engineOrderSteps, isOpen, type EngineOrderInput, type EngineOrderSnapshot, type OrderFill } from '../../../machines/engine-order.ts';
+import { engineOrderSteps, isOpen, type EngineOrderSnapshot, type OrderFill } from '../../../machines/engine-order.ts';
 import type { JournalEntry } from '../../../machines/exchange/journal.ts';
 import { applyLock, applyTrade, freeCash, freeQty, tradeFee, type Balances } from '../../../machines/exchange/ledger.ts';
-import { dec, fmt, ZERO } from '../../../machines/exchange/money.ts';
+import { dec, fmt, ZERO, type Decimal } from '../../../machines/exchange/money.ts';
 import { buyReserve } from '../../../machines/exchange/order-money.ts';
 import { serialPerAccount } from '../account-queue.ts';
 import { totalsOf } from '../accounts.ts';
@@ -118,16 +118,21 @@ interface PlacementAt {
   now: number;
 }
 
-/** The commit of a placement, or its refusal (pure apart from reading the snapshot's consumed liquidity). */
-function planPlacement(
-  p: ParsedPlacement,
-  at: PlacementAt,
-): Plan | ReturnType<typeof refuse<'INSUFFICIENT_FUNDS' | 'INSUFFICIENT_POSITION' | 'PRICE_UNAVAILABLE' | 'WOULD_TAKE' | 'FOK_NOT_FILLABLE'>> {
-  const { account } = at.bundle;
-  const takerRate = account.feeRate;
-  const makerRate = account.makerFeeRate ?? account.feeRate;
+type PlacementRefusal = ReturnType<typeof refuse<'INSUFFICIENT_FUNDS' | 'INSUFFICIENT_POSITION' | 'PRICE_UNAVAILABLE' | 'WOULD_TAKE' | 'FOK_NOT_FILLABLE'>>;
+
+/** What an order takes at once and what it leaves to rest, by its type (docs/orders.md#order-types). */
+interface Taking {
+  takes: BookWalk | null;
+  origQty: Decimal;
+  restingQty: Decimal;
+  /** whether the order rests (GTC, LIMIT_MAKER) rather than expire what it did not take */
+  rests: boolean;
+}
+
+/** What `p` takes from the book at `at`, or the refusal its type makes of the book. */
+function taking(p: ParsedPlacement, book: BookSnapshot | null): Taking | PlacementRefusal {
   const limits = { ...(p.price ? { limit: p.price } : {}), ...(p.quote ? { quote: p.quote } : {}) };
-  const walk = at.book ? walkBook(at.book, p.side, p.qty ?? dec('1e30'), limits) : null;
+  const walk = book ? walkBook(book, p.side, p.qty ?? dec('1e30'), limits) : null;
   const taken = walk?.filledQty ?? ZERO;
   if (p.type === 'MARKET' && taken.isZero()) return refuse('PRICE_UNAVAILABLE', `no fresh ${p.symbol} book with anything left to take`);
   if (p.type === 'LIMIT_MAKER' && taken.gt(0)) return refuse('WOULD_TAKE', 'a LIMIT_MAKER order would immediately match and take');
@@ -135,22 +140,49 @@ function planPlacement(
   const takes = p.type === 'LIMIT_MAKER' ? null : walk;
   const origQty = p.qty ?? taken;
   const rests = p.type === 'LIMIT_MAKER' || (p.type === 'LIMIT' && p.timeInForce === 'GTC');
-  const restingQty = rests ? origQty.minus(takes?.filledQty ?? ZERO) : ZERO;
-  const lock = restingQty.isZero() ? ZERO : p.side === 'BUY' ? buyReserve(p.price ?? ZERO, restingQty, makerRate) : restingQty;
-  const fills = (takes?.fills ?? []).map((f, i) => {
-    const fee = tradeFee(f.gross, takerRate);
-    return { tradeId: `${at.orderId}-${i + 1}`, price: fmt(f.price), qty: fmt(f.qty), quoteQty: fmt(f.gross), commission: fmt(fee), fee, f };
-  });
-  const cost = fills.reduce((a, x) => a.plus(x.f.gross).plus(x.fee), ZERO);
-  let b = at.bundle.balances;
+  return { takes, origQty, rests, restingQty: rests ? origQty.minus(takes?.filledQty ?? ZERO) : ZERO };
+}
+
+/** The refusal when the free balance does not cover the order (docs/orders.md#locking), else null. */
+function uncovered(p: ParsedPlacement, b: Balances, cost: Decimal, lock: Decimal, sells: Decimal): PlacementRefusal | null {
   if (p.side === 'BUY' && freeCash(b).lt(cost.plus(lock))) {
     return refuse('INSUFFICIENT_FUNDS', `free cash ${fmt(freeCash(b))} is below the ${fmt(cost.plus(lock))} this order needs (fills, fees and lock)`);
   }
-  const sells = p.type === 'MARKET' && p.qty === null ? taken : origQty;
   if (p.side === 'SELL' && freeQty(b, p.symbol).lt(sells)) {
     return refuse('INSUFFICIENT_POSITION', `free position ${fmt(freeQty(b, p.symbol))} ${p.symbol} is below the ${fmt(sells)} to sell`);
   }
-  const input: EngineOrderInput = {
+  return null;
+}
+
+/** The commit of a placement, or its refusal (pure apart from reading the snapshot's consumed liquidity). */
+function planPlacement(p: ParsedPlacement, at: PlacementAt): Plan | PlacementRefusal {
+  const { account } = at.bundle;
+  const [takerRate, makerRate] = [account.feeRate, account.makerFeeRate ?? account.feeRate];
+  const t = taking(p, at.book);
+  if (!('rests' in t)) return t;
+  const lock = t.restingQty.isZero() ? ZERO : p.side === 'BUY' ? buyReserve(p.price ?? ZERO, t.restingQty, makerRate) : t.restingQty;
+  const fills: (OrderFill & { fee: Decimal; gross: Decimal; filled: Decimal })[] = (t.takes?.fills ?? []).map((f, i) => {
+    const fee = tradeFee(f.gross, takerRate);
+    const [tradeId, bookTs] = [`${at.orderId}-${i + 1}`, at.book?.ts ?? 0];
+    return {
+      tradeId,
+      price: fmt(f.price),
+      qty: fmt(f.qty),
+      quoteQty: fmt(f.gross),
+      commission: fmt(fee),
+      liquidity: 'TAKER',
+      bookTs,
+      time: at.now,
+      fee,
+      gross: f.gross,
+      filled: f.qty,
+    };
+  });
+  const cost = fills.reduce((a, x) => a.plus(x.gross).plus(x.fee), ZERO);
+  const refusal = uncovered(p, at.bundle.balances, cost, lock, p.type === 'MARKET' && p.qty === null ? (t.takes?.filledQty ?? ZERO) : t.origQty);
+  if (refusal) return refusal;
+  const lockAsset = lock.isZero() ? null : p.side === 'BUY' ? 'USDT' : p.symbol;
+  let order = engineOrderSteps.start({
     orderId: at.orderId,
     accountId: account.id,
     clientOrderId: at.clientOrderId,
@@ -159,42 +191,45 @@ function planPlacement(
     type: p.type,
     timeInForce: p.timeInForce,
     price: p.price?.toFixed() ?? null,
-    origQty: origQty.toFixed(),
+    origQty: t.origQty.toFixed(),
     quoteOrderQty: p.quote?.toFixed() ?? null,
     makerRate: makerRate.toFixed(),
     takerRate: takerRate.toFixed(),
-    lockAsset: lock.isZero() ? null : p.side === 'BUY' ? 'USDT' : p.symbol,
+    lockAsset,
     locked: lock.toFixed(),
-    restingQty: restingQty.toFixed(),
+    restingQty: t.restingQty.toFixed(),
     createdAt: at.now,
-  };
-  let order = engineOrderSteps.start(input);
+  });
   const ts = new Date(at.now).toISOString();
-  const journal: JournalEntry[] = [];
-  const trades: TradeRecord[] = [];
-  const orderFills: OrderFill[] = [];
-  for (const x of fills) {
-    const fill = {
-      tradeId: x.tradeId,
-      price: x.price,
-      qty: x.qty,
-      quoteQty: x.quoteQty,
-      commission: x.commission,
-      liquidity: 'TAKER' as const,
-      bookTs: at.book?.ts ?? 0,
-      time: at.now,
-    };
+  const [journal, trades] = [[] as JournalEntry[], [] as TradeRecord[]];
+  let b = at.bundle.balances;
+  for (const { fee, gross, filled, ...fill } of fills) {
     order = engineOrderSteps.send(order, { type: 'FILL', fill, release: '0' });
-    orderFills.push(fill);
     const trade: TradeRecord = { ...fill, orderId: at.orderId, clientOrderId: at.clientOrderId, symbol: p.symbol, side: p.side, commissionAsset: 'USDT' };
     trades.push(trade);
     journal.push(tradeEntry(trade, ts));
-    b = applyTrade(b, { symbol: p.symbol, side: p.side, qty: x.f.qty, gross: x.f.gross, fee: x.fee });
+    b = applyTrade(b, { symbol: p.symbol, side: p.side, qty: filled, gross, fee });
   }
-  if (isOpen(order) && !rests) order = engineOrderSteps.send(order, { type: 'EXPIRE', time: at.now });
-  if (input.lockAsset) {
-    b = applyLock(b, input.lockAsset, lock);
-    journal.push({ type: 'LOCK', ts, orderId: at.orderId, asset: input.lockAsset, amount: lock.toFixed() });
+  if (isOpen(order) && !t.rests) order = engineOrderSteps.send(order, { type: 'EXPIRE', time: at.now });
+  if (lockAsset) {
+    b = applyLock(b, lockAsset, lock);
+    journal.push({ type: 'LOCK', ts, orderId: at.orderId, asset: lockAsset, amount: lock.toFixed() });
   }
-  return { order, balances: b, journal, trades, fills: orderFills, walk: takes };
+  return {
+    order,
+    balances: b,
+    journal,
+    trades,
+    fills: trades.map(({ tradeId, price, qty, quoteQty, commission, liquidity, bookTs, time }) => ({
+      tradeId,
+      price,
+      qty,
+      quoteQty,
+      commission,
+      liquidity,
+      bookTs,
+      time,
+    })),
+    walk: t.takes,
+  };
 }
