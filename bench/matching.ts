@@ -10,7 +10,8 @@
  * book (0.05 a level) so a few orders fill per crossing update, whatever N. Measured per update:
  * the synchronous work of taking the book in (book cache + engine matching and queuing the fills);
  * per fill: from the match to its `order` event, after its commit landed in Redis. Baseline (same
- * run, same books): the same updates with no resting order at all.
+ * run, same books): the same updates with no resting order at all. Each size first streams
+ * BENCH_WARMUP_SECONDS (2) of books that are not measured.
  * BENCH_MATCHING_SIZES (e.g. "1000,10000") overrides the sizes.
  */
 import { createRedisExchangeStore } from '../adapters/store/exchange/redis.ts';
@@ -26,6 +27,8 @@ import { percentile, pool, report, sleep, type Row } from './support/measure.ts'
 import { startBenchRedis } from './support/stack.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+// updates before the measured ones (compiling the hot paths), not reported
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const SIZES = (process.env.BENCH_MATCHING_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const ACCOUNTS = 100;
 const NEAR = 10;
@@ -84,11 +87,11 @@ async function placeResting(engine: OrderEngine, ids: string[], n: number): Prom
   });
 }
 
-/** Books every 100 ms for SECONDS; µs of each update's synchronous work. */
-async function streamBooks(ctx: { books: ReturnType<typeof bookCache>; engine: OrderEngine }): Promise<number[]> {
+/** Books every 100 ms for `seconds`; µs of each update's synchronous work. */
+async function streamBooks(ctx: { books: ReturnType<typeof bookCache>; engine: OrderEngine }, seconds = SECONDS): Promise<number[]> {
   const us: number[] = [];
   const moves = [1, 0.9985, 1, 1.0015];
-  const end = performance.now() + SECONDS * 1000;
+  const end = performance.now() + seconds * 1000;
   for (let k = 0; performance.now() < end; k++) {
     for (const symbol of BOOK_SYMBOLS) {
       const book = bookAt(symbol, moves[k % moves.length] as number, '0.05', Date.now() + k);
@@ -108,6 +111,7 @@ const redis = await startBenchRedis();
 try {
   const rows: Row[] = [];
   const baselineSetup = await engineWith(redis.url, 'bench-matching-baseline');
+  await streamBooks(baselineSetup, WARMUP);
   const baseline = await streamBooks(baselineSetup);
   await baselineSetup.store.close();
   for (const n of SIZES) {
@@ -116,6 +120,8 @@ try {
     const placedAt = performance.now();
     await placeResting(setup.engine, setup.ids, n);
     const placing = (performance.now() - placedAt) / 1000;
+    await streamBooks(setup, WARMUP);
+    latencies.length = 0;
     const us = await streamBooks(setup);
     rows.push({
       measure: `book update with ${n} resting orders`,
