@@ -111,7 +111,8 @@ interface Taken {
 /** What the runs exercised, so a run that never filled or canceled anything cannot pass unnoticed. */
 const seen = { maker: 0, taker: 0, canceled: 0, native: 0 };
 
-async function runSequence(store: ExchangeStore, commands: Command[], tag: string): Promise<void> {
+/** Runs `commands` one after another (checking the balances after each), or all in flight at once (`concurrent`: books land between them). */
+async function runSequence(store: ExchangeStore, commands: Command[], tag: string, concurrent = false): Promise<void> {
   let clock = 1_700_000_000_000;
   const books = bookCache(60_000, () => clock);
   const ctx: ExchangeContext = { store, books, now: () => new Date(clock), log: log.child({}, { level: 'silent' }) };
@@ -135,18 +136,10 @@ async function runSequence(store: ExchangeStore, commands: Command[], tag: strin
     await feed({ symbol, bids: [['99.00', '50.000']], asks: [['101.00', '50.000']], ts: ++clock });
     for (const accountId of ids) expect((await engine.place({ accountId, symbol, side: 'BUY', type: 'MARKET', quantity: '10' })).ok).toBe(true);
   }
-  for (const c of commands) {
-    clock += 1;
-    if (c.kind === 'book') {
-      const { symbol, move, spread, bids, asks } = c.spec;
-      const last = books.fresh(symbol)!;
-      const mid = dec(last.bids[0]![0])
-        .times(1000 + move)
-        .div(10)
-        .round()
-        .toNumber();
-      await feed({ symbol, bids: levelsOf(mid, -1, bids), asks: levelsOf(mid + spread, 1, asks), ts: clock });
-    } else if (c.kind === 'place') {
+  // native market orders: the book each priced itself on, by order id (the record has the fills)
+  const nativeBooks = new Map<string, { accountId: string; book: BookSnapshot }>();
+  const step = async (c: Exclude<Command, { kind: 'book' }>): Promise<void> => {
+    if (c.kind === 'place') {
       const book = books.fresh(c.symbol)!;
       const mid = dec(book.bids[0]![0]).plus(book.asks[0]![0]).div(2);
       const price = mid
@@ -169,25 +162,57 @@ async function runSequence(store: ExchangeStore, commands: Command[], tag: strin
       });
       if (!r.ok) expect(['INSUFFICIENT_FUNDS', 'INSUFFICIENT_POSITION', 'PRICE_UNAVAILABLE', 'WOULD_TAKE', 'FOK_NOT_FILLABLE']).toContain(r.code);
     } else if (c.kind === 'native') {
+      // the order reads its book synchronously, before its first await
       const book = books.fresh(c.symbol)!;
       const r = await placeOrder(ctx, { accountId: ids[c.account]!, symbol: c.symbol, side: c.side, qty: units(c.qty, 3), idempotencyKey: null });
-      if (r.ok) {
-        const record = (await store.orders(ids[c.account]!, 1))[0]!;
-        seen.native++;
-        for (const f of record.fills) taken.push({ symbol: c.symbol, bookTs: book.ts, side: c.side, price: dec(f.price), qty: dec(f.qty), maker: false });
-      } else expect(['INSUFFICIENT_FUNDS', 'INSUFFICIENT_POSITION', 'PRICE_UNAVAILABLE']).toContain(r.code);
+      if (r.ok) nativeBooks.set(r.value.body.orderId!, { accountId: ids[c.account]!, book });
+      else expect(['INSUFFICIENT_FUNDS', 'INSUFFICIENT_POSITION', 'PRICE_UNAVAILABLE']).toContain(r.code);
     } else {
       const open = await engine.openOrders(ids[c.account]!);
-      if (!open.ok || open.value.length === 0) continue;
+      if (!open.ok || open.value.length === 0) return;
       const o = open.value[c.pick % open.value.length]!;
       const r = await engine.cancel(ids[c.account]!, o.symbol, { orderId: o.orderId });
-      expect(r.ok).toBe(true);
-      seen.canceled++;
+      // in flight, another command may have filled or canceled it meanwhile
+      if (r.ok) seen.canceled++;
+      else expect(concurrent ? ['ORDER_NOT_OPEN'] : []).toContain(r.code);
     }
-    for (const id of ids) await checkBalances(store, id);
+  };
+  const inFlight: Promise<void>[] = [];
+  for (const c of commands) {
+    clock += 1;
+    if (c.kind === 'book') {
+      const { symbol, move, spread, bids, asks } = c.spec;
+      const last = books.fresh(symbol)!;
+      const mid = dec(last.bids[0]![0])
+        .times(1000 + move)
+        .div(10)
+        .round()
+        .toNumber();
+      const book = { symbol, bids: levelsOf(mid, -1, bids), asks: levelsOf(mid + spread, 1, asks), ts: clock };
+      shown.set(`${symbol}:${book.ts}`, book);
+      if (books.put(book)) engine.onBook(book);
+      if (!concurrent) await engine.settled();
+    } else if (concurrent) {
+      inFlight.push(step(c));
+      // a few commands start in the same turn; then the ones in flight move on a little
+      if (inFlight.length % 3 === 0) await new Promise((r) => setImmediate(r));
+    } else {
+      await step(c);
+    }
+    if (!concurrent) for (const id of ids) await checkBalances(store, id);
+  }
+  await Promise.all(inFlight);
+  for (const id of ids) {
+    for (const o of await store.orders(id, 1_000_000)) {
+      const priced = nativeBooks.get(o.orderId);
+      if (!priced) continue;
+      seen.native++;
+      for (const f of o.fills) taken.push({ symbol: o.symbol, bookTs: priced.book.ts, side: o.side, price: dec(f.price), qty: dec(f.qty), maker: false });
+    }
   }
   await engine.settled();
   for (const id of ids) {
+    await checkBalances(store, id);
     for (const symbol of BOOK_SYMBOLS) {
       const trades = await store.trades(id);
       for (const t of trades.filter((x) => x.symbol === symbol)) {
@@ -275,6 +300,14 @@ describe('order engine properties', () => {
     ).toBe(true);
   });
 
+  it('in memory, with every order and cancel in flight at once and books landing between them', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(sequences, (commands) => runSequence(createMemoryExchangeStore(), commands, `mem-concurrent-${run++}`, true)),
+      { numRuns: 100 },
+    );
+  });
+
   it('on the journal file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'engine-prop-'));
     let run = 0;
@@ -302,6 +335,21 @@ describe('order engine properties', () => {
     });
     afterAll(async () => {
       await redis?.stop();
+    });
+
+    it('holds with everything in flight at once', async () => {
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(sequences, async (commands) => {
+          const store = createRedisExchangeStore(redis.url, `engine-prop-concurrent-${run}`);
+          try {
+            await runSequence(store, commands, `redis-concurrent-${run++}`, true);
+          } finally {
+            await store.close();
+          }
+        }),
+        { numRuns: 25 },
+      );
     });
 
     it('holds too', async () => {
