@@ -170,10 +170,12 @@ export class MemoryLedger {
     return [...(this.accounts.get(accountId)?.engineOrders.values() ?? [])].map((s) => JSON.parse(s) as unknown);
   }
 
-  openEngineOrders(): OpenEngineOrder[] {
+  openEngineOrders(only?: string): OpenEngineOrder[] {
     const out: OpenEngineOrder[] = [];
-    for (const [accountId, h] of this.accounts)
+    for (const [accountId, h] of this.accounts) {
+      if (only !== undefined && accountId !== only) continue;
       for (const id of h.open) out.push({ accountId, state: JSON.parse(h.engineOrders.get(id) ?? 'null') as unknown });
+    }
     return out;
   }
 
@@ -234,7 +236,7 @@ export function ledgerReads(
     readOrderState: async (accountId, orderId) => ledger.readState(accountId, orderId),
     engineOrder: async (accountId, ref) => ledger.engineOrder(accountId, ref),
     engineOrders: async (accountId) => ledger.engineOrders(accountId),
-    openEngineOrders: async () => ledger.openEngineOrders(),
+    openEngineOrders: async (accountId) => ledger.openEngineOrders(accountId),
     trades: async (accountId) => ledger.trades(accountId),
   };
 }

@@ -168,8 +168,8 @@ export interface ExchangeStore {
   engineOrder(accountId: string, ref: EngineOrderRef): Promise<unknown>;
   /** Snapshots of every engine order of the account, oldest first. */
   engineOrders(accountId: string): Promise<unknown[]>;
-  /** Every open engine order of every account (a restart reloads them). */
-  openEngineOrders(): Promise<OpenEngineOrder[]>;
+  /** Every open engine order of one account, or of every account (a restart reloads them), in no particular order. */
+  openEngineOrders(accountId?: string): Promise<OpenEngineOrder[]>;
   /** Fills of the account's engine orders, oldest first. */
   trades(accountId: string): Promise<TradeRecord[]>;
   /** Removes the account and everything it owns; false when it did not exist. */

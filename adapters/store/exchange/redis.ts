@@ -286,14 +286,19 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
       return states.filter((s): s is string => s !== null).map((s) => JSON.parse(s) as unknown);
     },
 
-    async openEngineOrders() {
+    async openEngineOrders(only) {
       const byAccount = new Map<string, string[]>();
-      for (const member of await redis.smembers(allOpen)) {
-        const [accountId = '', orderId = ''] = member.split(' ');
-        byAccount.set(accountId, [...(byAccount.get(accountId) ?? []), orderId]);
-      }
+      if (only !== undefined) byAccount.set(only, await redis.smembers(k(only).open));
+      else
+        for (const member of await redis.smembers(allOpen)) {
+          const [accountId = '', orderId = ''] = member.split(' ');
+          const ids = byAccount.get(accountId);
+          if (ids) ids.push(orderId);
+          else byAccount.set(accountId, [orderId]);
+        }
       const out: OpenEngineOrder[] = [];
       for (const [accountId, ids] of byAccount) {
+        if (ids.length === 0) continue;
         const states = await redis.hmget(k(accountId).engineOrders, ...ids);
         for (const s of states) if (s !== null) out.push({ accountId, state: JSON.parse(s) as unknown });
       }

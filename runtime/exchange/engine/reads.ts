@@ -28,11 +28,13 @@ export async function readOrder(ctx: ExchangeContext, accountId: string, symbol:
   return ok(orderView(order));
 }
 
-/** Open orders of the account, on one symbol or all, oldest first. */
+/** Open orders of the account, on one symbol or all, oldest first (from the store's open-order index, not the whole history). */
 export async function readOpenOrders(ctx: ExchangeContext, accountId: string, symbol?: BookSymbol): Promise<EngineResult<OrderView[]>> {
-  const orders = await ordersOf(ctx, accountId);
-  if (!orders) return missing(accountId);
-  return ok(orders.filter((o) => isOpen(o) && (symbol === undefined || o.context.symbol === symbol)).map(orderView));
+  const [loaded, open] = await Promise.all([ctx.store.load(accountId), ctx.store.openEngineOrders(accountId)]);
+  if (!loaded) return missing(accountId);
+  const orders = open.map((o) => restoreEngineOrder(o.state)).filter((o) => isOpen(o) && (symbol === undefined || o.context.symbol === symbol));
+  orders.sort((a, b) => a.context.createdAt - b.context.createdAt || a.context.orderId.localeCompare(b.context.orderId));
+  return ok(orders.map(orderView));
 }
 
 /** Every order of the account on `symbol`, oldest first. */
