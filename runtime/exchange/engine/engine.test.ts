@@ -59,9 +59,11 @@ describe('order engine', () => {
     const placed = value(await t.engine.place({ accountId: t.id, symbol: 'SOLUSDT', side: 'BUY', type: 'LIMIT', quantity: '2', price: '148' }));
     expect(placed.order).toMatchObject({ status: 'NEW', executedQty: '0.0000000000', locked: '296.2960000000', timeInForce: 'GTC' });
     expect(await t.balances()).toEqual({ USDT: ['9703.7040000000', '296.2960000000'] });
-    // a book whose best ask is above the price fills nothing
+    // a book whose best ask is above the price fills nothing; nor does one that arrives already stale
     await t.feed(sol([['148.5', '10']], [['149', '10']]));
-    expect(value(await t.engine.openOrders(t.id))).toHaveLength(1);
+    clock += 60_000;
+    await t.feed({ ...sol([['146', '10']], [['147', '10']]), ts: clock - 30_001 });
+    expect(value(await t.engine.openOrders(t.id)).map((o) => o.status)).toEqual(['NEW']);
     // asks at 147 and 148, 1.5 in all: 1.5 fills, at 148 (the limit), maker
     const reaching = sol(
       [['146', '10']],

@@ -97,7 +97,8 @@ export function createOrderEngine(ctx: ExchangeContext, options: OrderEngineOpti
     myTrades: (accountId, symbol) => readTrades(ctx, accountId, symbol),
     balances: (accountId) => readBalances(ctx, accountId),
     onBook(book) {
-      if (core.stopped) return;
+      // a book already past the staleness cut-off when it arrives trades nothing (docs/exchange-api.md#symbols)
+      if (core.stopped || !ctx.books.isFresh(book)) return;
       const matchedAt = performance.now();
       for (const m of matchBook(core.resting, book)) {
         const landing = commitRestingFill(core, m, matchedAt);
