@@ -115,6 +115,7 @@ async function realCommitPayload(redis: Redis, accountId: string): Promise<Commi
   if (!equity || !score || !entries[0] || !state || (idempotencyKey !== null && !idem)) throw new Error('the stored order is incomplete');
   return {
     cash: account.cash as string,
+    cashLocked: account.cashLocked ?? '0',
     netDeposits: account.netDeposits as string,
     feesPaid: account.feesPaid as string,
     positions,

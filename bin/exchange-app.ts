@@ -12,6 +12,8 @@ import type { ExchangeStore } from '../adapters/store/exchange/port.ts';
 import { bookCache } from '../runtime/exchange/book-cache.ts';
 import type { ExchangeContext } from '../runtime/exchange/context.ts';
 import { createExchangeMetrics, type ExchangeMetrics } from '../runtime/exchange/metrics.ts';
+import { createOrderEngine, type OrderEngine } from '../runtime/exchange/engine/engine.ts';
+import type { ExchangeEvent } from '../runtime/exchange/events.ts';
 import { componentLog, log as rootLog, type Logger } from '../kernel/log.ts';
 import { waitFor } from '../runtime/wait-for.ts';
 import { assertNativeUws, listenExclusive } from '../server/http/listen.ts';
@@ -53,6 +55,8 @@ export interface ExchangeOptions {
   candles?: CandleStore;
   /** request weight per address and minute on /api/v3 (docs/operations.md#processes: BINANCE_WEIGHT_LIMIT) [6000] */
   weightLimit?: number;
+  /** where the order engine's events go besides its listeners (NATS) */
+  publish?: (e: ExchangeEvent) => void;
 }
 
 /** A started exchange: its actual ports and a stop. */
@@ -62,6 +66,8 @@ export interface RunningExchange {
   context: ExchangeContext;
   /** the Binance-shaped surface's context (docs/exchange-api.md#binance-spot-api) */
   binance: BinanceContext;
+  /** the order engine (docs/orders.md), for the surfaces that place and cancel orders on it */
+  engine: OrderEngine;
   /** Stops listening, stops the feed and closes the store. */
   stop(): Promise<void>;
 }
@@ -97,8 +103,11 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     candles: new CandleRecorder(candleStore, log),
     weights: new RequestWeights(options.weightLimit ?? 6_000, now),
   };
+  const engine = createOrderEngine(context, options.publish ? { publish: options.publish } : {});
+  let matching = false;
   const unsubscribe = options.feed.onBook((b) => {
-    books.put(b);
+    // a newer book: what was consumed from the one before comes back, and resting orders it reaches fill (docs/orders.md)
+    if (books.put(b) && matching) engine.onBook(b);
     metrics.bookArrived(b.symbol, b.ts);
     if (sequence.accept(b)) binanceContext.candles.add(b);
   });
@@ -113,12 +122,18 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     unsubscribe();
     await candleStore.close();
     await keys.close();
+    // fills already decided land (bounded) before the store closes; a fill that does not is simply not made
+    await Promise.race([engine.settled(), new Promise((r) => setTimeout(r, 5_000).unref())]);
+    engine.stop();
     await options.feed.stop().catch((err: unknown) => log.error({ err }, 'feed did not stop cleanly'));
     await options.store.close();
   };
   try {
     await options.feed.start();
     await waitFor('the ledger store', () => options.store.ping(), log, 'start Redis, or fix REDIS_URL');
+    // resting orders of the store go on resting here (docs/orders.md#restart)
+    await engine.boot();
+    matching = true;
 
     const host = options.host ?? '127.0.0.1';
     const app = uws.App();
@@ -146,6 +161,7 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     mgmtPort,
     context,
     binance: binanceContext,
+    engine,
     async stop() {
       await stop();
       log.info('exchange stopped');

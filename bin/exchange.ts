@@ -95,6 +95,7 @@ export async function startExchangeFromEnv(source: Record<string, string | undef
       apiKeys,
       candles,
       weightLimit: env.BINANCE_WEIGHT_LIMIT,
+      ...(events ? { publish: (e) => events.publish(e) } : {}),
     });
   } catch (err) {
     await store.close().catch(() => undefined);

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 
-import { applyCashMovement, applyTrade, openingBalances, type Balances } from './ledger.ts';
+import { applyCashMovement, applyLock, applyTrade, openingBalances, type Balances } from './ledger.ts';
 import { dec } from './money.ts';
 import { BOOK_SYMBOLS } from '../../kernel/domain.ts';
 
@@ -26,9 +26,11 @@ export const JournalEntrySchema = v.variant('type', [
     gross: amount,
     fee: amount,
   }),
+  // an open order's reservation (docs/orders.md#locking): `amount` of `asset` locked, or released
+  v.object({ type: v.picklist(['LOCK', 'UNLOCK']), ts: v.string(), orderId: v.string(), asset: v.picklist(['USDT', ...BOOK_SYMBOLS]), amount }),
 ]);
 
-/** One journal entry. `amount` of DEPOSIT/WITHDRAWAL/CASH_SET is the signed cash delta. */
+/** One journal entry. `amount` of DEPOSIT/WITHDRAWAL/CASH_SET is the signed cash delta; of LOCK/UNLOCK the (positive) amount held or released. */
 export type JournalEntry = v.InferOutput<typeof JournalEntrySchema>;
 
 /** Validates an entry read back from storage; throws on a corrupt record. */
@@ -50,11 +52,22 @@ export function replayJournal(entries: readonly JournalEntry[]): Balances {
       continue;
     }
     if (!b) throw new Error('journal does not start with OPEN');
-    b =
-      e.type === 'TRADE'
-        ? applyTrade(b, { symbol: e.symbol, side: e.side, qty: dec(e.qty), gross: dec(e.gross), fee: dec(e.fee) })
-        : applyCashMovement(b, dec(e.amount));
+    b = applyEntry(b, e);
   }
   if (!b) throw new Error('empty journal');
   return b;
+}
+
+/** One entry applied to the balances before it (an OPEN is not: it starts the balances). */
+function applyEntry(b: Balances, e: Exclude<JournalEntry, { type: 'OPEN' }>): Balances {
+  switch (e.type) {
+    case 'TRADE':
+      return applyTrade(b, { symbol: e.symbol, side: e.side, qty: dec(e.qty), gross: dec(e.gross), fee: dec(e.fee) });
+    case 'LOCK':
+      return applyLock(b, e.asset, dec(e.amount));
+    case 'UNLOCK':
+      return applyLock(b, e.asset, dec(e.amount).neg());
+    default:
+      return applyCashMovement(b, dec(e.amount));
+  }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyCashMovement, applyTrade, avgCost, openingBalances, tradeFee } from './ledger.ts';
+import { applyCashMovement, applyLock, applyTrade, avgCost, freeCash, freeQty, openingBalances, tradeFee } from './ledger.ts';
+import { replayJournal } from './journal.ts';
 import { dec, fmt } from './money.ts';
 import { valueAccount } from '../../runtime/exchange/valuation.ts';
 
@@ -35,6 +36,28 @@ describe('ledger (average-cost method)', () => {
   it('values a position without any book at its cost basis', () => {
     const b = applyTrade(openingBalances(dec('500')), { symbol: 'BTCUSDT', side: 'BUY', qty: dec('0.001'), gross: dec('97'), fee: dec('0.097') });
     expect(fmt(valueAccount(b, dec('500'), {}).unrealizedPnl)).toBe('0.0000000000');
+  });
+});
+
+describe('locks', () => {
+  it('hold part of cash or of a position without moving it, and replay from LOCK/UNLOCK entries', () => {
+    let b = applyTrade(openingBalances(dec('1000')), { symbol: 'SOLUSDT', side: 'BUY', qty: dec('2'), gross: dec('200'), fee: dec('0.2') });
+    b = applyLock(applyLock(b, 'USDT', dec('300.3')), 'SOLUSDT', dec('1.5'));
+    expect(b.cash.toFixed()).toBe('799.8');
+    expect(freeCash(b).toFixed()).toBe('499.5');
+    expect(freeQty(b, 'SOLUSDT').toFixed()).toBe('0.5');
+    expect(freeQty(b, 'BTCUSDT').toFixed()).toBe('0');
+    b = applyLock(b, 'USDT', dec('-300.3'));
+    const replayed = replayJournal([
+      { type: 'OPEN', ts: 't', amount: '1000' },
+      { type: 'TRADE', ts: 't', orderId: 'o', symbol: 'SOLUSDT', side: 'BUY', qty: '2', gross: '200', fee: '0.2' },
+      { type: 'LOCK', ts: 't', orderId: 'a', asset: 'USDT', amount: '300.3' },
+      { type: 'LOCK', ts: 't', orderId: 'b', asset: 'SOLUSDT', amount: '1.5' },
+      { type: 'UNLOCK', ts: 't', orderId: 'a', asset: 'USDT', amount: '300.3' },
+    ]);
+    expect(replayed.cashLocked.toFixed()).toBe(b.cashLocked.toFixed());
+    expect(replayed.positions.SOLUSDT?.locked.toFixed()).toBe('1.5');
+    expect(replayed.cash.toFixed()).toBe(b.cash.toFixed());
   });
 });
 

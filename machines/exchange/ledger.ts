@@ -8,6 +8,11 @@
  * proportion to the quantity sold (all of it when the position closes) and realizes
  * (gross - fee) - released basis. avgCost = basis / qty. Hence, exactly:
  * pnl = realizedPnl + unrealizedPnl = equity - (initialCash + netDeposits).
+ *
+ * Locks (docs/orders.md#locking): an open order reserves part of the cash (a BUY) or of a position
+ * (a SELL). A lock moves nothing: `cash` and `qty` stay the totals, `cashLocked` and `locked` say how
+ * much of them open orders hold, and what is free is the difference. Every lock and release is a
+ * journal entry (LOCK / UNLOCK), so free and locked replay like every other balance.
  */
 
 import { type Decimal, toMoney, ZERO } from './money.ts';
@@ -24,11 +29,15 @@ export interface PositionState {
   costBasis: Decimal;
   /** Profit realized by sells of this symbol, sell fees and released buy fees included. */
   realizedPnl: Decimal;
+  /** Part of `qty` held by open SELL orders (docs/orders.md#locking). */
+  locked: Decimal;
 }
 
 /** The balances of one account that every change updates. */
 export interface Balances {
   cash: Decimal;
+  /** Part of `cash` held by open BUY orders (docs/orders.md#locking). */
+  cashLocked: Decimal;
   /** Sum of deposits, withdrawals and manual cash adjustments (not profit: docs/exchange-api.md#totals-and-pnl). */
   netDeposits: Decimal;
   /** Total fees charged on trades. */
@@ -37,7 +46,7 @@ export interface Balances {
 }
 
 /** An empty position. */
-export const flatPosition = (symbol: BookSymbol): PositionState => ({ symbol, qty: ZERO, costBasis: ZERO, realizedPnl: ZERO });
+export const flatPosition = (symbol: BookSymbol): PositionState => ({ symbol, qty: ZERO, costBasis: ZERO, realizedPnl: ZERO, locked: ZERO });
 
 /** Average cost per unit held, zero when flat. */
 export const avgCost = (p: PositionState): Decimal => (p.qty.isZero() ? ZERO : toMoney(p.costBasis.div(p.qty)));
@@ -77,6 +86,7 @@ export function applyTrade(b: Balances, t: TradeFacts): Balances {
   const before = b.positions[t.symbol] ?? flatPosition(t.symbol);
   return {
     cash: b.cash.plus(tradeCashDelta(t)),
+    cashLocked: b.cashLocked,
     netDeposits: b.netDeposits,
     feesPaid: b.feesPaid.plus(t.fee),
     positions: { ...b.positions, [t.symbol]: applyTradeToPosition(before, t) },
@@ -91,7 +101,32 @@ export const applyCashMovement = (b: Balances, delta: Decimal): Balances => ({
 });
 
 /** Balances of a newly opened account. The initial cash is not a deposit (docs/exchange-api.md#totals-and-pnl). */
-export const openingBalances = (initialCash: Decimal): Balances => ({ cash: initialCash, netDeposits: ZERO, feesPaid: ZERO, positions: {} });
+export const openingBalances = (initialCash: Decimal): Balances => ({
+  cash: initialCash,
+  cashLocked: ZERO,
+  netDeposits: ZERO,
+  feesPaid: ZERO,
+  positions: {},
+});
 
 /** Sum of realized PnL over every position. */
 export const realizedTotal = (b: Balances): Decimal => Object.values(b.positions).reduce((a, p) => a.plus(p.realizedPnl), ZERO);
+
+/** What a lock holds: USDT (a BUY's cash) or a symbol's base asset (a SELL's position). */
+export type LockAsset = 'USDT' | BookSymbol;
+
+/** Cash not held by open orders. */
+export const freeCash = (b: Balances): Decimal => b.cash.minus(b.cashLocked);
+
+/** Quantity of `symbol` not held by open orders. */
+export const freeQty = (b: Balances, symbol: BookSymbol): Decimal => {
+  const p = b.positions[symbol];
+  return p ? p.qty.minus(p.locked) : ZERO;
+};
+
+/** Locks `amount` of `asset` for an open order (positive) or releases it (negative). */
+export function applyLock(b: Balances, asset: LockAsset, amount: Decimal): Balances {
+  if (asset === 'USDT') return { ...b, cashLocked: b.cashLocked.plus(amount) };
+  const p = b.positions[asset] ?? flatPosition(asset);
+  return { ...b, positions: { ...b.positions, [asset]: { ...p, locked: p.locked.plus(amount) } } };
+}

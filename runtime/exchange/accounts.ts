@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { AccountBundle, EquityPoint, OrderRecord } from '../../adapters/store/exchange/port.ts';
 import { serialPerAccount } from './account-queue.ts';
 import type { ExchangeContext } from './context.ts';
-import { applyCashMovement, openingBalances, type Balances } from '../../machines/exchange/ledger.ts';
+import { applyCashMovement, freeCash, openingBalances, type Balances } from '../../machines/exchange/ledger.ts';
 import { type Decimal, fmt } from '../../machines/exchange/money.ts';
 import { ok, refuse } from '../../kernel/refusal.ts';
 import { retryOnConflict, type Outcome } from './outcome.ts';
@@ -20,15 +20,27 @@ const notFound = (id: string) => refuse('ACCOUNT_NOT_FOUND' as const, `account $
 export const totalsOf = (ctx: ExchangeContext, bundle: AccountBundle, balances: Balances = bundle.balances): Totals =>
   valueAccount(balances, bundle.account.initialCash, ctx.books.bids());
 
-/** Opens an account (POST /accounts, docs/exchange-api.md#open): journals the initial cash and records a first equity point. */
+/**
+ * Opens an account (POST /accounts, docs/exchange-api.md#open): journals the initial cash and records a first equity point.
+ * `feeRate` is the taker rate; `makerFeeRate` (default: `feeRate`) prices fills of resting orders (docs/orders.md#fees).
+ */
 export async function openAccount(
   ctx: ExchangeContext,
   name: string,
   initialCash: Decimal,
   feeRate: Decimal,
+  makerFeeRate?: Decimal,
 ): Promise<Outcome<ReturnType<typeof accountView>>> {
   const now = ctx.now();
-  const account = { id: randomUUID(), name, baseCurrency: 'USDT' as const, initialCash, feeRate, createdAt: now.toISOString() };
+  const account = {
+    id: randomUUID(),
+    name,
+    baseCurrency: 'USDT' as const,
+    initialCash,
+    feeRate,
+    ...(makerFeeRate === undefined ? {} : { makerFeeRate }),
+    createdAt: now.toISOString(),
+  };
   const balances = openingBalances(initialCash);
   const point = equityPointOf(now, balances, valueAccount(balances, initialCash, {}));
   const out = await ctx.store.createAccount(account, balances, { type: 'OPEN', ts: account.createdAt, amount: initialCash.toFixed() }, point);
@@ -89,8 +101,8 @@ export interface CashMovementView {
 
 /**
  * Moves cash by `delta` with a journal entry of `type` (a withdrawal or a cash target never takes
- * cash below zero: no leverage, docs/exchange-api.md#deposits-and-withdrawals). Nothing is written
- * when delta is zero.
+ * cash below zero, nor below what open orders hold: no leverage, docs/exchange-api.md#deposits-and-withdrawals,
+ * docs/orders.md#locking). Nothing is written when delta is zero.
  */
 async function moveCash(
   ctx: ExchangeContext,
@@ -117,8 +129,8 @@ async function moveCash(
         ts: now.toISOString(),
       });
       if (d.isZero()) return ok(view(bundle.balances));
-      if (bundle.balances.cash.plus(d).isNegative()) {
-        return refuse('INSUFFICIENT_FUNDS', `cash ${fmt(bundle.balances.cash)} cannot cover a withdrawal of ${fmt(d.neg())}`);
+      if (freeCash(bundle.balances).plus(d).isNegative()) {
+        return refuse('INSUFFICIENT_FUNDS', `free cash ${fmt(freeCash(bundle.balances))} cannot cover a withdrawal of ${fmt(d.neg())}`);
       }
       const balances = applyCashMovement(bundle.balances, d);
       const entry = { type: kind, ts: now.toISOString(), amount: d.toFixed(), ...(reason === undefined ? {} : { reason }) };

@@ -26,6 +26,10 @@ describe('bookCache', () => {
     cache.put(at(4, '9'));
     cache.put({ ...at(6, '8'), asks: [] });
     expect(cache.fresh('SOLUSDT')?.bids[0]?.[0]).toBe('10');
+    // the same time again is the same snapshot: what orders consumed from it stays consumed
+    expect(cache.put(at(5, '7'))).toBe(false);
+    expect(cache.put(at(7, '7'))).toBe(true);
+    expect(cache.fresh('SOLUSDT')?.bids[0]?.[0]).toBe('7');
   });
 });
 

@@ -10,8 +10,12 @@ import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
 /** Latest books by symbol, with the freshness rule. */
 export interface BookCache {
-  /** Keeps `book` unless a newer one is held; a book with an empty side cannot price anything and is ignored. */
-  put(book: BookSnapshot): void;
+  /**
+   * Keeps `book` when it is newer than the one held (true when kept): a book of the same time is the
+   * same snapshot, and keeping it again would give back what orders consumed from it
+   * (docs/orders.md#consumed-liquidity). A book with an empty side cannot price anything and is ignored.
+   */
+  put(book: BookSnapshot): boolean;
   /** The book of `symbol` when its age (now - ts) is at most maxAgeMs, else null. */
   fresh(symbol: BookSymbol): BookSnapshot | null;
   /** Whether `book` is still young enough to trade on. */
@@ -37,13 +41,13 @@ export function bookCache(maxAgeMs: number, now: () => number = Date.now): BookC
   let bestBids: Bids | null = null;
   return {
     put(book) {
-      if (book.bids.length === 0 || book.asks.length === 0) return;
+      if (book.bids.length === 0 || book.asks.length === 0) return false;
       const held = books.get(book.symbol);
-      if (!held || held.ts <= book.ts) {
-        books.set(book.symbol, book);
-        rendered = null;
-        bestBids = null;
-      }
+      if (held && held.ts >= book.ts) return false;
+      books.set(book.symbol, book);
+      rendered = null;
+      bestBids = null;
+      return true;
     },
     renderFresh<T>(render: (books: BookSnapshot[]) => T): T {
       if (rendered && rendered.render === render && now() <= rendered.validUntil) return rendered.value as T;

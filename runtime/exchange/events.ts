@@ -1,7 +1,8 @@
 /**
  * What the exchange tells the outside world on NATS (docs/exchange-api.md#ledger-events-on-nats):
  * every journal entry and every fill of a committed ledger change, on
- * `exchange.<accountId>.journal` and `exchange.<accountId>.fill`. Published after the commit
+ * `exchange.<accountId>.journal` and `exchange.<accountId>.fill`; the order engine's order and
+ * balance updates on `exchange.<accountId>.order` and `.balance`. Published after the commit
  * (the ledger is the truth; a subscriber that missed a message reads the journal over REST).
  * Declared once, as valibot schemas, for the publisher, tests and subscribers.
  *
@@ -30,7 +31,54 @@ export const FillEventSchema = v.strictObject({
   gross: decimal,
   ts: v.string(),
 });
-export const ExchangeEventSchema = v.variant('kind', [JournalEventSchema, FillEventSchema]);
+/** The fill an order event reports (`lastFill`), with the book time that justified it (docs/orders.md#events). */
+export const OrderFillSchema = v.strictObject({
+  tradeId: v.string(),
+  price: decimal,
+  qty: decimal,
+  quoteQty: decimal,
+  commission: decimal,
+  commissionAsset: v.literal('USDT'),
+  liquidity: v.picklist(['MAKER', 'TAKER']),
+  bookTs: v.number(),
+  time: v.number(),
+});
+/**
+ * `exchange.<accountId>.order`: an engine order was placed, filled, canceled or expired
+ * (docs/orders.md#events): what a Binance `executionReport` carries.
+ */
+export const OrderEventSchema = v.strictObject({
+  kind: v.literal('order'),
+  accountId: v.string(),
+  /** NEW (placed), TRADE (a fill), CANCELED, EXPIRED */
+  execution: v.picklist(['NEW', 'TRADE', 'CANCELED', 'EXPIRED']),
+  orderId: v.string(),
+  clientOrderId: v.string(),
+  symbol: v.picklist(BOOK_SYMBOLS),
+  side: v.picklist(['BUY', 'SELL']),
+  type: v.picklist(['LIMIT', 'LIMIT_MAKER', 'MARKET']),
+  timeInForce: v.nullable(v.picklist(['GTC', 'IOC', 'FOK'])),
+  status: v.picklist(['NEW', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'EXPIRED']),
+  price: v.nullable(decimal),
+  origQty: decimal,
+  quoteOrderQty: v.nullable(decimal),
+  executedQty: decimal,
+  cumulativeQuoteQty: decimal,
+  /** commission of every fill so far, in USDT */
+  commission: decimal,
+  lastFill: v.nullable(OrderFillSchema),
+  createdAt: v.number(),
+  /** unix ms of this event */
+  time: v.number(),
+});
+/** `exchange.<accountId>.balance`: free and locked balances after a change made by the engine (a Binance `outboundAccountPosition`). */
+export const BalanceEventSchema = v.strictObject({
+  kind: v.literal('balance'),
+  accountId: v.string(),
+  time: v.number(),
+  balances: v.array(v.strictObject({ asset: v.picklist(['USDT', 'BTC', 'ETH', 'SOL']), free: decimal, locked: decimal })),
+});
+export const ExchangeEventSchema = v.variant('kind', [JournalEventSchema, FillEventSchema, OrderEventSchema, BalanceEventSchema]);
 export type ExchangeEvent = v.InferOutput<typeof ExchangeEventSchema>;
 
 /** The subject of an event: `exchange.<accountId>.<kind>`. */

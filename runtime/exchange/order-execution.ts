@@ -16,7 +16,7 @@
 import { refuse } from '../../kernel/refusal.ts';
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import type { AccountBundle, IdempotencyRecord, OrderRecord } from '../../adapters/store/exchange/port.ts';
-import { applyTrade, flatPosition, tradeFee, type TradeFacts } from '../../machines/exchange/ledger.ts';
+import { applyTrade, flatPosition, freeCash, freeQty, tradeFee, type TradeFacts } from '../../machines/exchange/ledger.ts';
 import { dec, fmt } from '../../machines/exchange/money.ts';
 import { executedOrder, orderSteps, type Execution, type OrderRequest, type OrderSnapshot, type Refusal } from '../../machines/order.ts';
 import { accountCacheOf } from './account-cache.ts';
@@ -25,7 +25,7 @@ import { totalsOf } from './accounts.ts';
 import type { ExchangeContext } from './context.ts';
 import { retryOnConflict } from './outcome.ts';
 import { equityPointOf } from './views.ts';
-import { walkBook } from './walk-book.ts';
+import { consume, giveBack, walkBook, type Fill } from './walk-book.ts';
 
 /** Storage key of the idempotency record of a client's Idempotency-Key (none without one). */
 export const recordKeyOf = (idempotencyKey: string | null): string | undefined => (idempotencyKey === null ? undefined : `key:${idempotencyKey}`);
@@ -46,6 +46,8 @@ interface Trade {
   order: OrderRecord;
   facts: TradeFacts;
   balances: AccountBundle['balances'];
+  /** the levels it takes from the snapshot */
+  taken: Fill[];
 }
 
 /** The trade `r` makes on `bundle` at `book`, or the refusal (pure). */
@@ -54,15 +56,19 @@ function planTrade(ctx: ExchangeContext, r: OrderRequest, book: BookSnapshot, bu
   if (!ctx.books.isFresh(book)) return refused('PRICE_UNAVAILABLE', `the ${r.symbol} book priced for this order is older than the staleness cut-off`);
   const requested = dec(r.qty);
   const walk = walkBook(book, r.side, requested);
-  if (walk.filledQty.isZero()) return refused('PRICE_UNAVAILABLE', `the ${r.side === 'BUY' ? 'ask' : 'bid'} side of ${r.symbol} is empty`);
+  if (walk.filledQty.isZero()) {
+    return refused('PRICE_UNAVAILABLE', `the ${r.side === 'BUY' ? 'ask' : 'bid'} side of ${r.symbol} has nothing left to take in this snapshot`);
+  }
   const fee = tradeFee(walk.gross, bundle.account.feeRate);
   const before = bundle.balances.positions[r.symbol] ?? flatPosition(r.symbol);
   const cost = walk.gross.plus(fee);
-  if (r.side === 'BUY' && bundle.balances.cash.lt(cost)) {
-    return refused('INSUFFICIENT_FUNDS', `cash ${fmt(bundle.balances.cash)} is below cost ${fmt(cost)} (gross + fee)`);
+  const free = freeCash(bundle.balances);
+  if (r.side === 'BUY' && free.lt(cost)) {
+    return refused('INSUFFICIENT_FUNDS', `free cash ${fmt(free)} is below cost ${fmt(cost)} (gross + fee)`);
   }
-  if (r.side === 'SELL' && before.qty.lt(requested)) {
-    return refused('INSUFFICIENT_POSITION', `position ${fmt(before.qty)} ${r.symbol} is below the ${fmt(requested)} to sell`);
+  const freePosition = freeQty(bundle.balances, r.symbol);
+  if (r.side === 'SELL' && freePosition.lt(requested)) {
+    return refused('INSUFFICIENT_POSITION', `free position ${fmt(freePosition)} ${r.symbol} is below the ${fmt(requested)} to sell`);
   }
   const facts: TradeFacts = { symbol: r.symbol, side: r.side, qty: walk.filledQty, gross: walk.gross, fee };
   const balances = applyTrade(bundle.balances, facts);
@@ -97,7 +103,7 @@ function planTrade(ctx: ExchangeContext, r: OrderRequest, book: BookSnapshot, bu
     cash: order.cash,
     positionQty: order.positionQty,
   };
-  return { execution: { kind: 'executed', status, result }, order, facts, balances };
+  return { execution: { kind: 'executed', status, result }, order, facts, balances, taken: walk.fills };
 }
 
 const isTrade = (x: Trade | Execution): x is Trade => 'order' in x;
@@ -135,28 +141,36 @@ export function executeOrder(ctx: ExchangeContext, r: OrderRequest, book: BookSn
         plan = planTrade(ctx, r, book, bundle, now);
         if (!isTrade(plan)) return { execution: plan, committed: null };
       }
-      const { execution, order, facts, balances } = plan;
+      const { execution, order, facts, balances, taken } = plan;
       const ended = executedOrder(priced, execution);
-      const out = await ctx.store.commit(r.accountId, bundle.version, {
-        balances,
-        journal: [
-          {
-            type: 'TRADE',
-            ts: order.createdAt,
-            orderId: r.orderId,
-            symbol: r.symbol,
-            side: r.side,
-            qty: facts.qty.toFixed(),
-            gross: facts.gross.toFixed(),
-            fee: facts.fee.toFixed(),
-          },
-        ],
-        order,
-        equityPoint: equityPointOf(now, balances, totalsOf(ctx, bundle, balances)),
-        ...(recordKey === undefined ? {} : { idempotency: { key: recordKey, record: { fingerprint: r.fingerprint, status: 201, body: execution.result } } }),
-        orderState: { orderId: r.orderId, state: orderSteps.persist(ended) },
-      });
+      // taken now, before the commit's await: a concurrent order on this snapshot sees the rest
+      consume(book, r.side, taken);
+      const out = await ctx.store
+        .commit(r.accountId, bundle.version, {
+          balances,
+          journal: [
+            {
+              type: 'TRADE',
+              ts: order.createdAt,
+              orderId: r.orderId,
+              symbol: r.symbol,
+              side: r.side,
+              qty: facts.qty.toFixed(),
+              gross: facts.gross.toFixed(),
+              fee: facts.fee.toFixed(),
+            },
+          ],
+          order,
+          equityPoint: equityPointOf(now, balances, totalsOf(ctx, bundle, balances)),
+          ...(recordKey === undefined ? {} : { idempotency: { key: recordKey, record: { fingerprint: r.fingerprint, status: 201, body: execution.result } } }),
+          orderState: { orderId: r.orderId, state: orderSteps.persist(ended) },
+        })
+        .catch((err: unknown) => {
+          giveBack(book, r.side, taken);
+          throw err;
+        });
       if (out !== 'committed') {
+        giveBack(book, r.side, taken);
         cache.drop(r.accountId);
         return out === 'conflict' ? 'conflict' : { execution: refused('ACCOUNT_NOT_FOUND', `account ${r.accountId} does not exist`), committed: null };
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../machines/exchange/money.ts';
-import { walkBook } from './walk-book.ts';
+import { consume, giveBack, walkBook } from './walk-book.ts';
 
 const book = {
   bids: [
@@ -48,5 +48,35 @@ describe('walkBook', () => {
 
   it('fills nothing on an empty side', () => {
     expect(walkBook({ bids: [], asks: [] }, 'SELL', dec('1')).filledQty.isZero()).toBe(true);
+  });
+});
+
+describe('consumed liquidity', () => {
+  const fresh = () => ({ bids: book.bids.map((l) => [...l] as [string, string]), asks: book.asks.map((l) => [...l] as [string, string]) });
+
+  it('leaves what one order took out of the next walk on the same snapshot, until it is given back', () => {
+    const snap = fresh();
+    const first = walkBook(snap, 'BUY', dec('1'));
+    consume(snap, 'BUY', first.fills);
+    const second = walkBook(snap, 'BUY', dec('1'));
+    expect(second.fills.map((f) => [f.price.toFixed(), f.qty.toFixed()])).toEqual([
+      ['100.5', '0.5'],
+      ['102', '0.5'],
+    ]);
+    giveBack(snap, 'BUY', first.fills);
+    expect(walkBook(snap, 'BUY', dec('1')).avgPrice.toFixed()).toBe(first.avgPrice.toFixed());
+    // another snapshot (another object) has nothing consumed
+    consume(snap, 'BUY', first.fills);
+    expect(walkBook(fresh(), 'BUY', dec('1')).avgPrice.toFixed()).toBe(first.avgPrice.toFixed());
+  });
+
+  it('stops at a limit price and spends at most a quote amount', () => {
+    expect(walkBook(book, 'BUY', dec('5'), { limit: dec('100.5') }).filledQty.toFixed()).toBe('1.5');
+    expect(walkBook(book, 'SELL', dec('5'), { limit: dec('99.5') }).filledQty.toFixed()).toBe('1');
+    const byQuote = walkBook(book, 'BUY', dec('1e9'), { quote: dec('100.5') });
+    expect(byQuote.fills.map((f) => [f.price.toFixed(), f.qty.toFixed(), f.gross.toFixed()])).toEqual([
+      ['100', '0.5', '50'],
+      ['100.5', '0.5024875621', '50.499999991'],
+    ]);
   });
 });

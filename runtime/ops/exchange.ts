@@ -134,6 +134,7 @@ export function balanceDifferences(stored: Balances, replayed: Balances): Balanc
     if (!a.eq(b)) out.push({ field, stored: fmt(a), replayed: fmt(b) });
   };
   compare('cash', stored.cash, replayed.cash);
+  compare('cashLocked', stored.cashLocked, replayed.cashLocked);
   compare('netDeposits', stored.netDeposits, replayed.netDeposits);
   compare('feesPaid', stored.feesPaid, replayed.feesPaid);
   for (const symbol of BOOK_SYMBOLS) {
@@ -142,6 +143,7 @@ export function balanceDifferences(stored: Balances, replayed: Balances): Balanc
     compare(`positions.${symbol}.qty`, s.qty, r.qty);
     compare(`positions.${symbol}.costBasis`, s.costBasis, r.costBasis);
     compare(`positions.${symbol}.realizedPnl`, s.realizedPnl, r.realizedPnl);
+    compare(`positions.${symbol}.locked`, s.locked, r.locked);
   }
   return out;
 }

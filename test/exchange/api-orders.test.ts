@@ -3,13 +3,16 @@
  */
 import { replayJournal } from '../../machines/exchange/journal.ts';
 import { ISO, UUID } from './support.ts';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { exchangeForSuite, expectError, journalIn } from './harness.ts';
 
 const t = exchangeForSuite();
 const { openAccount, order } = t;
 
 describe('orders', () => {
+  // each case starts from books nobody took from yet (docs/orders.md#consumed-liquidity)
+  beforeEach(() => t.freshBooks());
+
   it('buys at the ask with a 0.1 % fee', async () => {
     const id = await openAccount('buyer');
     const r = await order(id, 'BTCUSDT', 'BUY', '0.5');
@@ -61,6 +64,7 @@ describe('orders', () => {
     await order(id, 'BTCUSDT', 'BUY', '3'); // 1@100 + 2@101 = 302, fee 0.302
     const s1 = await order(id, 'BTCUSDT', 'SELL', '1');
     expect(s1.body).toMatchObject({ status: 'FILLED', price: '99.0000000000', gross: '99.0000000000', fee: '0.0990000000', positionQty: '2.0000000000' });
+    await t.freshBooks(); // s1 took the 99 level of the book before
     const s2 = await order(id, 'BTCUSDT', 'SELL', '2');
     expect(s2.body).toMatchObject({ status: 'FILLED', price: '98.5000000000', gross: '197.0000000000', fee: '0.1970000000', positionQty: '0.0000000000' });
     // basis 302.302; proceeds 98.901 + 196.803 = 295.704; realized = -6.598
@@ -88,6 +92,16 @@ describe('orders', () => {
     expect(acc.body.cash).toBe('49.9500000000');
     expect((await t.api.get(`/api/v1/accounts/${id}/orders`)).body).toHaveLength(1);
     expect(await t.redis.xlen(`exchange:account:${id}:journal`)).toBe(2);
+  });
+
+  it('takes from a snapshot what earlier orders left of it, and the whole book again once a newer one arrives', async () => {
+    const id = await openAccount('consumer');
+    expect((await order(id, 'BTCUSDT', 'BUY', '2')).body).toMatchObject({ price: '100.5000000000', gross: '201.0000000000' }); // 1@100 + 1@101
+    expect((await order(id, 'BTCUSDT', 'BUY', '2')).body).toMatchObject({ price: '102.0000000000', gross: '204.0000000000' }); // 1@101 + 1@103
+    expect((await order(id, 'BTCUSDT', 'BUY', '10')).body).toMatchObject({ status: 'PARTIALLY_FILLED', qty: '4.0000000000', price: '103.0000000000' });
+    expectError(await order(id, 'BTCUSDT', 'BUY', '1'), 503, 'PRICE_UNAVAILABLE');
+    await t.freshBooks();
+    expect((await order(id, 'BTCUSDT', 'BUY', '2')).body).toMatchObject({ price: '100.5000000000' });
   });
 
   it.each([

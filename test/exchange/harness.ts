@@ -41,6 +41,8 @@ export interface ExchangeUnderTest {
   nc: NatsConnection;
   /** Opens an account (expects 201) and returns its id. */
   openAccount(name: string, initialCash?: string, feeRate?: string): Promise<string>;
+  /** Publishes the BTC and SOL books again with a new time: what orders consumed from the old ones is back (docs/orders.md#consumed-liquidity). */
+  freshBooks(): Promise<void>;
   /** Places a market order, with an Idempotency-Key when `key` is given. */
   order(id: string, symbol: string, side: string, qty: string, key?: string): Promise<Response>;
   stop(): Promise<void>;
@@ -82,6 +84,10 @@ export async function startExchangeUnderTest(env: Record<string, string> = {}): 
       return r.body.id as string;
     },
     order: (id, symbol, side, qty, key) => api.post(`/api/v1/accounts/${id}/orders`, { symbol, side, qty }, key ? { 'Idempotency-Key': key } : {}),
+    async freshBooks() {
+      await publishAndWait(nc, api, btcBook());
+      await publishAndWait(nc, api, solBook());
+    },
     async stop() {
       await nc.drain();
       await redis.quit();
@@ -131,6 +137,7 @@ export function exchangeForSuite(env: Record<string, string> = {}): ExchangeUnde
     },
     openAccount: (name, initialCash, feeRate) => current().openAccount(name, initialCash, feeRate),
     order: (id, symbol, side, qty, key) => current().order(id, symbol, side, qty, key),
+    freshBooks: () => current().freshBooks(),
     stop: () => current().stop(),
   };
 }

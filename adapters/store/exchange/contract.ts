@@ -1,12 +1,13 @@
 /**
  * The contract every ExchangeStore adapter must meet (the in-memory default and Redis run
  * the same cases): unique names, versioned all-or-nothing commits, idempotency records,
- * history order and limit, equity `since`, journal order, order states saved by commits, delete.
+ * history order and limit, equity `since`, journal order, order states saved by commits, delete,
+ * locked balances, and the engine's orders, client ids, open-order index and fills.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { AccountRecord, EquityPoint, ExchangeStore, LedgerCommit, OrderRecord } from './port.ts';
-import { applyCashMovement, applyTrade, openingBalances } from '../../../machines/exchange/ledger.ts';
+import type { AccountRecord, EngineOrderWrite, EquityPoint, ExchangeStore, LedgerCommit, OrderRecord, TradeRecord } from './port.ts';
+import { applyCashMovement, applyLock, applyTrade, openingBalances } from '../../../machines/exchange/ledger.ts';
 import { dec } from '../../../machines/exchange/money.ts';
 
 const account = (name: string): AccountRecord => ({
@@ -49,6 +50,29 @@ async function open(store: ExchangeStore, name = `acct-${randomUUID()}`) {
   expect(await store.createAccount(a, b, { type: 'OPEN', ts: a.createdAt, amount: '1000' }, point(a.createdAt))).toBe('created');
   return a;
 }
+
+const engineWrite = (orderId: string, clientOrderId: string, open: boolean, status: string): EngineOrderWrite => ({
+  orderId,
+  clientOrderId,
+  symbol: 'SOLUSDT',
+  open,
+  state: { status: 'active', value: status, context: { orderId } },
+});
+const tradeOf = (orderId: string, n: number): TradeRecord => ({
+  tradeId: `${orderId}-${n}`,
+  orderId,
+  clientOrderId: `c-${orderId}`,
+  symbol: 'SOLUSDT',
+  side: 'BUY',
+  price: '100',
+  qty: '1',
+  quoteQty: '100',
+  commission: '0.1',
+  commissionAsset: 'USDT',
+  liquidity: 'MAKER',
+  bookTs: 1_700_000_000_000 + n,
+  time: 1_700_000_000_100 + n,
+});
 
 /** Registers the contract cases for a store made by `make`. */
 export function storeContract(name: string, make: () => ExchangeStore): void {
@@ -149,6 +173,59 @@ export function storeContract(name: string, make: () => ExchangeStore): void {
       expect(await store.journal(a.id)).toEqual([]);
       expect(await store.listAccountIds()).not.toContain(a.id);
       await open(store, a.name);
+      await store.close();
+    });
+
+    it('keeps locked cash and positions, engine orders by id and client id, the open-order index and fills, all in the commit', async () => {
+      const store = make();
+      const a = await open(store);
+      const b0 = (await store.load(a.id))!.bundle;
+      let balances = applyTrade(b0.balances, { symbol: 'SOLUSDT', side: 'BUY', qty: dec('2'), gross: dec('200'), fee: dec('0.2') });
+      balances = applyLock(applyLock(balances, 'USDT', dec('100.1')), 'SOLUSDT', dec('0.5'));
+      const [o1, o2] = [randomUUID(), randomUUID()];
+      expect(
+        await store.commit(a.id, b0.version, {
+          balances,
+          journal: [{ type: 'LOCK', ts: a.createdAt, orderId: o1, asset: 'USDT', amount: '100.1' }],
+          engineOrders: [engineWrite(o1, `c-${o1}`, true, 'new'), engineWrite(o2, `c-${o2}`, true, 'partiallyFilled')],
+          trades: [tradeOf(o2, 1)],
+        }),
+      ).toBe('committed');
+      const loaded = (await store.load(a.id))!.bundle;
+      expect(loaded.balances.cashLocked.toFixed()).toBe('100.1');
+      expect(loaded.balances.positions.SOLUSDT?.locked.toFixed()).toBe('0.5');
+      expect(await store.engineOrder(a.id, { orderId: o1 })).toEqual(engineWrite(o1, '', true, 'new').state);
+      expect(await store.engineOrder(a.id, { clientOrderId: `c-${o2}` })).toEqual(engineWrite(o2, '', true, 'partiallyFilled').state);
+      expect(await store.engineOrder(a.id, { clientOrderId: 'nobody' })).toBeNull();
+      expect((await store.openEngineOrders()).filter((o) => o.accountId === a.id)).toHaveLength(2);
+      expect(await store.openEngineOrders(a.id)).toHaveLength(2);
+      expect(await store.openEngineOrders(randomUUID())).toEqual([]);
+      // a client id names one order for good: giving it to another order is a conflict that writes nothing
+      const stolen = engineWrite(randomUUID(), `c-${o1}`, true, 'new');
+      expect(await store.commit(a.id, loaded.version, { balances, journal: [], engineOrders: [stolen], trades: [tradeOf(o1, 9)] })).toBe('conflict');
+      expect(await store.trades(a.id)).toEqual([tradeOf(o2, 1)]);
+      // moving an order on overwrites its snapshot; a final one leaves the open index
+      expect(
+        await store.commit(a.id, loaded.version, {
+          balances: applyLock(balances, 'USDT', dec('-100.1')),
+          journal: [{ type: 'UNLOCK', ts: a.createdAt, orderId: o1, asset: 'USDT', amount: '100.1' }],
+          engineOrders: [engineWrite(o1, `c-${o1}`, false, 'canceled')],
+          trades: [tradeOf(o2, 2)],
+        }),
+      ).toBe('committed');
+      expect(await store.engineOrder(a.id, { orderId: o1 })).toEqual(engineWrite(o1, '', false, 'canceled').state);
+      expect((await store.engineOrders(a.id)).map((s) => (s as { value: string }).value)).toEqual(['canceled', 'partiallyFilled']);
+      expect((await store.openEngineOrders()).filter((o) => o.accountId === a.id)).toEqual([
+        { accountId: a.id, state: engineWrite(o2, '', true, 'partiallyFilled').state },
+      ]);
+      expect((await store.trades(a.id)).map((t) => t.tradeId)).toEqual([`${o2}-1`, `${o2}-2`]);
+      expect((await store.journal(a.id)).map((e) => e.type)).toEqual(['OPEN', 'LOCK', 'UNLOCK']);
+      expect((await store.load(a.id))!.bundle.balances.cashLocked.toFixed()).toBe('0');
+      // delete takes the account's open orders out of the index
+      expect(await store.deleteAccount(a.id)).toBe(true);
+      expect((await store.openEngineOrders()).filter((o) => o.accountId === a.id)).toEqual([]);
+      expect(await store.engineOrders(a.id)).toEqual([]);
+      expect(await store.trades(a.id)).toEqual([]);
       await store.close();
     });
   });

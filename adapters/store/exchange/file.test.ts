@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeContract } from './contract.ts';
-import { applyTrade, openingBalances } from '../../../machines/exchange/ledger.ts';
+import { applyLock, applyTrade, openingBalances } from '../../../machines/exchange/ledger.ts';
 import { replayJournal } from '../../../machines/exchange/journal.ts';
 import { dec } from '../../../machines/exchange/money.ts';
 import { openFileExchangeStore } from './file.ts';
@@ -105,6 +105,47 @@ describe('journal file store', () => {
     expect((await again.load(a))?.bundle.balances.positions.SOLUSDT?.qty.toFixed()).toBe('12');
     expect(await again.load(b)).toBeNull();
     expect(await again.journal(a)).toHaveLength(13);
+    await again.close();
+  });
+
+  it('keeps engine orders, client ids, the open index, fills and locks through a compaction and a reopen', async () => {
+    const path = freshPath();
+    const store = openFileExchangeStore(path, { compactSlack: 1 });
+    const id = await trade(store, 'engine-compact', 1);
+    const { bundle } = (await store.load(id))!;
+    const state = (value: string) => ({ status: 'active', value, context: { orderId: 'e1' } });
+    const fill = {
+      tradeId: 'e1-1',
+      orderId: 'e1',
+      clientOrderId: 'c1',
+      symbol: 'SOLUSDT' as const,
+      side: 'SELL' as const,
+      price: '110',
+      qty: '0.5',
+      quoteQty: '55',
+      commission: '0.055',
+      commissionAsset: 'USDT' as const,
+      liquidity: 'MAKER' as const,
+      bookTs: 7,
+      time: 8,
+    };
+    expect(
+      await store.commit(id, bundle.version, {
+        balances: applyLock(bundle.balances, 'SOLUSDT', dec('0.5')),
+        journal: [{ type: 'LOCK', ts: 't', orderId: 'e1', asset: 'SOLUSDT', amount: '0.5' }],
+        engineOrders: [{ orderId: 'e1', clientOrderId: 'c1', symbol: 'SOLUSDT', open: true, state: state('partiallyFilled') }],
+        trades: [fill],
+      }),
+    ).toBe('committed');
+    for (let i = 0; i < 3; i++) await trade(store, `engine-compact-${i}`, 1); // grows the file past its slack: compacted
+    await store.close();
+    const again = openFileExchangeStore(path);
+    expect(readFileSync(path, 'utf8')).toContain(`"k":"acct"`);
+    expect(await again.engineOrder(id, { clientOrderId: 'c1' })).toEqual(state('partiallyFilled'));
+    expect((await again.openEngineOrders()).filter((o) => o.accountId === id)).toEqual([{ accountId: id, state: state('partiallyFilled') }]);
+    expect(await again.trades(id)).toEqual([fill]);
+    expect((await again.load(id))!.bundle.balances.positions.SOLUSDT?.locked.toFixed()).toBe('0.5');
+    expect(replayJournal(await again.journal(id)).positions.SOLUSDT?.locked.toFixed()).toBe('0.5');
     await again.close();
   });
 });

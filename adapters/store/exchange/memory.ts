@@ -13,7 +13,19 @@
 import type { Balances } from '../../../machines/exchange/ledger.ts';
 import type { JournalEntry } from '../../../machines/exchange/journal.ts';
 import { accountFromJson, accountToJson, balancesFromJson, balancesToJson, type AccountJson, type BalancesJson } from './codec.ts';
-import type { AccountRecord, CommitOutcome, EquityPoint, ExchangeStore, IdempotencyRecord, LedgerCommit, LoadedAccount, OrderRecord } from './port.ts';
+import type {
+  AccountRecord,
+  CommitOutcome,
+  EngineOrderRef,
+  EquityPoint,
+  ExchangeStore,
+  IdempotencyRecord,
+  LedgerCommit,
+  LoadedAccount,
+  OpenEngineOrder,
+  OrderRecord,
+  TradeRecord,
+} from './port.ts';
 
 interface Held {
   account: AccountRecord;
@@ -24,6 +36,11 @@ interface Held {
   equity: EquityPoint[];
   idempotency: Map<string, IdempotencyRecord>;
   orderStates: Map<string, string>;
+  /** engine orders: id -> snapshot JSON, in creation order */
+  engineOrders: Map<string, string>;
+  clientIds: Map<string, string>;
+  open: Set<string>;
+  trades: TradeRecord[];
 }
 
 /** One whole account as plain JSON. */
@@ -36,6 +53,11 @@ export interface HeldAccountJson {
   equity: EquityPoint[];
   idempotency: [string, IdempotencyRecord][];
   orderStates: [string, string][];
+  // absent in files written before the engine
+  engineOrders?: [string, string][];
+  clientIds?: [string, string][];
+  open?: string[];
+  trades?: TradeRecord[];
 }
 
 const copyBalances = (b: Balances): Balances => ({ ...b, positions: { ...b.positions } });
@@ -58,6 +80,10 @@ export class MemoryLedger {
       equity: [clone(point)],
       idempotency: new Map(),
       orderStates: new Map(),
+      engineOrders: new Map(),
+      clientIds: new Map(),
+      open: new Set(),
+      trades: [],
     });
     return 'created';
   }
@@ -77,12 +103,23 @@ export class MemoryLedger {
     if (!h) return 'missing';
     if (h.version !== expectedVersion) return 'conflict';
     if (change.idempotency && h.idempotency.has(change.idempotency.key)) return 'conflict';
+    for (const w of change.engineOrders ?? []) {
+      const owner = h.clientIds.get(w.clientOrderId);
+      if (owner !== undefined && owner !== w.orderId) return 'conflict';
+    }
     h.balances = copyBalances(change.balances);
     h.journal.push(...clone(change.journal));
     if (change.order) h.orders.push(clone(change.order));
     if (change.equityPoint) h.equity.push(clone(change.equityPoint));
     if (change.idempotency) h.idempotency.set(change.idempotency.key, clone(change.idempotency.record));
     if (change.orderState) h.orderStates.set(change.orderState.orderId, JSON.stringify(change.orderState.state));
+    for (const w of change.engineOrders ?? []) {
+      h.engineOrders.set(w.orderId, JSON.stringify(w.state));
+      h.clientIds.set(w.clientOrderId, w.orderId);
+      if (w.open) h.open.add(w.orderId);
+      else h.open.delete(w.orderId);
+    }
+    if (change.trades) h.trades.push(...clone(change.trades));
     h.version += 1;
     return 'committed';
   }
@@ -122,6 +159,30 @@ export class MemoryLedger {
     return s === undefined ? null : (JSON.parse(s) as unknown);
   }
 
+  engineOrder(accountId: string, ref: EngineOrderRef): unknown {
+    const h = this.accounts.get(accountId);
+    const id = h && ('orderId' in ref ? ref.orderId : h.clientIds.get(ref.clientOrderId));
+    const s = id === undefined ? undefined : h?.engineOrders.get(id);
+    return s === undefined ? null : (JSON.parse(s) as unknown);
+  }
+
+  engineOrders(accountId: string): unknown[] {
+    return [...(this.accounts.get(accountId)?.engineOrders.values() ?? [])].map((s) => JSON.parse(s) as unknown);
+  }
+
+  openEngineOrders(only?: string): OpenEngineOrder[] {
+    const out: OpenEngineOrder[] = [];
+    for (const [accountId, h] of this.accounts) {
+      if (only !== undefined && accountId !== only) continue;
+      for (const id of h.open) out.push({ accountId, state: JSON.parse(h.engineOrders.get(id) ?? 'null') as unknown });
+    }
+    return out;
+  }
+
+  trades(accountId: string): TradeRecord[] {
+    return clone(this.accounts.get(accountId)?.trades ?? []);
+  }
+
   exportAccounts(): HeldAccountJson[] {
     return [...this.accounts.values()].map((h) => ({
       account: accountToJson(h.account),
@@ -132,6 +193,10 @@ export class MemoryLedger {
       equity: h.equity,
       idempotency: [...h.idempotency],
       orderStates: [...h.orderStates],
+      engineOrders: [...h.engineOrders],
+      clientIds: [...h.clientIds],
+      open: [...h.open],
+      trades: h.trades,
     }));
   }
 
@@ -147,12 +212,21 @@ export class MemoryLedger {
       equity: clone(json.equity),
       idempotency: new Map(clone(json.idempotency)),
       orderStates: new Map(json.orderStates),
+      engineOrders: new Map(json.engineOrders ?? []),
+      clientIds: new Map(json.clientIds ?? []),
+      open: new Set(json.open ?? []),
+      trades: clone(json.trades ?? []),
     });
   }
 }
 
 /** The read side of the port over a ledger (shared by the memory and the file store). */
-export function ledgerReads(ledger: MemoryLedger): Pick<ExchangeStore, 'load' | 'listAccountIds' | 'orders' | 'equity' | 'journal' | 'readOrderState'> {
+export function ledgerReads(
+  ledger: MemoryLedger,
+): Pick<
+  ExchangeStore,
+  'load' | 'listAccountIds' | 'orders' | 'equity' | 'journal' | 'readOrderState' | 'engineOrder' | 'engineOrders' | 'openEngineOrders' | 'trades'
+> {
   return {
     load: async (id, idempotencyKey) => ledger.load(id, idempotencyKey),
     listAccountIds: async () => ledger.ids(),
@@ -160,6 +234,10 @@ export function ledgerReads(ledger: MemoryLedger): Pick<ExchangeStore, 'load' | 
     equity: async (id, sinceMs) => ledger.equity(id, sinceMs),
     journal: async (id) => ledger.journal(id),
     readOrderState: async (accountId, orderId) => ledger.readState(accountId, orderId),
+    engineOrder: async (accountId, ref) => ledger.engineOrder(accountId, ref),
+    engineOrders: async (accountId) => ledger.engineOrders(accountId),
+    openEngineOrders: async (accountId) => ledger.openEngineOrders(accountId),
+    trades: async (accountId) => ledger.trades(accountId),
   };
 }
 

@@ -4,7 +4,8 @@
  * cash, positions, order, fills, journal entries, equity point and idempotency record are
  * written all together or not at all, whatever races (docs/exchange-api.md#orders). An order costs
  * two round trips: `load` (account, positions, idempotency record) and `commit` (which also saves
- * the order's final state).
+ * the order's final state). Orders of the engine (docs/orders.md) are saved by the same commit as the
+ * fills, locks and journal entries that move them.
  */
 
 import type { Balances } from '../../../machines/exchange/ledger.ts';
@@ -18,7 +19,10 @@ export interface AccountRecord {
   name: string;
   baseCurrency: 'USDT';
   initialCash: Decimal;
+  /** the fee rate of market orders and of every fill that takes liquidity (docs/orders.md#fees) */
   feeRate: Decimal;
+  /** the fee rate of fills of resting orders (docs/orders.md#fees); absent: `feeRate` */
+  makerFeeRate?: Decimal;
   createdAt: string;
 }
 
@@ -72,6 +76,50 @@ export interface IdempotencyRecord {
   body: Record<string, string>;
 }
 
+/**
+ * An order of the engine as one commit leaves it (docs/orders.md): its machine snapshot (the order's
+ * record is the snapshot's context) and what indexes it. A client order id names one order of the
+ * account for good: a commit that would give it to another order is a conflict.
+ */
+export interface EngineOrderWrite {
+  orderId: string;
+  clientOrderId: string;
+  symbol: BookSymbol;
+  /** NEW or PARTIALLY_FILLED: listed among the open orders (and reloaded at boot) */
+  open: boolean;
+  /** the order machine's persisted snapshot */
+  state: unknown;
+}
+
+/** One fill of an engine order (docs/orders.md#fills), decimal strings, with the book that justified it. */
+export interface TradeRecord {
+  tradeId: string;
+  orderId: string;
+  clientOrderId: string;
+  symbol: BookSymbol;
+  side: 'BUY' | 'SELL';
+  price: string;
+  qty: string;
+  /** price x qty, rounded (what the fill moved in USDT before the fee) */
+  quoteQty: string;
+  commission: string;
+  commissionAsset: 'USDT';
+  liquidity: 'MAKER' | 'TAKER';
+  /** `ts` of the book snapshot that showed this price and quantity */
+  bookTs: number;
+  /** unix ms of the fill */
+  time: number;
+}
+
+/** An open engine order as stored, with its account (what a restart reloads). */
+export interface OpenEngineOrder {
+  accountId: string;
+  state: unknown;
+}
+
+/** How a read names one engine order: by the exchange's id or by the client's. */
+export type EngineOrderRef = { orderId: string } | { clientOrderId: string };
+
 /** Everything one ledger change writes. `balances` is the whole new state of the account. */
 export interface LedgerCommit {
   balances: Balances;
@@ -81,6 +129,10 @@ export interface LedgerCommit {
   equityPoint?: EquityPoint;
   /** the order's final machine snapshot, saved in the same commit as the trade it describes (no separate write) */
   orderState?: { orderId: string; state: unknown };
+  /** engine orders this change creates or moves on, each with its snapshot after the change */
+  engineOrders?: EngineOrderWrite[];
+  /** fills of engine orders made by this change, oldest first */
+  trades?: TradeRecord[];
 }
 
 /** `conflict`: another writer committed first (reload and retry); `missing`: the account is gone. */
@@ -112,6 +164,14 @@ export interface ExchangeStore {
   journal(id: string): Promise<JournalEntry[]>;
   /** The final state of an executed order, as its commit saved it (null when unknown). */
   readOrderState(accountId: string, orderId: string): Promise<unknown>;
+  /** The snapshot of one engine order of the account (null when unknown). */
+  engineOrder(accountId: string, ref: EngineOrderRef): Promise<unknown>;
+  /** Snapshots of every engine order of the account, oldest first. */
+  engineOrders(accountId: string): Promise<unknown[]>;
+  /** Every open engine order of one account, or of every account (a restart reloads them), in no particular order. */
+  openEngineOrders(accountId?: string): Promise<OpenEngineOrder[]>;
+  /** Fills of the account's engine orders, oldest first. */
+  trades(accountId: string): Promise<TradeRecord[]>;
   /** Removes the account and everything it owns; false when it did not exist. */
   deleteAccount(id: string): Promise<boolean>;
   /** One round trip to the storage (health); rejects with DependencyUnavailable when it is unreachable. */

@@ -9,6 +9,12 @@
  *   <p>:account:<id>:journal       stream the append-only journal
  *   <p>:account:<id>:idempotency   hash  Idempotency-Key -> {fingerprint, status, body}
  *   <p>:account:<id>:order-states  hash  order id -> the order's final machine snapshot (saved by its commit)
+ *   <p>:account:<id>:engine-orders hash  engine order id -> its machine snapshot (docs/orders.md)
+ *   <p>:account:<id>:engine-order-ids list engine order ids, oldest first
+ *   <p>:account:<id>:client-ids    hash  client order id -> engine order id
+ *   <p>:account:<id>:open-orders   set   ids of the account's open engine orders
+ *   <p>:account:<id>:trades        list  fills of engine orders, oldest first
+ *   <p>:open-orders                set   "<account id> <order id>" of every open engine order (reloaded at boot)
  */
 import * as v from 'valibot';
 import { journalFields, parseJournalEntry } from '../../../machines/exchange/journal.ts';
@@ -16,7 +22,7 @@ import type { Balances } from '../../../machines/exchange/ledger.ts';
 import { dec } from '../../../machines/exchange/money.ts';
 import { log as rootLog, type Logger } from '../../../kernel/log.ts';
 import { AccountJson, DecimalText, PositionJson, positionsFromJson, positionToJson } from './codec.ts';
-import type { AccountRecord, EquityPoint, ExchangeStore, IdempotencyRecord, LoadedAccount, OrderRecord } from './port.ts';
+import type { AccountRecord, EquityPoint, ExchangeStore, IdempotencyRecord, LoadedAccount, OpenEngineOrder, OrderRecord, TradeRecord } from './port.ts';
 import { COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, LOAD } from './redis-scripts.ts';
 import { openRedis } from '../redis/client.ts';
 
@@ -24,6 +30,7 @@ import { openRedis } from '../redis/client.ts';
 const AccountHash = v.object({
   ...AccountJson.entries,
   cash: DecimalText,
+  cashLocked: v.optional(DecimalText, '0'),
   netDeposits: DecimalText,
   feesPaid: DecimalText,
   version: v.pipe(v.string(), v.regex(/^\d+$/)),
@@ -44,6 +51,7 @@ function pairsOf(flat: string[]): Record<string, string> {
 /** A ledger change as the COMMIT script stores it: every value already the text Redis keeps. */
 export interface CommitText {
   cash: string;
+  cashLocked: string;
   netDeposits: string;
   feesPaid: string;
   /** symbol -> position JSON */
@@ -54,12 +62,24 @@ export interface CommitText {
   equity?: { score: string; member: string };
   idem?: { key: string; value: string };
   state?: { id: string; json: string };
+  /** engine order writes: id, client id, open, snapshot JSON */
+  engineOrders?: { id: string; cid: string; open: boolean; state: string }[];
+  /** trade records as JSON */
+  trades?: string[];
+  accountId?: string;
 }
 
 /** The COMMIT script's ARGV (without its deadline) for `change` expected at `expectedVersion`. */
 export function commitArgs(expectedVersion: number, c: CommitText): string[] {
   // cjson turns an empty object into an empty array: harmless for `pairs`.
-  const balances = JSON.stringify({ cash: c.cash, netDeposits: c.netDeposits, feesPaid: c.feesPaid, positions: c.positions, journal: c.journal });
+  const balances = JSON.stringify({
+    cash: c.cash,
+    cashLocked: c.cashLocked,
+    netDeposits: c.netDeposits,
+    feesPaid: c.feesPaid,
+    positions: c.positions,
+    journal: c.journal,
+  });
   return [
     String(expectedVersion),
     balances,
@@ -70,6 +90,9 @@ export function commitArgs(expectedVersion: number, c: CommitText): string[] {
     c.idem?.value ?? '',
     c.state?.id ?? '',
     c.state?.json ?? '',
+    c.engineOrders?.length ? JSON.stringify(c.engineOrders) : '',
+    c.trades?.length ? JSON.stringify(c.trades) : '',
+    c.accountId ?? '',
   ];
 }
 
@@ -82,6 +105,7 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
   const redis = openRedis(url, { log, name: 'exchange' });
   const names = `${prefix}:names`;
   const accounts = `${prefix}:accounts`;
+  const allOpen = `${prefix}:open-orders`;
   const k = (id: string) => {
     const base = `${prefix}:account:${id}`;
     return {
@@ -92,6 +116,11 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
       journal: `${base}:journal`,
       idempotency: `${base}:idempotency`,
       orderStates: `${base}:order-states`,
+      engineOrders: `${base}:engine-orders`,
+      engineOrderIds: `${base}:engine-order-ids`,
+      clientIds: `${base}:client-ids`,
+      open: `${base}:open-orders`,
+      trades: `${base}:trades`,
     };
   };
   const pointScore = (p: EquityPoint) => String(Date.parse(p.ts));
@@ -111,10 +140,13 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
         account.initialCash.toFixed(),
         'feeRate',
         account.feeRate.toFixed(),
+        ...(account.makerFeeRate === undefined ? [] : ['makerFeeRate', account.makerFeeRate.toFixed()]),
         'createdAt',
         account.createdAt,
         'cash',
         balances.cash.toFixed(),
+        'cashLocked',
+        balances.cashLocked.toFixed(),
         'netDeposits',
         balances.netDeposits.toFixed(),
         'feesPaid',
@@ -155,10 +187,12 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
         baseCurrency: h.baseCurrency,
         initialCash: dec(h.initialCash),
         feeRate: dec(h.feeRate),
+        ...(h.makerFeeRate === undefined ? {} : { makerFeeRate: dec(h.makerFeeRate) }),
         createdAt: h.createdAt,
       };
       const balances: Balances = {
         cash: dec(h.cash),
+        cashLocked: dec(h.cashLocked),
         netDeposits: dec(h.netDeposits),
         feesPaid: dec(h.feesPaid),
         positions: readPositions(positions),
@@ -173,9 +207,25 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
       for (const p of Object.values(change.balances.positions)) positions[p.symbol] = JSON.stringify(positionToJson(p));
       const out = await COMMIT.run(
         redis,
-        [keys.account, keys.positions, keys.orders, keys.equity, keys.journal, keys.idempotency, keys.orderStates],
+        [
+          keys.account,
+          keys.positions,
+          keys.orders,
+          keys.equity,
+          keys.journal,
+          keys.idempotency,
+          keys.orderStates,
+          keys.engineOrders,
+          keys.engineOrderIds,
+          keys.clientIds,
+          keys.open,
+          allOpen,
+          keys.trades,
+        ],
         commitArgs(expectedVersion, {
+          accountId: id,
           cash: change.balances.cash.toFixed(),
+          cashLocked: change.balances.cashLocked.toFixed(),
           netDeposits: change.balances.netDeposits.toFixed(),
           feesPaid: change.balances.feesPaid.toFixed(),
           positions,
@@ -184,6 +234,10 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
           ...(change.equityPoint ? { equity: { score: pointScore(change.equityPoint), member: JSON.stringify(change.equityPoint) } } : {}),
           ...(change.idempotency ? { idem: { key: change.idempotency.key, value: JSON.stringify(change.idempotency.record) } } : {}),
           ...(change.orderState ? { state: { id: change.orderState.orderId, json: JSON.stringify(change.orderState.state) } } : {}),
+          ...(change.engineOrders
+            ? { engineOrders: change.engineOrders.map((w) => ({ id: w.orderId, cid: w.clientOrderId, open: w.open, state: JSON.stringify(w.state) })) }
+            : {}),
+          ...(change.trades ? { trades: change.trades.map((t) => JSON.stringify(t)) } : {}),
         }),
       );
       return out === 'committed' ? 'committed' : out === 'missing' ? 'missing' : 'conflict';
@@ -217,11 +271,66 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
       return s === null ? null : (JSON.parse(s) as unknown);
     },
 
+    async engineOrder(accountId, ref) {
+      const keys = k(accountId);
+      const id = 'orderId' in ref ? ref.orderId : await redis.hget(keys.clientIds, ref.clientOrderId);
+      const s = id === null ? null : await redis.hget(keys.engineOrders, id);
+      return s === null ? null : (JSON.parse(s) as unknown);
+    },
+
+    async engineOrders(accountId) {
+      const keys = k(accountId);
+      const ids = await redis.lrange(keys.engineOrderIds, 0, -1);
+      if (ids.length === 0) return [];
+      const states = await redis.hmget(keys.engineOrders, ...ids);
+      return states.filter((s): s is string => s !== null).map((s) => JSON.parse(s) as unknown);
+    },
+
+    async openEngineOrders(only) {
+      const byAccount = new Map<string, string[]>();
+      if (only !== undefined) byAccount.set(only, await redis.smembers(k(only).open));
+      else
+        for (const member of await redis.smembers(allOpen)) {
+          const [accountId = '', orderId = ''] = member.split(' ');
+          const ids = byAccount.get(accountId);
+          if (ids) ids.push(orderId);
+          else byAccount.set(accountId, [orderId]);
+        }
+      const out: OpenEngineOrder[] = [];
+      for (const [accountId, ids] of byAccount) {
+        if (ids.length === 0) continue;
+        const states = await redis.hmget(k(accountId).engineOrders, ...ids);
+        for (const s of states) if (s !== null) out.push({ accountId, state: JSON.parse(s) as unknown });
+      }
+      return out;
+    },
+
+    async trades(accountId) {
+      const raw = await redis.lrange(k(accountId).trades, 0, -1);
+      return raw.map((s) => JSON.parse(s) as TradeRecord);
+    },
+
     async deleteAccount(id) {
       const keys = k(id);
       const out = await DELETE_ACCOUNT.run(
         redis,
-        [keys.account, names, accounts, keys.positions, keys.orders, keys.equity, keys.journal, keys.idempotency, keys.orderStates],
+        [
+          keys.account,
+          names,
+          accounts,
+          allOpen,
+          keys.open,
+          keys.positions,
+          keys.orders,
+          keys.equity,
+          keys.journal,
+          keys.idempotency,
+          keys.orderStates,
+          keys.engineOrders,
+          keys.engineOrderIds,
+          keys.clientIds,
+          keys.trades,
+        ],
         [id],
       );
       return out === 1;
