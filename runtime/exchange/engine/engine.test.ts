@@ -123,15 +123,14 @@ describe('order engine', () => {
     await t.replays();
   });
 
-  it('refuses a LIMIT_MAKER that would take, a FOK it cannot fill, a duplicate client id, and what the free balance does not cover', async () => {
+  it('refuses a LIMIT_MAKER that would take, a duplicate client id, and what the free balance does not cover; expires a FOK it cannot fill', async () => {
     const t = await setUp(undefined, '1000');
     await t.feed(sol([['149', '10']], [['150', '2']]));
     const base = { accountId: t.id, symbol: 'SOLUSDT' as const, side: 'BUY' as const };
     expect(await t.engine.place({ ...base, type: 'LIMIT_MAKER', quantity: '1', price: '150' })).toMatchObject({ ok: false, code: 'WOULD_TAKE' });
-    expect(await t.engine.place({ ...base, type: 'LIMIT', timeInForce: 'FOK', quantity: '3', price: '150' })).toMatchObject({
-      ok: false,
-      code: 'FOK_NOT_FILLABLE',
-    });
+    const fok = value(await t.engine.place({ ...base, type: 'LIMIT', timeInForce: 'FOK', quantity: '3', price: '150' }));
+    expect(fok.order).toMatchObject({ status: 'EXPIRED', origQty: '3.0000000000', executedQty: '0.0000000000', locked: '0.0000000000' });
+    expect(fok.fills).toEqual([]);
     value(await t.engine.place({ ...base, type: 'LIMIT_MAKER', quantity: '6', price: '140', clientOrderId: 'mine' }));
     expect(await t.engine.place({ ...base, type: 'LIMIT', quantity: '0.1', price: '140', clientOrderId: 'mine' })).toMatchObject({
       code: 'DUPLICATE_CLIENT_ORDER_ID',

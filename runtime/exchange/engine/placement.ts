@@ -118,7 +118,7 @@ interface PlacementAt {
   now: number;
 }
 
-type PlacementRefusal = ReturnType<typeof refuse<'INSUFFICIENT_FUNDS' | 'INSUFFICIENT_POSITION' | 'PRICE_UNAVAILABLE' | 'WOULD_TAKE' | 'FOK_NOT_FILLABLE'>>;
+type PlacementRefusal = ReturnType<typeof refuse<'INSUFFICIENT_FUNDS' | 'INSUFFICIENT_POSITION' | 'PRICE_UNAVAILABLE' | 'WOULD_TAKE'>>;
 
 /** What an order takes at once and what it leaves to rest, by its type (docs/orders.md#order-types). */
 interface Taking {
@@ -136,7 +136,8 @@ function taking(p: ParsedPlacement, book: BookSnapshot | null): Taking | Placeme
   const taken = walk?.filledQty ?? ZERO;
   if (p.type === 'MARKET' && taken.isZero()) return refuse('PRICE_UNAVAILABLE', `no fresh ${p.symbol} book with anything left to take`);
   if (p.type === 'LIMIT_MAKER' && taken.gt(0)) return refuse('WOULD_TAKE', 'a LIMIT_MAKER order would immediately match and take');
-  if (p.timeInForce === 'FOK' && (!walk || walk.partial)) return refuse('FOK_NOT_FILLABLE', 'a FOK order cannot be filled whole by the book now');
+  // a FOK the book cannot fill whole takes nothing and expires, as Binance records it (docs/orders.md#order-types)
+  if (p.timeInForce === 'FOK' && (!walk || walk.partial)) return { takes: null, origQty: p.qty ?? ZERO, rests: false, restingQty: ZERO };
   const takes = p.type === 'LIMIT_MAKER' ? null : walk;
   const origQty = p.qty ?? taken;
   const rests = p.type === 'LIMIT_MAKER' || (p.type === 'LIMIT' && p.timeInForce === 'GTC');

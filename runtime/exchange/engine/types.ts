@@ -35,7 +35,7 @@ export type OrderRef = { orderId: string } | { clientOrderId: string };
  * INVALID_ORDER (malformed: a missing or non-positive quantity or price, a field that does not fit the type),
  * ACCOUNT_NOT_FOUND, INSUFFICIENT_FUNDS (free cash), INSUFFICIENT_POSITION (free position),
  * PRICE_UNAVAILABLE (MARKET without a fresh book or with nothing left to take),
- * WOULD_TAKE (a LIMIT_MAKER that would take), FOK_NOT_FILLABLE, DUPLICATE_CLIENT_ORDER_ID,
+ * WOULD_TAKE (a LIMIT_MAKER that would take), DUPLICATE_CLIENT_ORDER_ID,
  * UNKNOWN_ORDER (no such order of this account and symbol), ORDER_NOT_OPEN (cancel of a final order).
  */
 export type EngineRefusalCode =
@@ -45,7 +45,6 @@ export type EngineRefusalCode =
   | 'INSUFFICIENT_POSITION'
   | 'PRICE_UNAVAILABLE'
   | 'WOULD_TAKE'
-  | 'FOK_NOT_FILLABLE'
   | 'DUPLICATE_CLIENT_ORDER_ID'
   | 'UNKNOWN_ORDER'
   | 'ORDER_NOT_OPEN';
