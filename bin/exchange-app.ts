@@ -29,6 +29,7 @@ import { BookSequence } from '../runtime/binance/book-sequence.ts';
 import { CandleRecorder } from '../runtime/binance/candles.ts';
 import type { BinanceContext } from '../runtime/binance/context.ts';
 import { RequestWeights } from '../runtime/binance/request-weight.ts';
+import { OrderCounts } from '../runtime/binance/order-counts.ts';
 import { mountApiKeyRoutes } from '../server/exchange/api-key-routes.ts';
 import { mountBinanceRoutes } from '../server/binance/routes.ts';
 import { mountBinanceStreams, type BinanceStreams } from '../server/binance/streams.ts';
@@ -96,14 +97,16 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
   const context: ExchangeContext = { store, books, now: () => new Date(now()), log };
   const sequence = new BookSequence();
   const candleStore = options.candles ?? createMemoryCandleStore();
+  const engine = createOrderEngine(context, options.publish ? { publish: options.publish } : {});
   const binanceContext: BinanceContext = {
     exchange: context,
     keys,
     books: sequence,
     candles: new CandleRecorder(candleStore, log),
     weights: new RequestWeights(options.weightLimit ?? 6_000, now),
+    engine,
+    orderCounts: new OrderCounts(now),
   };
-  const engine = createOrderEngine(context, options.publish ? { publish: options.publish } : {});
   let matching = false;
   const unsubscribe = options.feed.onBook((b) => {
     // a newer book: what was consumed from the one before comes back, and resting orders it reaches fill (docs/orders.md)

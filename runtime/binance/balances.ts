@@ -15,8 +15,12 @@ export interface AssetBalance {
   locked: string;
 }
 
-/** The amount of `asset` held by open orders: the one place `locked` comes from (no resting orders yet: zero). */
-export const lockedOf = (_balances: Balances, _asset: string): Decimal => ZERO;
+/** The amount of `asset` held by open orders (docs/orders.md#locking): the one place `locked` comes from. */
+export function lockedOf(balances: Balances, asset: string): Decimal {
+  if (asset === 'USDT') return balances.cashLocked;
+  const symbol = BOOK_SYMBOLS.find((s) => SYMBOL_RULES[s].baseAsset === asset);
+  return (symbol && balances.positions[symbol]?.locked) ?? ZERO;
+}
 
 /** Rounds down to 8 digits: a balance is never shown larger than it is. */
 const down8 = (d: Decimal): string => fmt(d.toDecimalPlaces(8, 1), 8);

@@ -1,5 +1,5 @@
 /**
- * A Binance-shaped route with a form body, as the order routes will be (docs/exchange-api.md#binance-signing):
+ * A Binance-shaped route with a form body, as the order routes are (docs/exchange-api.md#binance-signing):
  * parameters in the query and the body, the signature over the query followed by the body, a name
  * in both taken from the query, duplicates and unknown names refused, weights on every answer.
  */
@@ -14,6 +14,8 @@ import { BookSequence } from '../../runtime/binance/book-sequence.ts';
 import { CandleRecorder } from '../../runtime/binance/candles.ts';
 import type { BinanceContext } from '../../runtime/binance/context.ts';
 import { RequestWeights } from '../../runtime/binance/request-weight.ts';
+import { OrderCounts } from '../../runtime/binance/order-counts.ts';
+import { createOrderEngine } from '../../runtime/exchange/engine/engine.ts';
 import { bookCache } from '../../runtime/exchange/book-cache.ts';
 import { EXCHANGE_ERRORS } from '../exchange/handle.ts';
 import { listenExclusive } from '../http/listen.ts';
@@ -28,12 +30,15 @@ let socket: uws.us_listen_socket | undefined;
 beforeAll(async () => {
   const keys = createMemoryApiKeyStore();
   await keys.put({ apiKey: API_KEY, accountId: 'acct-1', type: 'HMAC_SHA256', secret: SECRET, label: null, createdAt: new Date().toISOString() });
+  const exchange = { store: createMemoryExchangeStore(), books: bookCache(30_000), now: () => new Date(), log };
   const ctx: BinanceContext = {
-    exchange: { store: createMemoryExchangeStore(), books: bookCache(30_000), now: () => new Date(), log },
+    exchange,
     keys,
     books: new BookSequence(),
     candles: new CandleRecorder(createMemoryCandleStore(), log),
     weights: new RequestWeights(1000),
+    engine: createOrderEngine(exchange),
+    orderCounts: new OrderCounts(),
   };
   const app = uws.App();
   const router = createRouter(app, { log, errors: EXCHANGE_ERRORS });

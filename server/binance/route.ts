@@ -4,7 +4,7 @@
  * client's address with `X-MBX-USED-WEIGHT-1M` on every answer (429 -1003 with Retry-After past
  * the limit), unknown parameters refused (-1104), a SIGNED route verified first, and every
  * failure answered `{code, msg}`: a dependency outage -1001, anything unforeseen a logged -1000.
- * The order endpoints are added the same way.
+ * A new order is counted for its account (`X-MBX-ORDER-COUNT-10S` / `-1D`, -1015 past a limit).
  *
  * @example
  *   binanceRoute(router, ctx, 'GET', '/api/v3/time', { weight: 1, params: [] }, () => ({ serverTime: Date.now() }));
@@ -28,6 +28,8 @@ export interface BinanceRouteSpec {
   signed?: boolean;
   /** the parameters may come in a form body too (POST, DELETE) */
   body?: boolean;
+  /** a new order: counted for the signer's account, `X-MBX-ORDER-COUNT-*` on the answer, -1015 past a limit */
+  countsOrders?: boolean;
 }
 
 /** A route's work: its answer's body (200). */
@@ -62,6 +64,11 @@ export function binanceRoute(router: Router, ctx: BinanceContext, method: Method
       if (failure !== undefined || !params) throw failure;
       params.onlyThese(allowed);
       const signer = spec.signed ? await verifySigned(ctx, req.headers['x-mbx-apikey'], params, nowMs) : undefined;
+      if (spec.countsOrders && signer) {
+        const counted = ctx.orderCounts.count(signer.accountId);
+        headers.push(...counted.headers);
+        if (counted.over) throw binance.tooManyOrders(counted.over.limit, counted.over.intervalNum, counted.over.interval);
+      }
       return new JsonResponse(200, await handler(params, signer, nowMs), headers);
     } catch (err) {
       const known = asBinanceError(err, ctx, req);

@@ -45,7 +45,7 @@ export interface OperationSpec {
   description?: string;
   tags?: readonly string[];
   parameters?: readonly ParameterSpec[];
-  requestBody?: { description: string; schema: GenericSchema; required?: boolean };
+  requestBody?: { description: string; schema: GenericSchema; required?: boolean; contentType?: 'application/json' | 'application/x-www-form-urlencoded' };
   responses: Readonly<Record<number, ResponseSpec>>;
   /** vendor extensions (`x-...`) of the operation */
   extensions?: Readonly<Record<`x-${string}`, unknown>>;
@@ -137,7 +137,7 @@ function operationObject(op: OperationSpec): OperationObject {
     out.requestBody = {
       description: op.requestBody.description,
       required: op.requestBody.required ?? true,
-      content: { 'application/json': { schema: jsonSchemaOf(op.requestBody.schema) } },
+      content: { [op.requestBody.contentType ?? 'application/json']: { schema: jsonSchemaOf(op.requestBody.schema) } },
     };
   }
   return out;

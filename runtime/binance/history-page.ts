@@ -1,0 +1,29 @@
+/**
+ * Which orders or fills `allOrders` and `myTrades` answer (docs/exchange-api.md#binance-orders):
+ * from an id on (the account's own order of events: ids are not numbers here), within a time
+ * window, at most `limit` of them: the oldest from a starting point when one is given, the newest
+ * otherwise, oldest first either way, as Binance pages them.
+ */
+
+/** What a history read asks. */
+export interface PageQuery {
+  /** from this item on (`orderId` of allOrders, `fromId` of myTrades) */
+  fromId?: string | undefined;
+  startTime?: number | undefined;
+  endTime?: number | undefined;
+  limit: number;
+}
+
+/** The page of `items` (oldest first) that `q` asks for. */
+export function historyPage<T>(items: readonly T[], idOf: (t: T) => string, timeOf: (t: T) => number, q: PageQuery): T[] {
+  let from = 0;
+  if (q.fromId !== undefined) {
+    from = items.findIndex((t) => idOf(t) === q.fromId);
+    if (from < 0) return [];
+  }
+  const within = items
+    .slice(from)
+    .filter((t) => (q.startTime === undefined || timeOf(t) >= q.startTime) && (q.endTime === undefined || timeOf(t) <= q.endTime));
+  const fromStart = q.fromId !== undefined || q.startTime !== undefined;
+  return fromStart ? within.slice(0, q.limit) : within.slice(Math.max(0, within.length - q.limit));
+}
