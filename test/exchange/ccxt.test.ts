@@ -1,7 +1,8 @@
 /**
  * Unmodified CCXT against a running exchange (docs/exchange-api.md#binance-spot-api; README,
- * "Trade with your own bot"): `ccxt.binance` with the options that keep it on /api/v3, and
- * `ccxt.pro.binance` watching an order book over the diff stream.
+ * "Trade with your own bot"): `ccxt.binance` with the options that keep it on /api/v3 (market
+ * data, balance, and orders: market, resting limit filled when the book moves, IOC, cancel, reads,
+ * trades, and its error classes), and `ccxt.pro.binance` watching an order book over the diff stream.
  */
 import ccxt from 'ccxt';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { publishBook } from '../../adapters/feed/publisher.ts';
 import { ed25519KeyFor, hmacKeyFor } from './binance-support.ts';
 import { exchangeForSuite } from './harness.ts';
 import { book } from './support.ts';
+import { eventually } from '../support/eventually.ts';
 
 const t = exchangeForSuite();
 const opened: { close(): Promise<unknown> }[] = [];
@@ -75,6 +77,77 @@ describe('ccxt.binance against the exchange', () => {
     const stale = new ccxt.binance(config(t.baseUrl, { apiKey: key.apiKey, secret: key.secretKey }));
     stale.nonce = () => Date.now() - 60_000;
     await expect(stale.fetchBalance()).rejects.toThrow(ccxt.InvalidNonce);
+  });
+});
+
+describe('ccxt.binance trading on the exchange', () => {
+  it('places market, resting limit and IOC orders, reads them and their trades, cancels, as on Binance', async () => {
+    await t.freshBooks();
+    const id = await t.openAccount('ccxt-trader', '5000');
+    const key = await hmacKeyFor(t.api, id);
+    const ex = new ccxt.binance(config(t.baseUrl, { apiKey: key.apiKey, secret: key.secretKey }));
+
+    const market = await ex.createOrder('BTC/USDT', 'market', 'buy', 1.5);
+    expect(market).toMatchObject({ status: 'closed', filled: 1.5, amount: 1.5, cost: 150.5, average: expect.closeTo(100.333, 3) });
+    expect(market.trades).toHaveLength(2);
+
+    const resting = await ex.createOrder('SOL/USDT', 'limit', 'buy', 2, 149);
+    expect(resting).toMatchObject({ status: 'open', price: 149, amount: 2, filled: 0, remaining: 2, timeInForce: 'GTC' });
+    expect((await ex.fetchOpenOrders('SOL/USDT')).map((o) => o.id)).toEqual([resting.id]);
+    expect((await ex.fetchBalance()).USDT).toMatchObject({ used: 298.298 });
+    publishBook(t.nc, book('SOLUSDT', [['148.50', '100']], [['148.80', '100']], Date.now()));
+    const filled = await eventually(
+      'the resting order filled',
+      async () => {
+        const o = await ex.fetchOrder(resting.id, 'SOL/USDT');
+        return o.status === 'closed' ? o : null;
+      },
+      10_000,
+      50,
+    );
+    expect(filled).toMatchObject({ filled: 2, remaining: 0, cost: 298, average: 149 });
+    const trades = await ex.fetchMyTrades('SOL/USDT');
+    expect(trades).toHaveLength(1);
+    expect(trades[0]).toMatchObject({
+      order: resting.id,
+      side: 'buy',
+      price: 149,
+      amount: 2,
+      cost: 298,
+      takerOrMaker: 'maker',
+      fee: { cost: 0.298, currency: 'USDT' },
+    });
+    expect(await ex.fetchOpenOrders('SOL/USDT')).toEqual([]);
+    await t.freshBooks();
+
+    const ioc = await ex.createOrder('BTC/USDT', 'limit', 'buy', 2, 100, { timeInForce: 'IOC' });
+    expect(ioc).toMatchObject({ status: 'expired', filled: 1, amount: 2, timeInForce: 'IOC' });
+
+    const toCancel = await ex.createOrder('SOL/USDT', 'limit', 'buy', 1, 140);
+    expect(await ex.cancelOrder(toCancel.id, 'SOL/USDT')).toMatchObject({ id: toCancel.id, status: 'canceled' });
+    expect((await ex.fetchOrder(toCancel.id, 'SOL/USDT')).status).toBe('canceled');
+    const orders = await ex.fetchOrders('SOL/USDT');
+    expect(orders.map((o) => [o.id, o.status])).toEqual([
+      [resting.id, 'closed'],
+      [toCancel.id, 'canceled'],
+    ]);
+    expect((await ex.fetchOrders('BTC/USDT')).map((o) => o.status)).toEqual(['closed', 'expired']);
+    await t.freshBooks();
+  });
+
+  it("raises ccxt's InsufficientFunds, OrderNotFound and InvalidOrder as Binance's answers do", async () => {
+    const id = await t.openAccount('ccxt-refused', '100');
+    const key = await hmacKeyFor(t.api, id);
+    const ex = new ccxt.binance(config(t.baseUrl, { apiKey: key.apiKey, secret: key.secretKey }));
+    await expect(ex.createOrder('SOL/USDT', 'limit', 'buy', 1, 140)).rejects.toThrow(ccxt.InsufficientFunds);
+    await expect(ex.createOrder('SOL/USDT', 'market', 'sell', 1)).rejects.toThrow(ccxt.InsufficientFunds);
+    await expect(ex.fetchOrder('00000000-0000-4000-8000-000000000000', 'SOL/USDT')).rejects.toThrow(ccxt.OrderNotFound);
+    await expect(ex.cancelOrder('00000000-0000-4000-8000-000000000000', 'SOL/USDT')).rejects.toThrow(ccxt.OrderNotFound);
+    // LOT_SIZE: more than the 9000 BTC a limit order may ask
+    await expect(ex.createOrder('BTC/USDT', 'limit', 'buy', 9001, 0.01)).rejects.toThrow(ccxt.InvalidOrder);
+    await expect(ex.createOrder('BTC/USDT', 'limit', 'buy', 9001, 0.01)).rejects.toThrow(/LOT_SIZE/);
+    // LIMIT_MAKER that would take
+    await expect(ex.createOrder('SOL/USDT', 'limit', 'buy', 0.1, 151, { postOnly: true })).rejects.toThrow(ccxt.InvalidOrder);
   });
 });
 
