@@ -5,6 +5,7 @@
  * balances, order counts, filters and Binance's codes, and one key never reaching another
  * account's orders. Every answer is checked against the OpenAPI document.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.ts';
 import { exchangeForSuite } from './harness.ts';
@@ -342,5 +343,90 @@ describe('reading and canceling orders', () => {
     ).toBe(200);
     expect((await call(alice.key, 'GET', '/order', ref)).body.status).toBe('NEW');
     expect((await call(alice.key, 'GET', '/openOrders', { symbol: 'SOLUSDT' })).body).toHaveLength(1);
+  });
+});
+
+describe('random order requests', () => {
+  it('never get a 500: every answer is 200 or a Binance error with a 4xx status', async () => {
+    await t.freshBooks();
+    const { key } = await trader('fuzzer', '1000');
+    const NEW = [
+      'symbol',
+      'side',
+      'type',
+      'timeInForce',
+      'quantity',
+      'quoteOrderQty',
+      'price',
+      'newClientOrderId',
+      'newOrderRespType',
+      'selfTradePreventionMode',
+    ];
+    const REF = ['symbol', 'orderId', 'origClientOrderId'];
+    const PAGE = ['symbol', 'startTime', 'endTime', 'limit'];
+    const routes: [string, string, string[]][] = [
+      ['POST', '/order', NEW],
+      ['POST', '/order/test', [...NEW, 'computeCommissionRates']],
+      ['GET', '/order', REF],
+      ['DELETE', '/order', [...REF, 'newClientOrderId']],
+      ['GET', '/openOrders', ['symbol']],
+      ['DELETE', '/openOrders', ['symbol']],
+      ['GET', '/allOrders', [...PAGE, 'orderId']],
+      ['GET', '/myTrades', [...PAGE, 'orderId', 'fromId']],
+    ];
+    const number = fc.oneof(
+      fc.constantFrom('1', '0', '0.001', '149.5', '100.00000000', '-1', '1e3', '', '99999999999999999999.99999999999999999999', '0.00000000001', '.5', 'NaN'),
+      fc.double({ min: 0, max: 1e7, noNaN: true }).map(String),
+      fc.string({ maxLength: 12 }),
+    );
+    const values: Record<string, fc.Arbitrary<string>> = {
+      symbol: fc.constantFrom('BTCUSDT', 'SOLUSDT', 'ETHUSDT', 'solusdt', 'DOGEUSDT', '', 'BTC USDT'),
+      side: fc.constantFrom('BUY', 'SELL', 'buy', '', 'HOLD'),
+      type: fc.constantFrom('LIMIT', 'MARKET', 'LIMIT_MAKER', 'STOP_LOSS_LIMIT', 'limit', ''),
+      timeInForce: fc.constantFrom('GTC', 'IOC', 'FOK', 'GTX', ''),
+      quantity: number,
+      quoteOrderQty: number,
+      price: number,
+      newClientOrderId: fc.oneof(fc.constantFrom('fuzz-1', 'fuzz-2', ''), fc.string({ maxLength: 40 })),
+      newOrderRespType: fc.constantFrom('ACK', 'RESULT', 'FULL', 'NONE'),
+      selfTradePreventionMode: fc.constantFrom('NONE', 'EXPIRE_TAKER', 'BAD'),
+      orderId: fc.oneof(fc.constantFrom('00000000-0000-4000-8000-000000000000', '1', ''), fc.string({ maxLength: 70 })),
+      origClientOrderId: fc.oneof(fc.constantFrom('fuzz-1', ''), fc.string({ maxLength: 110 })),
+      fromId: fc.string({ maxLength: 70 }),
+      startTime: fc.oneof(number, fc.integer({ min: 0, max: 2 ** 53 }).map(String)),
+      endTime: fc.oneof(number, fc.integer({ min: 0, max: 2 ** 53 }).map(String)),
+      limit: fc.oneof(number, fc.constantFrom('1', '1000', '1001', '0')),
+      computeCommissionRates: fc.constantFrom('true', 'false', 'yes'),
+      recvWindow: fc.constantFrom('5000', '60001', 'x'),
+      junk: fc.string({ maxLength: 8 }),
+    };
+    const seen = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...routes).chain(([method, path, names]) => {
+          const own = Object.fromEntries(names.map((n) => [n, values[n]!]));
+          // mostly the route's own parameters with the mandatory ones, sometimes any of them, rarely a stranger
+          const params = fc.oneof(
+            { weight: 3, arbitrary: fc.record(own, { requiredKeys: names.filter((n) => ['symbol', 'side', 'type'].includes(n)) }) },
+            { weight: 1, arbitrary: fc.record(own, { requiredKeys: [] }) },
+            { weight: 1, arbitrary: fc.record({ ...own, recvWindow: values.recvWindow!, junk: values.junk! }, { requiredKeys: [] }) },
+          );
+          return fc.tuple(fc.constant([method, path] as const), params);
+        }),
+        async ([[method, path], params]) => {
+          const r = await call(key, method, path, params as Record<string, string>);
+          expect(
+            r.status === 200 || (r.status >= 400 && r.status < 500),
+            `${method} ${path} ${JSON.stringify(params)} -> ${r.status} ${JSON.stringify(r.body)}`,
+          ).toBe(true);
+          if (r.status !== 200) expect(Object.keys(r.body).sort()).toEqual(['code', 'msg']);
+          seen.add(`${r.status} ${r.body?.code ?? ''}`);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // the runs reached the engine, not only the parameter checks
+    expect(seen).toContain('200 ');
+    expect([...seen].filter((x) => x.startsWith('400 -2')).length).toBeGreaterThanOrEqual(2);
   });
 });
