@@ -1,5 +1,5 @@
 /**
- * The exchange's symbols as the Binance-shaped surface names them (docs/exchange-api.md#binance-exchange-info):
+ * The exchange's symbols as the Binance-shaped surface names them (docs/exchange-api.md#binance-market-data):
  * base and quote asset, precisions and the filters an order must pass (PRICE_FILTER, LOT_SIZE,
  * MARKET_LOT_SIZE, NOTIONAL), with Binance's own values for these three spot markets. The order
  * endpoints check orders against the same table.
@@ -56,7 +56,7 @@ export const ASSETS = ['USDT', ...BOOK_SYMBOLS.map((s) => SYMBOL_RULES[s].baseAs
 /** Whether `name` is one of the exchange's symbols (exact case, as Binance compares). */
 export const isBookSymbol = (name: string): name is BookSymbol => (BOOK_SYMBOLS as readonly string[]).includes(name);
 
-/** The `exchangeInfo` entry of one symbol (docs/exchange-api.md#binance-exchange-info). */
+/** The `exchangeInfo` entry of one symbol (docs/exchange-api.md#binance-market-data). */
 export function exchangeInfoSymbol(r: SymbolRules) {
   return {
     symbol: r.symbol,

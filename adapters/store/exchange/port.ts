@@ -91,7 +91,7 @@ export interface EngineOrderWrite {
   state: unknown;
 }
 
-/** One fill of an engine order (docs/orders.md#fills), decimal strings, with the book that justified it. */
+/** One fill of an engine order (docs/orders.md#resting-fills), decimal strings, with the book that justified it. */
 export interface TradeRecord {
   tradeId: string;
   orderId: string;
