@@ -99,7 +99,7 @@ describe('ccxt.binance trading on the exchange', () => {
     const filled = await eventually(
       'the resting order filled',
       async () => {
-        const o = await ex.fetchOrder(resting.id, 'SOL/USDT');
+        const o = await ex.fetchOrder(String(resting.id), 'SOL/USDT');
         return o.status === 'closed' ? o : null;
       },
       10_000,
@@ -124,8 +124,8 @@ describe('ccxt.binance trading on the exchange', () => {
     expect(ioc).toMatchObject({ status: 'expired', filled: 1, amount: 2, timeInForce: 'IOC' });
 
     const toCancel = await ex.createOrder('SOL/USDT', 'limit', 'buy', 1, 140);
-    expect(await ex.cancelOrder(toCancel.id, 'SOL/USDT')).toMatchObject({ id: toCancel.id, status: 'canceled' });
-    expect((await ex.fetchOrder(toCancel.id, 'SOL/USDT')).status).toBe('canceled');
+    expect(await ex.cancelOrder(String(toCancel.id), 'SOL/USDT')).toMatchObject({ id: toCancel.id, status: 'canceled' });
+    expect((await ex.fetchOrder(String(toCancel.id), 'SOL/USDT')).status).toBe('canceled');
     const orders = await ex.fetchOrders('SOL/USDT');
     expect(orders.map((o) => [o.id, o.status])).toEqual([
       [resting.id, 'closed'],

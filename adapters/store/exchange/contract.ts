@@ -122,6 +122,18 @@ export function storeContract(name: string, make: () => ExchangeStore): void {
       await store.close();
     });
 
+    it('sets the fee rates and bumps the version, so a change computed before conflicts', async () => {
+      const store = make();
+      const a = await open(store);
+      expect(await store.setFees(a.id, { feeRate: dec('0.002'), makerFeeRate: dec('0.0005') })).toBe(true);
+      const loaded = (await store.load(a.id))!;
+      expect([loaded.bundle.account.feeRate.toFixed(), loaded.bundle.account.makerFeeRate?.toFixed(), loaded.bundle.version]).toEqual(['0.002', '0.0005', 2]);
+      expect(await store.commit(a.id, 1, { balances: loaded.bundle.balances, journal: [] })).toBe('conflict');
+      expect(await store.commit(a.id, 2, { balances: loaded.bundle.balances, journal: [] })).toBe('committed');
+      expect(await store.setFees(randomUUID(), { feeRate: dec('0'), makerFeeRate: dec('0') })).toBe(false);
+      await store.close();
+    });
+
     it('returns history newest first up to the limit, and equity points since a time', async () => {
       const store = make();
       const a = await open(store);

@@ -70,6 +70,25 @@ describe('journal file store', () => {
     await second.close();
   });
 
+  it('reopens to the fee rates last set, and keeps them through a compaction', async () => {
+    const path = freshPath();
+    const first = openFileExchangeStore(path, { compactSlack: 3 });
+    const id = await trade(first, 'fees', 1);
+    expect(await first.setFees(id, { feeRate: dec('0.002'), makerFeeRate: dec('0.0004') })).toBe(true);
+    await first.close();
+    const second = openFileExchangeStore(path, { compactSlack: 3 });
+    const rates = async (s: ExchangeStore) => {
+      const { account, version } = (await s.load(id))!.bundle;
+      return [account.feeRate.toFixed(), account.makerFeeRate?.toFixed(), version];
+    };
+    expect(await rates(second)).toEqual(['0.002', '0.0004', 3]);
+    await trade(second, 'more', 4);
+    await second.close();
+    const third = openFileExchangeStore(path);
+    expect(await rates(third)).toEqual(['0.002', '0.0004', 3]);
+    await third.close();
+  });
+
   it('cuts a torn last line (a write cut by kill -9) and keeps everything before it', async () => {
     const path = freshPath();
     const first = openFileExchangeStore(path);

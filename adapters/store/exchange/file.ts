@@ -15,6 +15,7 @@
  */
 import * as v from 'valibot';
 import { JournalEntrySchema } from '../../../machines/exchange/journal.ts';
+import { dec } from '../../../machines/exchange/money.ts';
 import {
   AccountJson,
   accountFromJson,
@@ -24,6 +25,7 @@ import {
   balancesToJson,
   commitFromJson,
   commitToJson,
+  DecimalText,
   type LedgerCommitJson,
 } from './codec.ts';
 import { ledgerReads, MemoryLedger, type HeldAccountJson } from './memory.ts';
@@ -35,6 +37,7 @@ const Line = v.variant('k', [
   v.object({ k: v.literal('create'), account: AccountJson, balances: BalancesJson, opening: JournalEntrySchema, point: Plain }),
   v.object({ k: v.literal('commit'), id: v.string(), v: v.number(), c: v.looseObject({ balances: BalancesJson }) }),
   v.object({ k: v.literal('del'), id: v.string() }),
+  v.object({ k: v.literal('fees'), id: v.string(), feeRate: DecimalText, makerFeeRate: DecimalText }),
   v.object({ k: v.literal('acct'), h: v.looseObject({ account: AccountJson, balances: BalancesJson, version: v.number() }) }),
 ]);
 type Line = v.InferOutput<typeof Line>;
@@ -78,6 +81,11 @@ export function openFileExchangeStore(path: string, options: FileExchangeOptions
       if (out === 'committed') await record({ k: 'commit', id, v: expectedVersion, c: commitToJson(change) });
       return out;
     },
+    async setFees(id, fees) {
+      const out = ledger.setFeesNow(id, fees);
+      if (out) await record({ k: 'fees', id, feeRate: fees.feeRate.toFixed(), makerFeeRate: fees.makerFeeRate.toFixed() });
+      return out;
+    },
     async deleteAccount(id) {
       const out = ledger.deleteNow(id);
       if (out) await record({ k: 'del', id });
@@ -113,6 +121,9 @@ function apply(ledger: MemoryLedger, line: Line, path: string): void {
       return;
     case 'del':
       ledger.deleteNow(line.id);
+      return;
+    case 'fees':
+      if (!ledger.setFeesNow(line.id, { feeRate: dec(line.feeRate), makerFeeRate: dec(line.makerFeeRate) })) fail(`the fees of ${line.id}`);
       return;
     case 'acct':
       ledger.importAccount(line.h as unknown as HeldAccountJson);

@@ -11,6 +11,7 @@
  *   ledger.commitNow(id, version, change);          // 'committed' | 'conflict' | 'missing'
  */
 import type { Balances } from '../../../machines/exchange/ledger.ts';
+import type { Decimal } from '../../../machines/exchange/money.ts';
 import type { JournalEntry } from '../../../machines/exchange/journal.ts';
 import { accountFromJson, accountToJson, balancesFromJson, balancesToJson, type AccountJson, type BalancesJson } from './codec.ts';
 import type {
@@ -122,6 +123,14 @@ export class MemoryLedger {
     if (change.trades) h.trades.push(...clone(change.trades));
     h.version += 1;
     return 'committed';
+  }
+
+  setFeesNow(id: string, fees: { feeRate: Decimal; makerFeeRate: Decimal }): boolean {
+    const h = this.accounts.get(id);
+    if (!h) return false;
+    h.account = { ...h.account, feeRate: fees.feeRate, makerFeeRate: fees.makerFeeRate };
+    h.version += 1;
+    return true;
   }
 
   deleteNow(id: string): boolean {
@@ -248,6 +257,7 @@ export function createMemoryExchangeStore(): ExchangeStore {
     ...ledgerReads(ledger),
     createAccount: async (account, balances, opening, point) => ledger.createNow(account, balances, opening, point),
     commit: async (id, expectedVersion, change) => ledger.commitNow(id, expectedVersion, change),
+    setFees: async (id, fees) => ledger.setFeesNow(id, fees),
     deleteAccount: async (id) => ledger.deleteNow(id),
     ping: async () => undefined,
     close: async () => undefined,

@@ -172,6 +172,11 @@ export interface ExchangeStore {
   openEngineOrders(accountId?: string): Promise<OpenEngineOrder[]>;
   /** Fills of the account's engine orders, oldest first. */
   trades(accountId: string): Promise<TradeRecord[]>;
+  /**
+   * Sets the account's taker and maker fee rates (docs/exchange-api.md#fees) and bumps its version,
+   * so a change computed with the old rates conflicts and is computed again; false when it does not exist.
+   */
+  setFees(id: string, fees: { feeRate: Decimal; makerFeeRate: Decimal }): Promise<boolean>;
   /** Removes the account and everything it owns; false when it did not exist. */
   deleteAccount(id: string): Promise<boolean>;
   /** One round trip to the storage (health); rejects with DependencyUnavailable when it is unreachable. */

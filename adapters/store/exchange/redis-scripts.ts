@@ -93,3 +93,14 @@ return 1
 `,
   { deadline: true },
 );
+
+/** KEYS: account. ARGV: fee rate, maker fee rate. Sets both and bumps the version; 0 when the account does not exist. */
+export const SET_FEES = redisScript(
+  `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'feeRate', ARGV[1], 'makerFeeRate', ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+return 1
+`,
+  { deadline: true },
+);

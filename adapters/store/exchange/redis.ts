@@ -23,7 +23,7 @@ import { dec } from '../../../machines/exchange/money.ts';
 import { log as rootLog, type Logger } from '../../../kernel/log.ts';
 import { AccountJson, DecimalText, PositionJson, positionsFromJson, positionToJson } from './codec.ts';
 import type { AccountRecord, EquityPoint, ExchangeStore, IdempotencyRecord, LoadedAccount, OpenEngineOrder, OrderRecord, TradeRecord } from './port.ts';
-import { COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, LOAD } from './redis-scripts.ts';
+import { COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, LOAD, SET_FEES } from './redis-scripts.ts';
 import { openRedis } from '../redis/client.ts';
 
 /** The account hash: the account's own fields and its balances' scalars, with the version commits check. */
@@ -308,6 +308,10 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
     async trades(accountId) {
       const raw = await redis.lrange(k(accountId).trades, 0, -1);
       return raw.map((s) => JSON.parse(s) as TradeRecord);
+    },
+
+    async setFees(id, fees) {
+      return (await SET_FEES.run(redis, [k(id).account], [fees.feeRate.toFixed(), fees.makerFeeRate.toFixed()])) === 1;
     },
 
     async deleteAccount(id) {
