@@ -31,6 +31,7 @@ import type { BinanceContext } from '../runtime/binance/context.ts';
 import { RequestWeights } from '../runtime/binance/request-weight.ts';
 import { OrderCounts } from '../runtime/binance/order-counts.ts';
 import { mountApiKeyRoutes } from '../server/exchange/api-key-routes.ts';
+import { mountFeeRoutes } from '../server/exchange/fee-routes.ts';
 import { mountBinanceRoutes } from '../server/binance/routes.ts';
 import { mountBinanceStreams, type BinanceStreams } from '../server/binance/streams.ts';
 
@@ -143,6 +144,7 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     streams = mountBinanceStreams(app, binanceContext);
     api = mountExchangeRoutes(app, context, metrics);
     mountApiKeyRoutes(api, context, keys);
+    mountFeeRoutes(api, context);
     mountBinanceRoutes(api, binanceContext);
     mountSite(
       app,

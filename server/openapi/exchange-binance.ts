@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { ApiKeyView, CreateApiKeyBody, CreatedApiKeyView } from '../exchange/api-key-wire.ts';
 import { ErrorView } from '../exchange/wire.ts';
+import { FeesView, SetFeesBody } from '../exchange/fee-wire.ts';
 import { json, type OperationSpec, type ParameterSpec, type ResponseSpec } from './document.ts';
 
 const Id: ParameterSpec = { name: 'id', in: 'path', description: 'account id (UUID)', schema: v.string() };
@@ -48,6 +49,33 @@ export function apiKeyOperations(): OperationSpec[] {
       parameters: [Id, { name: 'apiKey', in: 'path', description: 'the key', schema: v.string() }],
       responses: { 204: { description: 'deleted' }, ...common, 404: err('ACCOUNT_NOT_FOUND or API_KEY_NOT_FOUND') },
       extensions: extension,
+    },
+  ];
+}
+
+/** GET/PUT /api/v1/accounts/{id}/fees (docs/exchange-api.md#fees). */
+export function feeOperations(): OperationSpec[] {
+  const common = { 404: err('ACCOUNT_NOT_FOUND'), 500: err('internal error'), 503: json('REDIS_UNAVAILABLE', ErrorView, ['Retry-After']) };
+  const fees = { 'x-extension': 'not part of the exchange spec: maker and taker rates of the order engine' } as const;
+  return [
+    {
+      method: 'get',
+      path: '/api/v1/accounts/{id}/fees',
+      summary: "The account's taker (feeRate) and maker fee rates",
+      tags: ['fees'],
+      parameters: [Id],
+      responses: { 200: json('the rates', FeesView), ...common },
+      extensions: fees,
+    },
+    {
+      method: 'put',
+      path: '/api/v1/accounts/{id}/fees',
+      summary: 'Set the taker (feeRate) and/or maker fee rate; orders placed from now on use them',
+      tags: ['fees'],
+      parameters: [Id],
+      requestBody: { description: 'feeRate, makerFeeRate or both, each >= 0 and < 1', schema: SetFeesBody },
+      responses: { 200: json('the rates', FeesView), 400: err('VALIDATION_ERROR'), 413: err('PAYLOAD_TOO_LARGE'), ...common },
+      extensions: fees,
     },
   ];
 }

@@ -4,7 +4,7 @@
  * management port's routes (`/actuator/health`, `/actuator/prometheus`, on EXCHANGE_MGMT_PORT).
  */
 import * as v from 'valibot';
-import { apiKeyOperations, binanceOperations } from './exchange-binance.ts';
+import { apiKeyOperations, binanceOperations, feeOperations } from './exchange-binance.ts';
 import { json, openApiDocument, type OpenApiDocument, type OperationSpec, type ParameterSpec, type ResponseSpec } from './document.ts';
 import {
   AccountTotalsView,
@@ -130,6 +130,7 @@ export function exchangeOpenApi(): OpenApiDocument {
       responses: { 200: json('equity points', v.array(EquityPointView)), 400: err('VALIDATION_ERROR'), ...account },
     }),
     ...apiKeyOperations(),
+    ...feeOperations(),
     ...binanceOperations(),
     {
       method: 'get',

@@ -346,6 +346,32 @@ describe('reading and canceling orders', () => {
   });
 });
 
+describe('fee rates (native extension)', () => {
+  it('sets the taker and maker rates that account and the fills use', async () => {
+    await t.freshBooks();
+    const { id, key } = await trader('fees');
+    expect((await t.api.get(`/api/v1/accounts/${id}/fees`)).body).toEqual({ accountId: id, feeRate: '0.0010000000', makerFeeRate: '0.0010000000' });
+    const set = await t.api.put(`/api/v1/accounts/${id}/fees`, { feeRate: '0.002', makerFeeRate: '0.0002' });
+    expect(set).toMatchObject({ status: 200, body: { accountId: id, feeRate: '0.0020000000', makerFeeRate: '0.0002000000' } });
+    const account = (await signedCall(t.baseUrl, 'GET', '/api/v3/account', key)).body;
+    expect(account).toMatchObject({ makerCommission: 2, takerCommission: 20, commissionRates: { maker: '0.00020000', taker: '0.00200000' } });
+    const taker = await place(key, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1' });
+    expect(taker.body.fills[0]).toMatchObject({ price: '100.00000000', commission: '0.20000000' });
+    // the lock of a resting BUY is its price and its maker fee
+    await place(key, { symbol: 'SOLUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '1', price: '140' });
+    expect((await balanceOf(key, 'USDT')).locked).toBe('140.02800000');
+    expect((await t.api.put(`/api/v1/accounts/${id}/fees`, { makerFeeRate: '0' })).body).toMatchObject({
+      feeRate: '0.0020000000',
+      makerFeeRate: '0.0000000000',
+    });
+    for (const bad of [{}, { feeRate: '1' }, { feeRate: '-0.1' }, { feeRate: 0.001 }, { takerFeeRate: '0.001' }]) {
+      expect((await t.api.put(`/api/v1/accounts/${id}/fees`, bad)).body.error).toBe('VALIDATION_ERROR');
+    }
+    expect((await t.api.put('/api/v1/accounts/00000000-0000-4000-8000-000000000000/fees', { feeRate: '0' })).status).toBe(404);
+    await t.freshBooks();
+  });
+});
+
 describe('random order requests', () => {
   it('never get a 500: every answer is 200 or a Binance error with a 4xx status', async () => {
     await t.freshBooks();
