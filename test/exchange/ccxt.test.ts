@@ -132,6 +132,10 @@ describe('ccxt.binance trading on the exchange', () => {
       [toCancel.id, 'canceled'],
     ]);
     expect((await ex.fetchOrders('BTC/USDT')).map((o) => o.status)).toEqual(['closed', 'expired']);
+    await ex.createOrder('SOL/USDT', 'limit', 'buy', 1, 141);
+    await ex.createOrder('SOL/USDT', 'limit', 'buy', 1, 142, { postOnly: true });
+    expect((await ex.cancelAllOrders('SOL/USDT')).map((o) => o.status)).toEqual(['canceled', 'canceled']);
+    expect((await ex.fetchBalance()).USDT).toMatchObject({ used: 0 });
     await t.freshBooks();
   });
 
