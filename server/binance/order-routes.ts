@@ -23,6 +23,7 @@ const V3 = '/api/v3';
 const ORDER_ID_TEXT = /^[A-Za-z0-9-]{1,64}$/;
 const ORIG_CLIENT_ID_TEXT = /^[\x21-\x7e]{1,100}$/;
 const DAY_MS = 86_400_000;
+const NO_LIQUIDITY = 'Order book liquidity is less than LOT_SIZE filter minimum quantity.';
 
 /** Binance's answer to an engine refusal; `reading`: a GET (-2013) rather than a cancel (-2011). */
 function refusalOf(code: EngineRefusalCode, message: string, reading = false): BinanceError {
@@ -37,7 +38,7 @@ function refusalOf(code: EngineRefusalCode, message: string, reading = false): B
     case 'DUPLICATE_CLIENT_ORDER_ID':
       return binance.orderRejected('Duplicate order sent.');
     case 'PRICE_UNAVAILABLE':
-      return binance.orderRejected(message.startsWith('no fresh') ? 'Market is closed.' : message);
+      return binance.orderRejected('Market is closed.');
     case 'UNKNOWN_ORDER':
     case 'ORDER_NOT_OPEN':
       return reading ? binance.noSuchOrder() : binance.cancelRejected();
@@ -106,8 +107,10 @@ export function mountBinanceOrderRoutes(router: Router, ctx: BinanceContext): vo
 
   route('POST', '/order', { weight: 1, params: NEW_ORDER_PARAMS, countsOrders: true }, async (p, accountId) => {
     const { request, respType } = readNewOrder(ctx, p);
-    const placed = valueOf(await engine.place({ ...request, clientOrderId: request.clientOrderId ?? generatedClientId(), accountId }));
-    return newOrderAnswer(placed, respType);
+    const placed = await engine.place({ ...request, clientOrderId: request.clientOrderId ?? generatedClientId(), accountId });
+    // a MARKET order that finds nothing to take: no fresh book, or a book whose side earlier orders used up
+    if (!placed.ok && placed.code === 'PRICE_UNAVAILABLE' && ctx.exchange.books.fresh(request.symbol)) throw binance.orderRejected(NO_LIQUIDITY);
+    return newOrderAnswer(valueOf(placed), respType);
   });
 
   route(

@@ -200,6 +200,16 @@ describe('POST /api/v3/order', () => {
       -2010,
       'Order would immediately match and take.',
     );
+    // the book's whole ask side taken, nothing is left for a MARKET order until a newer book
+    const rich = await trader('liquidity', '100000');
+    expect((await place(rich.key, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '8' })).body.status).toBe('FILLED');
+    expectCode(
+      await place(rich.key, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1' }),
+      400,
+      -2010,
+      'Order book liquidity is less than LOT_SIZE filter minimum quantity.',
+    );
+    await t.freshBooks();
     expect((await place(key, { ...limit, newClientOrderId: 'once' })).status).toBe(200);
     expectCode(await place(key, { ...limit, newClientOrderId: 'once' }), 400, -2010, 'Duplicate order sent.');
     // nothing refused left an order behind
