@@ -1,7 +1,9 @@
 /**
  * The exchange document's extensions of the spec (docs/exchange-api.md#api-keys,
- * docs/exchange-api.md#binance-spot-api): the native API's key routes, and the Binance-shaped
- * routes under /api/v3 with Binance's `{code, msg}` errors and the `X-MBX-USED-WEIGHT-1M` header.
+ * docs/exchange-api.md#fees, docs/exchange-api.md#binance-spot-api): the native API's key and fee
+ * routes, and the Binance-shaped market and account routes under /api/v3 with Binance's
+ * `{code, msg}` errors and the `X-MBX-USED-WEIGHT-1M` header (the order routes:
+ * `exchange-binance-orders.ts`).
  */
 import * as v from 'valibot';
 import { ApiKeyView, CreateApiKeyBody, CreatedApiKeyView } from '../exchange/api-key-wire.ts';
@@ -82,20 +84,26 @@ export function feeOperations(): OperationSpec[] {
 
 /** Binance's error body. */
 export const BinanceErrorView = v.strictObject({ code: v.pipe(v.number(), v.integer()), msg: v.string() });
-const WEIGHT = 'X-MBX-USED-WEIGHT-1M';
-const berr = (description: string): ResponseSpec => json(description, BinanceErrorView, [WEIGHT]);
-const ok = (description: string, schema: v.GenericSchema): ResponseSpec => json(description, schema, [WEIGHT]);
-const q = (name: string, description: string): ParameterSpec => ({ name, in: 'query', description, schema: v.string() });
+/** The header every /api/v3 answer carries. */
+export const WEIGHT = 'X-MBX-USED-WEIGHT-1M';
+/** A Binance error response. */
+export const berr = (description: string): ResponseSpec => json(description, BinanceErrorView, [WEIGHT]);
+/** A 200 of /api/v3. */
+export const ok = (description: string, schema: v.GenericSchema): ResponseSpec => json(description, schema, [WEIGHT]);
+/** A query parameter. */
+export const q = (name: string, description: string): ParameterSpec => ({ name, in: 'query', description, schema: v.string() });
+/** The errors every /api/v3 route may answer. */
+export const binanceErrors = (): Record<number, ResponseSpec> => ({
+  400: berr('a request error (-11xx, -1021, -1022)'),
+  429: json('-1003: request weight past the limit', BinanceErrorView, [WEIGHT, 'Retry-After']),
+  500: berr('-1000'),
+  503: berr('-1001: the book is stale or a store is unavailable'),
+});
 const Level = v.tuple([v.string(), v.string()]);
 
 /** The /api/v3 routes (Binance's own reference describes each; docs/exchange-api.md#binance-spot-api says what differs). */
 export function binanceOperations(): OperationSpec[] {
-  const errors = {
-    400: berr('a request error (-11xx, -1021, -1022)'),
-    429: json('-1003: request weight past the limit', BinanceErrorView, [WEIGHT, 'Retry-After']),
-    500: berr('-1000'),
-    503: berr('-1001: the book is stale or a store is unavailable'),
-  };
+  const errors = binanceErrors();
   const op = (path: string, summary: string, parameters: ParameterSpec[], body: ResponseSpec, extra: Record<number, ResponseSpec> = {}): OperationSpec => ({
     method: 'get',
     path: `/api/v3${path}`,
@@ -158,178 +166,6 @@ export function binanceOperations(): OperationSpec[] {
       ],
       ok('account', v.looseObject({ balances: v.array(v.object({ asset: v.string(), free: v.string(), locked: v.string() })) })),
       { 401: berr('-2014 (no or malformed key), -2015 (unknown key)') },
-    ),
-    ...binanceOrderOperations(errors),
-  ];
-}
-
-const d8 = v.string();
-const OrderCore = {
-  price: d8,
-  origQty: d8,
-  executedQty: d8,
-  origQuoteOrderQty: d8,
-  cummulativeQuoteQty: d8,
-  status: v.picklist(['NEW', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'EXPIRED']),
-  timeInForce: v.picklist(['GTC', 'IOC', 'FOK']),
-  type: v.picklist(['LIMIT', 'LIMIT_MAKER', 'MARKET']),
-  side: v.picklist(['BUY', 'SELL']),
-  selfTradePreventionMode: v.string(),
-};
-const Ack = { symbol: v.string(), orderId: v.string(), orderListId: v.literal(-1), clientOrderId: v.string(), transactTime: v.number() };
-const Fill = v.strictObject({ price: d8, qty: d8, commission: d8, commissionAsset: v.string(), tradeId: v.string() });
-/** `POST /api/v3/order`: ACK, RESULT or FULL. */
-const NewOrderView = v.union([
-  v.strictObject({ ...Ack, ...OrderCore, workingTime: v.number(), fills: v.array(Fill) }),
-  v.strictObject({ ...Ack, ...OrderCore, workingTime: v.number() }),
-  v.strictObject(Ack),
-]);
-const OrderView = v.strictObject({
-  symbol: v.string(),
-  orderId: v.string(),
-  orderListId: v.literal(-1),
-  clientOrderId: v.string(),
-  ...OrderCore,
-  stopPrice: d8,
-  icebergQty: d8,
-  time: v.number(),
-  updateTime: v.number(),
-  isWorking: v.boolean(),
-  workingTime: v.number(),
-});
-const CanceledView = v.strictObject({ ...Ack, origClientOrderId: v.string(), ...OrderCore });
-const TradeView = v.strictObject({
-  symbol: v.string(),
-  id: v.string(),
-  orderId: v.string(),
-  orderListId: v.literal(-1),
-  price: d8,
-  qty: d8,
-  quoteQty: d8,
-  commission: d8,
-  commissionAsset: v.string(),
-  time: v.number(),
-  isBuyer: v.boolean(),
-  isMaker: v.boolean(),
-  isBestMatch: v.boolean(),
-});
-const ORDER_COUNTS = ['X-MBX-ORDER-COUNT-10S', 'X-MBX-ORDER-COUNT-1D'];
-const NewOrderForm = v.object({
-  symbol: v.string(),
-  side: v.string(),
-  type: v.string(),
-  timeInForce: v.optional(v.string()),
-  quantity: v.optional(v.string()),
-  quoteOrderQty: v.optional(v.string()),
-  price: v.optional(v.string()),
-  newClientOrderId: v.optional(v.string()),
-  newOrderRespType: v.optional(v.string()),
-  selfTradePreventionMode: v.optional(v.string()),
-  timestamp: v.string(),
-  recvWindow: v.optional(v.string()),
-  signature: v.string(),
-});
-
-/** The SIGNED order routes (docs/exchange-api.md#binance-orders). */
-function binanceOrderOperations(errors: Record<number, ResponseSpec>): OperationSpec[] {
-  const signing = [q('timestamp', 'ms or µs'), q('recvWindow', 'default 5000, max 60000'), q('signature', 'HMAC-SHA256 hex or Ed25519 base64')];
-  const signedErrors = { ...errors, 401: berr('-2014 (no or malformed key), -2015 (unknown key)') };
-  const op = (
-    method: 'get' | 'post' | 'delete',
-    path: string,
-    summary: string,
-    parameters: ParameterSpec[],
-    body: ResponseSpec,
-    form = false,
-  ): OperationSpec => ({
-    method,
-    path: `/api/v3${path}`,
-    summary,
-    tags: ['binance'],
-    parameters: [...parameters, ...signing],
-    ...(form
-      ? {
-          requestBody: {
-            description: 'the same parameters as a form (application/x-www-form-urlencoded), instead of or besides the query',
-            schema: NewOrderForm,
-            required: false,
-            contentType: 'application/x-www-form-urlencoded' as const,
-          },
-        }
-      : {}),
-    responses: { 200: body, ...signedErrors },
-    extensions: { 'x-binance': true },
-  });
-  const newOrder = [
-    q('symbol', 'required'),
-    q('side', 'BUY or SELL'),
-    q('type', 'LIMIT, LIMIT_MAKER or MARKET'),
-    q('timeInForce', 'LIMIT: GTC, IOC or FOK'),
-    q('quantity', 'base quantity'),
-    q('quoteOrderQty', 'MARKET: USDT to spend or receive'),
-    q('price', 'LIMIT, LIMIT_MAKER'),
-    q('newClientOrderId', 'unique per account'),
-    q('newOrderRespType', 'ACK, RESULT or FULL'),
-    q('selfTradePreventionMode', 'accepted, nothing to prevent'),
-  ];
-  const ref = [q('symbol', 'required'), q('orderId', "the exchange's id"), q('origClientOrderId', "the client's id")];
-  const page = [q('startTime', 'ms'), q('endTime', 'ms, at most 24 h after startTime'), q('limit', 'default 500, max 1000')];
-  return [
-    {
-      ...op(
-        'post',
-        '/order',
-        'SIGNED: place an order on the order engine (weight 1)',
-        newOrder,
-        json('the order (ACK, RESULT or FULL)', NewOrderView, [WEIGHT, ...ORDER_COUNTS]),
-        true,
-      ),
-      responses: {
-        200: json('the order (ACK, RESULT or FULL)', NewOrderView, [WEIGHT, ...ORDER_COUNTS]),
-        ...signedErrors,
-        400: json('a request error, -1013 filter failure, -2010 order rejected', BinanceErrorView, [WEIGHT, ...ORDER_COUNTS]),
-        429: json('-1003 request weight or -1015 orders past the limit', BinanceErrorView, [WEIGHT, ...ORDER_COUNTS, 'Retry-After']),
-      },
-    },
-    op(
-      'post',
-      '/order/test',
-      'SIGNED: check an order as POST order does, place nothing (weight 1, 20 with computeCommissionRates)',
-      [...newOrder, q('computeCommissionRates', 'true/false')],
-      ok('{} or the commission rates', v.union([v.strictObject({}), v.looseObject({ standardCommissionForOrder: v.object({ maker: d8, taker: d8 }) })])),
-      true,
-    ),
-    op('get', '/order', "SIGNED: one order of the key's account (weight 4)", ref, ok('the order', OrderView)),
-    op(
-      'delete',
-      '/order',
-      'SIGNED: cancel an open order (weight 1)',
-      [...ref, q('newClientOrderId', "the cancel's own id")],
-      ok('the canceled order', CanceledView),
-      true,
-    ),
-    op('get', '/openOrders', 'SIGNED: open orders (weight 6 for one symbol, 80 for all)', [q('symbol', 'optional')], ok('open orders', v.array(OrderView))),
-    op(
-      'delete',
-      '/openOrders',
-      'SIGNED: cancel every open order of a symbol (weight 1)',
-      [q('symbol', 'required')],
-      ok('the canceled orders', v.array(CanceledView)),
-      true,
-    ),
-    op(
-      'get',
-      '/allOrders',
-      'SIGNED: orders of a symbol (weight 20)',
-      [q('symbol', 'required'), q('orderId', 'from this order on'), ...page],
-      ok('orders', v.array(OrderView)),
-    ),
-    op(
-      'get',
-      '/myTrades',
-      'SIGNED: fills of a symbol (weight 20, 5 with orderId)',
-      [q('symbol', 'required'), q('orderId', 'of this order'), q('fromId', 'from this trade on'), ...page],
-      ok('trades', v.array(TradeView)),
     ),
   ];
 }

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { apiKeyOperations, binanceOperations, feeOperations } from './exchange-binance.ts';
+import { binanceOrderOperations } from './exchange-binance-orders.ts';
 import { json, openApiDocument, type OpenApiDocument, type OperationSpec, type ParameterSpec, type ResponseSpec } from './document.ts';
 import {
   AccountTotalsView,
@@ -132,6 +133,7 @@ export function exchangeOpenApi(): OpenApiDocument {
     ...apiKeyOperations(),
     ...feeOperations(),
     ...binanceOperations(),
+    ...binanceOrderOperations(),
     {
       method: 'get',
       path: '/openapi.json',

@@ -92,3 +92,34 @@ export async function ed25519KeyFor(api: Client, accountId: string): Promise<{ a
   expect(r.body.secretKey).toBeUndefined();
   return { apiKey: r.body.apiKey as string, privateKey };
 }
+
+/** `{code, msg}` with the status, code and (when given) message expected. */
+export function expectCode(r: { status: number; body: any }, status: number, code: number, msg?: string): void {
+  expect({ status: r.status, code: r.body?.code, ...(msg === undefined ? {} : { msg: r.body?.msg }) }).toEqual({
+    status,
+    code,
+    ...(msg === undefined ? {} : { msg }),
+  });
+}
+
+/** Shortcuts of the order tests over one running exchange. */
+export function orderClient(t: { api: Client; baseUrl: string; openAccount(name: string, cash?: string): Promise<string> }) {
+  const call = (key: Signing, method: string, path: string, params: Record<string, string>) =>
+    method === 'GET' ? signedCall(t.baseUrl, method, `/api/v3${path}`, key, params) : signedCall(t.baseUrl, method, `/api/v3${path}`, key, {}, params);
+  return {
+    /** An account with `cash` and an HMAC key. */
+    async trader(name: string, cash = '10000'): Promise<{ id: string; key: Signing }> {
+      const id = await t.openAccount(name, cash);
+      return { id, key: await hmacKeyFor(t.api, id) };
+    },
+    /** POST /api/v3/order with `order` in a form body. */
+    place: (key: Signing, order: Record<string, string>) => call(key, 'POST', '/order', order),
+    /** A signed call of /api/v3`path`: GET in the query, others in a form body. */
+    call,
+    /** One asset's `{free, locked}` from `account`. */
+    async balanceOf(key: Signing, asset: string): Promise<{ free: string; locked: string }> {
+      const b = (await signedCall(t.baseUrl, 'GET', '/api/v3/account', key)).body.balances.find((x: any) => x.asset === asset);
+      return { free: b.free, locked: b.locked };
+    },
+  };
+}
