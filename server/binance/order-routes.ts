@@ -92,10 +92,11 @@ export function mountBinanceOrderRoutes(router: Router, ctx: BinanceContext): vo
     spec: Omit<BinanceRouteSpec, 'signed'>,
     handler: (p: BinanceParams, accountId: string, now: number) => unknown,
   ) =>
-    binanceRoute(router, ctx, method, `${V3}${path}`, { ...spec, signed: true, body: method !== 'GET' }, (p, signer: Signer | undefined, now) =>
+    binanceRoute(router, ctx, method, `${V3}${path}`, { ...spec, signed: true, body: method !== 'GET' }, (p, signer: Signer | undefined, now) => {
+      if (!signer) throw binance.rejectedKey();
       // the signer's own account is the only one a request reaches (docs/exchange-api.md#binance-signing)
-      handler(p, signer?.accountId ?? '', now),
-    );
+      return handler(p, signer.accountId, now);
+    });
 
   /** The order `ref` names, checked against `origClientOrderId` when both were sent. */
   const named = async (p: BinanceParams, accountId: string, symbol: BookSymbol, reading: boolean) => {
