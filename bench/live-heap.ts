@@ -11,7 +11,8 @@
  * without a bet, is printed beside it so that the two costs can be told apart. The part of each
  * growth that is compiled code and bytecode is printed too: the JIT is still warming up after 100
  * bets, and what it compiles is not held per bet (docs/operations.md#benchmarks).
- * BENCH_HEAP_SNAPSHOT=<dir> also writes a heap snapshot per row at the last point.
+ * BENCH_HEAP_SNAPSHOT=<dir> also writes a heap snapshot per row at each of the last two points, so
+ * that what the added bets hold can be told apart by comparing the two.
  */
 import { join } from 'node:path';
 import { heapAfterGc, inspectArgs, writeHeapSnapshot, type HeapReading } from './support/inspector.ts';
@@ -61,6 +62,7 @@ async function measure(redis: RunningServer | null, name: string): Promise<Readi
     const w1 = await heap();
     await bet(client, first);
     const b0 = await heap();
+    if (SNAPSHOT_DIR) await writeHeapSnapshot(port, join(SNAPSHOT_DIR, `live-heap-${name}-${FIRST}.heapsnapshot`));
     await bet(client, rest);
     const b1 = await heap();
     if (SNAPSHOT_DIR) await writeHeapSnapshot(port, join(SNAPSHOT_DIR, `live-heap-${name}-${WALLETS}.heapsnapshot`));

@@ -65,6 +65,13 @@ export function publicKeyOf(name: string): PublicKey | null {
   return key;
 }
 
+/** The PublicKey of a base58 address known to be canonical (a derived or chain-given one), its name kept with it; not cached. */
+export function keyOfName(name: string): PublicKey {
+  const key = new PublicKey(name);
+  pkNames.set(key, name);
+  return key;
+}
+
 /** The base58 form of a web3.js PublicKey, kept per object (PDA helpers hand out the same objects again). */
 export function nameOf(key: { toBase58(): string }): string {
   let name = pkNames.get(key);

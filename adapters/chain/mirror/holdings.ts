@@ -4,10 +4,9 @@
  * known at (an older value never replaces a newer one), and the callers waiting for an account to
  * be held as of a slot.
  */
-import { PublicKey } from '@solana/web3.js';
+import type { PublicKey } from '@solana/web3.js';
 import type { Logger } from '../../../kernel/log.ts';
-import { nameOf } from '../account-layout.ts';
-import { accountKind, betAddress, bettorAddress, decodeBet, decodeBettorState, decodeConfig } from '../codec.ts';
+import { accountKind, betAddressName, bettorAddressName, decodeBet, decodeBettorState, decodeConfig } from '../codec.ts';
 import type { BetAccount, BettorState, ContractConfig } from '../port.ts';
 import { bytesOf, type Known, type RawAccount } from './wire.ts';
 
@@ -46,12 +45,12 @@ export class MirrorHoldings {
         const held = this.bets.get(address);
         if (!held || held.slot <= slot) {
           const bet = decodeBet(data);
-          if (!held) betAddress.prime({ bettor: bet.bettor, seq: bet.seq }, new PublicKey(address)); // the program creates bets at their PDA only
+          if (!held) betAddressName.prime({ bettor: bet.bettor, seq: bet.seq }, address); // the program creates bets at their PDA only
           this.bets.set(address, { slot, value: bet });
         }
       } else if (kind === 'bettor') {
         const state = decodeBettorState(data);
-        if (!this.bettors.has(state.bettor)) bettorAddress.prime(new PublicKey(state.bettor), new PublicKey(address));
+        if (!this.bettors.has(state.bettor)) bettorAddressName.prime(state.bettor, address);
         const held = this.bettors.get(state.bettor);
         if (!held || held.slot <= slot) {
           this.bettors.set(state.bettor, { slot, value: state });
@@ -85,7 +84,7 @@ export class MirrorHoldings {
    */
   private forgetReclaimed(before: bigint, state: BettorState): void {
     for (let seq = before; seq < state.reclaimed; seq++) {
-      const address = nameOf(betAddress({ bettor: state.bettor, seq }));
+      const address = betAddressName({ bettor: state.bettor, seq });
       if (this.bets.get(address)?.value.status !== 0) this.bets.delete(address);
       this.changes++;
     }

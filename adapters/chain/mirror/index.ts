@@ -21,7 +21,7 @@
 import type { PublicKey } from '@solana/web3.js';
 import type { Logger } from '../../../kernel/log.ts';
 import { nameOf } from '../account-layout.ts';
-import { betAddress, tokenAccountOf } from '../codec.ts';
+import { betAddressName, tokenAccountName } from '../codec.ts';
 import { ChainUnavailable, type BetAccount, type BetRef, type BettorState, type ContractConfig } from '../port.ts';
 import type { PubSub } from '../pubsub.ts';
 import type { RpcClient } from '../rpc-client.ts';
@@ -110,12 +110,12 @@ export class ChainMirror {
 
   async bet(ref: BetRef): Promise<BetAccount | null> {
     await this.ready();
-    return this.held.bets.get(nameOf(betAddress(ref)))?.value ?? null;
+    return this.held.bets.get(betAddressName(ref))?.value ?? null;
   }
 
   /** The bet held for `ref` without waiting or checking freshness (null when none). */
   peekBet(ref: BetRef): BetAccount | null {
-    return this.held.bets.get(nameOf(betAddress(ref)))?.value ?? null;
+    return this.held.bets.get(betAddressName(ref))?.value ?? null;
   }
 
   /** The bettor state held for `bettor` without waiting or checking freshness (null when none). */
@@ -152,7 +152,7 @@ export class ChainMirror {
   async tokenUnitsOf(owner: PublicKey): Promise<bigint> {
     await this.ready();
     const mint = this.feed.mint;
-    return mint ? (this.held.tokens.get(nameOf(tokenAccountOf(mint, owner)))?.value ?? 0n) : 0n;
+    return mint ? (this.held.tokens.get(tokenAccountName(mint, owner))?.value ?? 0n) : 0n;
   }
 
   /** SOL of a wallet: from memory once watched; the first ask reads it (shared by concurrent askers) and starts watching it. */
@@ -184,7 +184,7 @@ export class ChainMirror {
     if (!this.heldNow() || !mint) return undefined;
     // by the owner key's identity: deriving (or looking up) the token account by name costs more than the read
     let account = this.tokenAccountNames.get(owner);
-    if (account?.mint !== mint) this.tokenAccountNames.set(owner, (account = { mint, name: nameOf(tokenAccountOf(mint, owner)) }));
+    if (account?.mint !== mint) this.tokenAccountNames.set(owner, (account = { mint, name: tokenAccountName(mint, owner) }));
     return this.held.tokens.get(account.name)?.value ?? 0n;
   }
 
@@ -194,7 +194,7 @@ export class ChainMirror {
 
   /** Forgets a bet whose account this process closed (reclaim_bet): the chain does not announce a closed account. */
   forgetBet(ref: BetRef): void {
-    this.held.bets.delete(nameOf(betAddress(ref)));
+    this.held.bets.delete(betAddressName(ref));
   }
 
   /**
