@@ -109,8 +109,8 @@ export async function startSettlement(d: SettlementPhaseDeps): Promise<Settlemen
       // the leader's commits wait while its lease is not surely held (a paused leader resumed)
       const bets = await LiveBets.boot({ ...options, mayCommit: () => hold.holds() });
       for (const id of bets.seriesIds()) {
-        const context = bets.contextOf(id);
-        if (context) metrics.betExpires(context.id, context.expireTime);
+        const summary = bets.summaryOf(id);
+        if (summary) metrics.betExpires(summary.betId, summary.expireTime);
       }
       return bets;
     },
