@@ -233,7 +233,9 @@ export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: str
       if (!out.applied) return out;
       const ev = out.events.map((e: Sequenced<B>) => ({ seq: e.seq, e: stripSeq(e) }));
       const h = change.records && change.records.length > 0 ? { h: [...change.records] } : {};
-      await journal.appendDurably(JSON.stringify({ k: 's', id, s: JSON.stringify(change.snapshot), f: change.final ? 1 : 0, r: change.rev, ev, ...h }));
+      await journal.appendDurably(
+        JSON.stringify({ k: 's', id, s: change.json ?? JSON.stringify(change.snapshot), f: change.final ? 1 : 0, r: change.rev, ev, ...h }),
+      );
       written();
       return out;
     },

@@ -9,6 +9,7 @@
  */
 import type { LoggedEvent } from '../event-log/port.ts';
 import { createMemoryEventLog, type MemoryEventLog } from '../event-log/memory.ts';
+import { flatText } from '../json-text.ts';
 import { parseOrNull, type CommitResult, type SnapshotCommit, type SnapshotStore, type StoredSnapshot } from './port.ts';
 
 /** A record as kept: JSON text, live or final, and its rev. */
@@ -40,14 +41,15 @@ export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never>
   commitNow(id: string, change: SnapshotCommit<E, R>): CommitResult<E> {
     const stored = this.records.get(id);
     if (stored && change.rev <= stored.rev) return { applied: false };
-    this.records.set(id, { json: JSON.stringify(change.snapshot), final: change.final, rev: change.rev });
+    // the text once, flat: not a copy of the caller's besides, nor an object (docs/operations.md#memory)
+    this.records.set(id, { json: flatText(change.json ?? JSON.stringify(change.snapshot)), final: change.final, rev: change.rev });
     for (const r of change.records ?? []) this.sink?.putNow(r);
     return { applied: true, events: change.events.map((e) => this.events.appendNow(e)) };
   }
 
   /** Puts a record back as it was (replaying a journal). */
   restore(id: string, record: SnapshotRecord): void {
-    this.records.set(id, record);
+    this.records.set(id, { json: flatText(record.json), final: record.final, rev: record.rev });
   }
 
   /** Every record (compaction of the file store). */
