@@ -1,9 +1,19 @@
 /**
- * JSON text that a memory store keeps for long (docs/operations.md#memory). V8 hands out
- * `JSON.stringify`'s result as a rope of the pieces it was built from, about a third larger than
- * the text, and keeps it so until something reads it whole; a store that holds thousands of them
- * keeps one flat copy instead. A record kept as text is also its own deep copy: what a caller
- * does with the object it passed or got back never changes what is stored.
+ * JSON text that a memory store keeps for long (docs/operations.md#memory).
+ *
+ * V8 hands out `JSON.stringify`'s result as a rope of the pieces it was built from, about a third
+ * larger than the text, and keeps it so until something reads it whole: `flatText` makes one
+ * flat copy. A record kept as text is also its own deep copy: what a caller does with the object
+ * it passed or got back never changes what is stored.
+ *
+ * `keepJson` goes further for records that all have the same few shapes (bet snapshots, bet
+ * history records): their key names are most of their text, so each object is kept as an array
+ * of its values after the number of its shape (its keys, in order, held once per shape), about
+ * half the text. `keptJson` gives back exactly the text that was kept.
+ *
+ * @example
+ *   const kept = keepJson(JSON.stringify(record)); // '~[0,"7","9xQe…",…]'
+ *   keptJson(kept) === JSON.stringify(record);     // true
  */
 
 /** `text` as one flat string: a fresh copy (the encoder reads the rope whole; JSON text has no lone surrogates to lose). */
@@ -14,4 +24,73 @@ export function flatText(text: string): string {
 /** The JSON text of `value` as a store keeps it (flat). */
 export function jsonToKeep(value: unknown): string {
   return flatText(JSON.stringify(value));
+}
+
+/** marks a text kept in the compact form (JSON text never starts with it) */
+const COMPACT = '~';
+/** shapes held at most; objects of further shapes are kept as plain text */
+const MAX_SHAPES = 1_000;
+/** the array that stands for an array (an object's stands for its shape: a number >= 0) */
+const ARRAY = -1;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const shapeIds = new Map<string, number>();
+const shapeKeys: string[][] = [];
+
+/** The number of the shape with these keys, or null when no more shapes are held. */
+function shapeOf(keys: string[]): number | null {
+  const name = JSON.stringify(keys);
+  let id = shapeIds.get(name);
+  if (id === undefined) {
+    if (shapeKeys.length >= MAX_SHAPES) return null;
+    id = shapeKeys.length;
+    shapeKeys.push(keys);
+    shapeIds.set(name, id);
+  }
+  return id;
+}
+
+/** `value` with each object as [shape, ...values] and each array as [ARRAY, ...items]; null when a shape is not held. */
+function compact(value: Json): Json | undefined {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out: Json[] = [ARRAY];
+    for (const item of value) {
+      const c = compact(item);
+      if (c === undefined) return undefined;
+      out.push(c);
+    }
+    return out;
+  }
+  const keys = Object.keys(value);
+  const shape = shapeOf(keys);
+  if (shape === null) return undefined;
+  const out: Json[] = [shape];
+  for (const key of keys) {
+    const c = compact(value[key] as Json);
+    if (c === undefined) return undefined;
+    out.push(c);
+  }
+  return out;
+}
+
+/** The JSON text of a compacted value, as `JSON.stringify` wrote the value it was made from. */
+function textOf(value: Json): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const [head, ...rest] = value as Json[];
+  if (head === ARRAY) return `[${rest.map(textOf).join(',')}]`;
+  const keys = shapeKeys[head as number] as string[];
+  return `{${rest.map((v, i) => `${JSON.stringify(keys[i])}:${textOf(v)}`).join(',')}}`;
+}
+
+/** How a store keeps the JSON text `json` (made by `JSON.stringify`): compact when its shapes are held, else as is; flat either way. */
+export function keepJson(json: string): string {
+  const c = compact(JSON.parse(json) as Json);
+  return flatText(c === undefined ? json : COMPACT + JSON.stringify(c));
+}
+
+/** The JSON text that `keepJson` kept. */
+export function keptJson(kept: string): string {
+  return kept.startsWith(COMPACT) ? textOf(JSON.parse(kept.slice(1)) as Json) : kept;
 }

@@ -1,10 +1,11 @@
 /**
  * In-memory BetHistoryStore (tests, and the state behind the embedded file store). Lost on restart.
- * Each record is kept as its JSON text, flat (docs/operations.md#memory): about half the heap of the
- * object it was (whose every read was a deep copy anyway), and its own copy; a read parses it.
+ * Each record is kept as its JSON text in the compact form of `../json-text.ts`
+ * (docs/operations.md#memory): about a third of the heap of the object it was (whose every read
+ * was a deep copy anyway), and its own copy; a read parses it.
  * A bettor with one bet is indexed by that bet's id alone, not by a set of one.
  */
-import { jsonToKeep } from '../json-text.ts';
+import { keepJson, keptJson } from '../json-text.ts';
 import { byIdDescending, type BetHistoryStore, type BetRecord } from './port.ts';
 
 /** A memory store: the port plus synchronous access for the file store built on it. */
@@ -29,7 +30,7 @@ export function createMemoryBetHistory(): MemoryBetHistory {
   const records = new Map<string, Kept>();
   /** ids of each bettor's records: the id itself while it has one */
   const byBettor = new Map<string, string | Set<string>>();
-  const parse = (k: Kept): BetRecord => JSON.parse(k.json) as BetRecord;
+  const parse = (k: Kept): BetRecord => JSON.parse(keptJson(k.json)) as BetRecord;
   const idsOf = (bettor: string): string[] => {
     const ids = byBettor.get(bettor);
     return ids === undefined ? [] : typeof ids === 'string' ? [ids] : [...ids];
@@ -59,7 +60,7 @@ export function createMemoryBetHistory(): MemoryBetHistory {
     putNow(record) {
       const old = records.get(record.id);
       if (old && old.bettor !== record.bettor) remove(record.id);
-      records.set(record.id, { json: jsonToKeep(record), bettor: record.bettor, openedAt: record.openedAt, closedAt: record.closedAt });
+      records.set(record.id, { json: keepJson(JSON.stringify(record)), bettor: record.bettor, openedAt: record.openedAt, closedAt: record.closedAt });
       index(record.bettor, record.id);
     },
     pruneNow(cutoffMs) {

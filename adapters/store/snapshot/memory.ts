@@ -1,7 +1,8 @@
 /**
  * In-memory `SnapshotStore` (unit tests, and the state behind the embedded file store): keeps
- * JSON text, not objects, so it round-trips exactly like Redis does, and appends committed
- * events to its event log in the same synchronous step as the snapshot.
+ * JSON text, not objects, so it round-trips exactly like Redis does (in the compact form of
+ * `../json-text.ts`, docs/operations.md#memory), and appends committed events to its event log in
+ * the same synchronous step as the snapshot.
  *
  * @example
  *   const events = createMemoryEventLog<GatewayEvent>();
@@ -9,10 +10,10 @@
  */
 import type { LoggedEvent } from '../event-log/port.ts';
 import { createMemoryEventLog, type MemoryEventLog } from '../event-log/memory.ts';
-import { flatText } from '../json-text.ts';
+import { keepJson, keptJson } from '../json-text.ts';
 import { parseOrNull, type CommitResult, type SnapshotCommit, type SnapshotStore, type StoredSnapshot } from './port.ts';
 
-/** A record as kept: JSON text, live or final, and its rev. */
+/** A record: JSON text, live or final, and its rev. */
 export interface SnapshotRecord {
   json: string;
   final: boolean;
@@ -41,20 +42,20 @@ export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never>
   commitNow(id: string, change: SnapshotCommit<E, R>): CommitResult<E> {
     const stored = this.records.get(id);
     if (stored && change.rev <= stored.rev) return { applied: false };
-    // the text once, flat: not a copy of the caller's besides, nor an object (docs/operations.md#memory)
-    this.records.set(id, { json: flatText(change.json ?? JSON.stringify(change.snapshot)), final: change.final, rev: change.rev });
+    // the text once, compact: not a copy of the caller's besides, nor an object (docs/operations.md#memory)
+    this.records.set(id, { json: keepJson(change.json ?? JSON.stringify(change.snapshot)), final: change.final, rev: change.rev });
     for (const r of change.records ?? []) this.sink?.putNow(r);
     return { applied: true, events: change.events.map((e) => this.events.appendNow(e)) };
   }
 
   /** Puts a record back as it was (replaying a journal). */
   restore(id: string, record: SnapshotRecord): void {
-    this.records.set(id, { json: flatText(record.json), final: record.final, rev: record.rev });
+    this.records.set(id, { json: keepJson(record.json), final: record.final, rev: record.rev });
   }
 
   /** Every record (compaction of the file store). */
-  entries(): IterableIterator<[string, SnapshotRecord]> {
-    return this.records.entries();
+  *entries(): IterableIterator<[string, SnapshotRecord]> {
+    for (const [id, rec] of this.records) yield [id, { ...rec, json: keptJson(rec.json) }];
   }
 
   /** Forgets a final record (retention). */
@@ -64,12 +65,12 @@ export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never>
 
   async load(id: string): Promise<unknown | null> {
     const rec = this.records.get(id);
-    return rec ? (JSON.parse(rec.json) as unknown) : null;
+    return rec ? (JSON.parse(keptJson(rec.json)) as unknown) : null;
   }
 
   async loadLive(): Promise<StoredSnapshot[]> {
     const out: StoredSnapshot[] = [];
-    for (const [id, rec] of this.records) if (!rec.final) out.push({ id, snapshot: parseOrNull(rec.json), rev: rec.rev });
+    for (const [id, rec] of this.records) if (!rec.final) out.push({ id, snapshot: parseOrNull(keptJson(rec.json)), rev: rec.rev });
     return out;
   }
 
