@@ -21,11 +21,6 @@ export function flatText(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');
 }
 
-/** The JSON text of `value` as a store keeps it (flat). */
-export function jsonToKeep(value: unknown): string {
-  return flatText(JSON.stringify(value));
-}
-
 /** marks a text kept in the compact form (JSON text never starts with it) */
 const COMPACT = '~';
 /** shapes held at most; objects of further shapes are kept as plain text */

@@ -26,6 +26,7 @@ function memo<K>(derive: (key: K) => PublicKey, keyOf: (key: K) => string, limit
   const cache = new Map<string, string>();
   const remember = (k: string, name: string) => {
     if (cache.size >= limit) cache.clear();
+    cache.delete(k); // a primed key is the mirror's own string: the entry keeps that one, not the one a request made
     cache.set(k, name);
   };
   const lookup = (key: K): string => {

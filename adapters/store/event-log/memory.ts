@@ -1,11 +1,11 @@
 /**
  * In-memory EventLog (unit tests, and the state behind the embedded file store): a ring buffer of
- * the last `capacity` events, each kept as its JSON text (docs/operations.md#memory: an event
- * object copied from the caller's cost several times its text, a hidden class of its own each);
- * a read parses what it returns.
+ * the last `capacity` events, each kept as its JSON text in the compact form of `../json-text.ts`
+ * (docs/operations.md#memory: an event object copied from the caller's cost several times its
+ * text, a hidden class of its own each); a read parses what it returns.
  */
 import { randomUUID } from 'node:crypto';
-import { jsonToKeep } from '../json-text.ts';
+import { keepJson, keptJson } from '../json-text.ts';
 import { DEFAULT_EVENT_CAPACITY, DEFAULT_READ_LIMIT, type EventLog, type LoggedEvent, type Sequenced } from './port.ts';
 
 /** A memory log: the EventLog port plus synchronous access for stores built on it. */
@@ -27,7 +27,7 @@ export function createMemoryEventLog<E extends LoggedEvent>(capacity = DEFAULT_E
   let last = 0;
 
   const keep = (event: Sequenced<E>): void => {
-    ring[event.seq % capacity] = jsonToKeep(event);
+    ring[event.seq % capacity] = keepJson(JSON.stringify(event));
     seqs[event.seq % capacity] = event.seq;
   };
 
@@ -36,7 +36,7 @@ export function createMemoryEventLog<E extends LoggedEvent>(capacity = DEFAULT_E
     const out: Array<Sequenced<E>> = [];
     for (let seq = Math.max(oldest, Math.floor(since) + 1); seq <= last && out.length < limit; seq++) {
       const text = ring[seq % capacity];
-      if (text !== undefined && seqs[seq % capacity] === seq) out.push(JSON.parse(text) as Sequenced<E>);
+      if (text !== undefined && seqs[seq % capacity] === seq) out.push(JSON.parse(keptJson(text)) as Sequenced<E>);
     }
     return out;
   };
