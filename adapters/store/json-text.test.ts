@@ -38,6 +38,10 @@ describe('JSON text kept by memory stores', () => {
     expect(keptJson(kept)).toBe(text);
   });
 
+  it('keeps text that is not JSON (a damaged record) as it is', () => {
+    for (const text of ['{"cut', '~[0,1]', '=x', '']) expect(keptJson(keepJson(text))).toBe(text);
+  });
+
   it('flattens text without changing it', () => {
     const text = JSON.stringify({ s: 'é \u2028 "q" \ud83d\ude00', n: [1, 2] });
     expect(flatText(text)).toBe(text);
@@ -49,7 +53,8 @@ describe('JSON text kept by memory stores', () => {
       expect(keptJson(keepJson(text))).toBe(text);
     }
     const late = JSON.stringify({ never: 'seen', before: [1] });
-    expect(keepJson(late)).toBe(late);
+    expect(keepJson(late)).toBe(`=${late}`);
+    expect(keptJson(keepJson(late))).toBe(late);
     expect(keptJson(keepJson(JSON.stringify(SNAPSHOT)))).toBe(JSON.stringify(SNAPSHOT));
   });
 });

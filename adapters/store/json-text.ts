@@ -21,8 +21,10 @@ export function flatText(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');
 }
 
-/** marks a text kept in the compact form (JSON text never starts with it) */
+/** the first character of a text kept in the compact form */
 const COMPACT = '~';
+/** the first character of a text kept as it was (shapes beyond those held, or not JSON at all) */
+const AS_IS = '=';
 /** shapes held at most; objects of further shapes are kept as plain text */
 const MAX_SHAPES = 1_000;
 /** the array that stands for an array (an object's stands for its shape: a number >= 0) */
@@ -79,13 +81,28 @@ function textOf(value: Json): string {
   return `{${rest.map((v, i) => `${JSON.stringify(keys[i])}:${textOf(v)}`).join(',')}}`;
 }
 
-/** How a store keeps the JSON text `json` (made by `JSON.stringify`): compact when its shapes are held, else as is; flat either way. */
-export function keepJson(json: string): string {
-  const c = compact(JSON.parse(json) as Json);
-  return flatText(c === undefined ? json : COMPACT + JSON.stringify(c));
+/**
+ * The JSON text `json` (made by `JSON.stringify`) compact when its shapes are held, else as it is,
+ * after a character that says which; not flattened (see `keepJson`). Text that is not JSON (a
+ * damaged record) is kept as it is too, and given back so.
+ */
+export function compactJson(json: string): string {
+  let value: Json;
+  try {
+    value = JSON.parse(json) as Json;
+  } catch {
+    return AS_IS + json;
+  }
+  const c = compact(value);
+  return c === undefined ? AS_IS + json : COMPACT + JSON.stringify(c);
 }
 
-/** The JSON text that `keepJson` kept. */
+/** How a store keeps the JSON text `json` (made by `JSON.stringify`): `compactJson`, flat. */
+export function keepJson(json: string): string {
+  return flatText(compactJson(json));
+}
+
+/** The text that `keepJson` (or `compactJson`) kept. */
 export function keptJson(kept: string): string {
-  return kept.startsWith(COMPACT) ? textOf(JSON.parse(kept.slice(1)) as Json) : kept;
+  return kept.startsWith(COMPACT) ? textOf(JSON.parse(kept.slice(1)) as Json) : kept.slice(1);
 }

@@ -181,8 +181,8 @@ export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: str
 
   /** Rewrites the file with the state only: ticks, events held, live and recent final snapshots, the bet history. */
   const compact = () => {
-    const finals = [...snaps.entries()].filter(([, r]) => r.final);
-    for (const [id] of finals.slice(0, Math.max(0, finals.length - finalKeep))) snaps.forget(id);
+    const finals = snaps.finalIds();
+    for (const id of finals.slice(0, Math.max(0, finals.length - finalKeep))) snaps.forget(id);
     const out: string[] = [];
     for (const t of ticks.all()) out.push(JSON.stringify({ k: 't', ts: t.ts, p: t.price } satisfies Line));
     for (const e of events.held()) out.push(JSON.stringify({ k: 'e', seq: e.seq, e: stripSeq(e) }));

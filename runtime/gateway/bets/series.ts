@@ -65,12 +65,10 @@ export interface Series {
   waking: boolean;
 }
 
-/** What is kept of a dormant series' snapshot: the bet now in play, its bettor and expiry. */
+/** What is kept of a dormant series' snapshot: the bet now in play and its bettor (its expiry is the series' `dormantUntil`). */
 export interface DormantBet {
   betId: string;
   bettor: string;
-  /** unix seconds */
-  expireTime: number;
 }
 
 /** What every live series is read as on each settlement run and metrics scrape (see `summaryOf`). */
@@ -112,9 +110,9 @@ export function waitingUntil(snapshot: unknown): number | null {
 
 /** The bet in play of a snapshot that only waits for its expiry, as a dormant series keeps it. */
 export function dormantOf(seriesId: string, snapshot: unknown): DormantBet {
-  const c = (snapshot as { context: { id: string; bettor: string; expireTime: number } }).context;
+  const c = (snapshot as { context: { id: string; bettor: string } }).context;
   // the first bet of a series has the series' id: one string for both
-  return { betId: c.id === seriesId ? seriesId : c.id, bettor: c.bettor, expireTime: c.expireTime };
+  return { betId: c.id === seriesId ? seriesId : c.id, bettor: c.bettor };
 }
 
 /** What a series is now: its actor's snapshot, or its latest committed one while it has none (restarting); undefined when dormant (the store has it). */
@@ -125,7 +123,8 @@ export function currentOf(series: Series): { value: unknown; context: BetContext
 
 /** A series' summary without reading the store: from its actor, its dormant bet, or its latest snapshot. */
 export function summaryOf(series: Series): SeriesSummary | undefined {
-  if (!series.actor && series.dormant) return { value: DORMANT_VALUE, ...series.dormant };
+  if (!series.actor && series.dormant && series.dormantUntil !== null)
+    return { value: DORMANT_VALUE, betId: series.dormant.betId, bettor: series.dormant.bettor, expireTime: series.dormantUntil / 1000 };
   const now = currentOf(series);
   return now ? { value: now.value, betId: now.context.id, bettor: now.context.bettor, expireTime: now.context.expireTime } : undefined;
 }
