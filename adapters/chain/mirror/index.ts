@@ -21,7 +21,7 @@
 import type { PublicKey } from '@solana/web3.js';
 import type { Logger } from '../../../kernel/log.ts';
 import { nameOf } from '../account-layout.ts';
-import { betAddressName, tokenAccountName } from '../codec.ts';
+import { betAddressName, bettorAddressName, tokenAccountName } from '../codec.ts';
 import { ChainUnavailable, type BetAccount, type BetRef, type BettorState, type ContractConfig } from '../port.ts';
 import type { PubSub } from '../pubsub.ts';
 import type { RpcClient } from '../rpc-client.ts';
@@ -120,12 +120,12 @@ export class ChainMirror {
 
   /** The bettor state held for `bettor` without waiting or checking freshness (null when none). */
   peekBettor(bettor: PublicKey): BettorState | null {
-    return this.held.bettors.get(nameOf(bettor))?.value ?? null;
+    return this.held.bettors.get(bettorAddressName(nameOf(bettor)))?.value ?? null;
   }
 
   async bettor(bettor: PublicKey): Promise<BettorState | null> {
     await this.ready();
-    return this.held.bettors.get(nameOf(bettor))?.value ?? null;
+    return this.held.bettors.get(bettorAddressName(nameOf(bettor)))?.value ?? null;
   }
 
   async openBets(): Promise<BetAccount[]> {
