@@ -326,9 +326,14 @@ export class LiveBets {
     return { live: this.live.size, dormant, ...this.actors.counters, commitFailures: this.commits.failures };
   }
 
-  /** Resolves once every commit queued so far has landed (waits through retries). */
-  settled(): Promise<void> {
-    return this.commits.settled(() => this.live.values());
+  /** Resolves once every commit queued so far has landed (waits through retries), and every dormant series being woken has its actor. */
+  async settled(): Promise<void> {
+    for (;;) {
+      await this.commits.settled(() => this.live.values());
+      const waking = [...this.live.values()].map((s) => s.waking).filter((w): w is Promise<void> => w !== null);
+      if (waking.length === 0) return;
+      await Promise.all(waking);
+    }
   }
 
   /** Resolves once the series' queued commits have landed, or after `timeoutMs` (false then). */

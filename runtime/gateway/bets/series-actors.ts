@@ -82,20 +82,19 @@ export class SeriesActors {
   /** Reads a dormant series' snapshot back from the store and starts its actor; a failed read is supervised like a failed start. */
   private wake(series: Series, now: number | undefined): void {
     if (series.waking) return;
-    series.waking = true;
     const woken = (stored: unknown) => {
-      series.waking = false;
+      series.waking = null;
       if (this.d.stopped() || !this.d.isLive(series) || series.actor || !series.dormant) return;
       if (stored === null) throw new Error(`bet series ${series.id} is dormant but the store has no snapshot of it`);
       series.latest = JSON.stringify(upgradeBetSnapshot(stored));
       this.start(series);
       if (now !== undefined) tickOf(series, now);
     };
-    this.d
+    series.waking = this.d
       .load(series.id)
       .then(woken)
       .catch((err: unknown) => {
-        series.waking = false;
+        series.waking = null;
         if (!series.actor) this.supervise(series, err);
       });
   }

@@ -61,8 +61,8 @@ export interface Series {
   dormantUntil: number | null;
   /** what a dormant series is, without its snapshot: the bet in play and its bettor (null when not dormant) */
   dormant: DormantBet | null;
-  /** a dormant series' snapshot is being read back from the store to start its actor */
-  waking: boolean;
+  /** the read of a dormant series' snapshot back from the store, to start its actor; null when none runs */
+  waking: Promise<void> | null;
 }
 
 /** What is kept of a dormant series' snapshot: the bet now in play and its bettor (its expiry is the series' `dormantUntil`). */
@@ -97,7 +97,7 @@ export const newSeries = (id: string, rev: number, latest: string | null): Serie
   restartTimer: null,
   dormantUntil: null,
   dormant: null,
-  waking: false,
+  waking: null,
 });
 
 /** The unix ms expiry a persisted snapshot waits for, when it is an open bet that only waits; else null. */
