@@ -46,23 +46,78 @@ export function configAddress(): PublicKey {
   return CONFIG;
 }
 
+/** What is memoised of one bettor: its bettor state's address, and its bets' (the latest seq asked inline, a few others aside). */
+interface BettorAddresses {
+  state: string | undefined;
+  seq: bigint | undefined;
+  bet: string | undefined;
+  others: Map<bigint, string> | undefined;
+}
+
+const BETTORS_HELD = 50_000;
+/** bets' addresses held aside per bettor (older seqs: reclaims, a replay's predecessor) */
+const OTHER_BETS_HELD = 16;
+/** by bettor: one entry per bettor for both PDAs, keyed by the mirror's own string once it primed one (docs/operations.md#memory) */
+const byBettor = new Map<string, BettorAddresses>();
+
+/** The entry of `bettor`, made when missing; `canonical` re-keys it with this very string (the mirror's). */
+function entryOf(bettor: string, canonical = false): BettorAddresses {
+  let entry = byBettor.get(bettor);
+  if (entry === undefined) {
+    if (byBettor.size >= BETTORS_HELD) byBettor.clear();
+    entry = { state: undefined, seq: undefined, bet: undefined, others: undefined };
+  } else if (!canonical) return entry;
+  byBettor.delete(bettor);
+  byBettor.set(bettor, entry);
+  return entry;
+}
+
+function rememberBet(entry: BettorAddresses, seq: bigint, name: string): void {
+  if (entry.seq === undefined || entry.seq === seq || seq > entry.seq) {
+    if (entry.seq !== undefined && entry.bet !== undefined && entry.seq !== seq) {
+      entry.others ??= new Map();
+      if (entry.others.size >= OTHER_BETS_HELD) entry.others.clear();
+      entry.others.set(entry.seq, entry.bet);
+    }
+    entry.seq = seq;
+    entry.bet = name;
+  } else {
+    entry.others ??= new Map();
+    if (entry.others.size >= OTHER_BETS_HELD) entry.others.clear();
+    entry.others.set(seq, name);
+  }
+}
+
 /**
  * The base58 name of the bet PDA ["bet", bettor, seq u64 LE]. Deriving one costs a curve check
  * (~0.2 ms in JS); the chain mirror primes it with the address of every bet account it reads, so
  * settling thousands of bets it adopted derives none.
  */
-export const betAddressName: Memo<BetRef> = memo(
-  (r: BetRef) => betPda(keyOfName(r.bettor), r.seq)[0],
-  (r) => `${r.bettor}:${r.seq}`,
+export const betAddressName: Memo<BetRef> = Object.assign(
+  (r: BetRef): string => {
+    const entry = byBettor.get(r.bettor);
+    const held = entry?.seq === r.seq ? entry.bet : entry?.others?.get(r.seq);
+    if (held !== undefined) return held;
+    const name = nameOf(betPda(keyOfName(r.bettor), r.seq)[0]);
+    rememberBet(entryOf(r.bettor), r.seq, name);
+    return name;
+  },
+  { prime: (r: BetRef, name: string) => rememberBet(entryOf(r.bettor, true), r.seq, name) },
 );
 
 /** Bet PDA ["bet", bettor, seq u64 LE] (see `betAddressName`). */
 export const betAddress = (ref: BetRef): PublicKey => keyOfName(betAddressName(ref));
 
 /** The base58 name of the bettor-state PDA ["bettor", pubkey] of a bettor named in base58; primed by the mirror like `betAddressName`. */
-export const bettorAddressName: Memo<string> = memo(
-  (bettor: string) => bettorPda(keyOfName(bettor))[0],
-  (bettor) => bettor,
+export const bettorAddressName: Memo<string> = Object.assign(
+  (bettor: string): string => {
+    const held = byBettor.get(bettor)?.state;
+    if (held !== undefined) return held;
+    const name = nameOf(bettorPda(keyOfName(bettor))[0]);
+    entryOf(bettor).state = name;
+    return name;
+  },
+  { prime: (bettor: string, name: string) => void (entryOf(bettor, true).state = name) },
 );
 
 /** Bettor-state PDA ["bettor", pubkey]. */
