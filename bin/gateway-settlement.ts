@@ -10,6 +10,7 @@
  *   await settlement.stop();
  */
 import type { RpcChain } from '../adapters/chain/rpc-chain/index.ts';
+import { heldBettorName } from '../adapters/chain/codec.ts';
 import { createRedisLease } from '../adapters/store/lease/redis.ts';
 import type { Sequenced } from '../adapters/store/event-log/port.ts';
 import type { Logger } from '../kernel/log.ts';
@@ -101,6 +102,7 @@ export async function startSettlement(d: SettlementPhaseDeps): Promise<Settlemen
     records: betRecords({ stored: (id) => stores.betHistory.get(id), history: stores.history, source: d.priceSource, multiplierBps: multiplierOf(chain) }),
     publish: listeners.publish,
     log,
+    shareName: heldBettorName,
   };
   // a bet placed while this node does not lead is committed by the intake and taken over by the leader
   const intake = LiveBets.intake(options);

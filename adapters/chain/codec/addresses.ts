@@ -48,6 +48,8 @@ export function configAddress(): PublicKey {
 
 /** What is memoised of one bettor: its bettor state's address, and its bets' (the latest seq asked inline, a few others aside). */
 interface BettorAddresses {
+  /** the bettor's name, the very string the entry is keyed by */
+  bettor: string;
   state: string | undefined;
   seq: bigint | undefined;
   bet: string | undefined;
@@ -65,8 +67,9 @@ function entryOf(bettor: string, canonical = false): BettorAddresses {
   let entry = byBettor.get(bettor);
   if (entry === undefined) {
     if (byBettor.size >= BETTORS_HELD) byBettor.clear();
-    entry = { state: undefined, seq: undefined, bet: undefined, others: undefined };
+    entry = { bettor, state: undefined, seq: undefined, bet: undefined, others: undefined };
   } else if (!canonical) return entry;
+  entry.bettor = bettor;
   byBettor.delete(bettor);
   byBettor.set(bettor, entry);
   return entry;
@@ -104,6 +107,9 @@ export const betAddressName: Memo<BetRef> = Object.assign(
   },
   { prime: (r: BetRef, name: string) => rememberBet(entryOf(r.bettor, true), r.seq, name) },
 );
+
+/** `bettor` as the string the memo holds (the chain mirror's, once it primed one), so that a holder of it shares that string; `bettor` itself when none is held. */
+export const heldBettorName = (bettor: string): string => byBettor.get(bettor)?.bettor ?? bettor;
 
 /** Bet PDA ["bet", bettor, seq u64 LE] (see `betAddressName`). */
 export const betAddress = (ref: BetRef): PublicKey => keyOfName(betAddressName(ref));

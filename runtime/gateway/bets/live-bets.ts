@@ -68,6 +68,8 @@ export interface LiveBetsOptions {
   mayCommit?: () => boolean;
   /** default: the process logger */
   log?: Logger;
+  /** a bettor's address as a string the process already holds, to share it [the name itself] (docs/operations.md#memory) */
+  shareName?: (name: string) => string;
 }
 
 /** Counters for operators (logs now, metrics later). */
@@ -217,7 +219,7 @@ export class LiveBets {
   /** Keeps of a series waiting until `until` (unix ms) only what is read of it while it waits. */
   private makeDormant(series: Series, until: number, snapshot: unknown): void {
     series.dormantUntil = until;
-    series.dormant = dormantOf(series.id, snapshot);
+    series.dormant = dormantOf(series.id, snapshot, this.options.shareName ?? ((name) => name));
     series.latest = null;
   }
 

@@ -109,10 +109,10 @@ export function waitingUntil(snapshot: unknown): number | null {
 }
 
 /** The bet in play of a snapshot that only waits for its expiry, as a dormant series keeps it. */
-export function dormantOf(seriesId: string, snapshot: unknown): DormantBet {
+export function dormantOf(seriesId: string, snapshot: unknown, shareName: (name: string) => string): DormantBet {
   const c = (snapshot as { context: { id: string; bettor: string } }).context;
   // the first bet of a series has the series' id: one string for both
-  return { betId: c.id === seriesId ? seriesId : c.id, bettor: c.bettor };
+  return { betId: c.id === seriesId ? seriesId : c.id, bettor: shareName(c.bettor) };
 }
 
 /** What a series is now: its actor's snapshot, or its latest committed one while it has none (restarting); undefined when dormant (the store has it). */
