@@ -75,6 +75,7 @@ function entryOf(bettor: string, canonical = false): BettorAddresses {
   return entry;
 }
 
+/** Keeps the address of the bet at `seq`: inline when it is the newest seq asked, else aside. */
 function rememberBet(entry: BettorAddresses, seq: bigint, name: string): void {
   if (entry.seq === undefined || entry.seq === seq || seq > entry.seq) {
     if (entry.seq !== undefined && entry.bet !== undefined && entry.seq !== seq) {
