@@ -5,13 +5,16 @@
  * metrics. The gateway runs as its own process (Profile A, test mode) on `npm run chain`, with a
  * bet window of an hour (nothing settles while it is measured), once on the embedded stores and
  * once on Redis. Its heap is read from outside over the inspector, after two full collections
- * (bench/support/inspector.ts), at four points: 100 wallets made and funded, BENCH_HEAP_WALLETS
+ * (bench/support/inspector.ts), three times a second apart at each of four points (the median: a
+ * single reading also counts whatever is in flight at that moment, a settlement scan's list of the
+ * open bets, a price tick being stored, a compilation): 100 wallets made and funded, BENCH_HEAP_WALLETS
  * (2000) wallets, 100 of them with a live bet, all of them with a live bet. The figure is the
  * growth between the last two per added bet; the same growth between the first two, per wallet
  * without a bet, is printed beside it so that the two costs can be told apart. The part of each
  * growth that is compiled code and bytecode is printed too: the JIT is still warming up after 100
  * bets, and what it compiles is not held per bet (docs/operations.md#benchmarks).
- * BENCH_HEAP_SNAPSHOT=<dir> also writes a heap snapshot per row at the last point.
+ * BENCH_HEAP_SNAPSHOT=<dir> also writes a heap snapshot per row at each of the last two points, so
+ * that what the added bets hold can be told apart by comparing the two.
  */
 import { join } from 'node:path';
 import { heapAfterGc, inspectArgs, writeHeapSnapshot, type HeapReading } from './support/inspector.ts';
@@ -28,6 +31,8 @@ const IN_FLIGHT = 32;
 const WINDOW = { GW_EXPIRY_SECONDS: '3600' };
 /** a quiet moment before each reading, so that what a request started (landing, relay, history) is done */
 const QUIET_MS = 2_000;
+/** readings at each point, a second apart; the median is taken */
+const SAMPLES = 3;
 
 /** Heap readings of one gateway process: at FIRST and at WALLETS wallets, then live bets. */
 interface Readings {
@@ -51,7 +56,12 @@ async function measure(redis: RunningServer | null, name: string): Promise<Readi
   const client = new JsonClient(gateway.base, IN_FLIGHT);
   const heap = async () => {
     await sleep(QUIET_MS);
-    return heapAfterGc(port);
+    const readings: HeapReading[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      if (i > 0) await sleep(1_000);
+      readings.push(await heapAfterGc(port));
+    }
+    return readings.sort((a, b) => a.used - b.used)[Math.floor(SAMPLES / 2)] as HeapReading;
   };
   try {
     await until('a price', async () => (await client.call('GET', '/api/price')).status === 200, 30_000);
@@ -61,6 +71,7 @@ async function measure(redis: RunningServer | null, name: string): Promise<Readi
     const w1 = await heap();
     await bet(client, first);
     const b0 = await heap();
+    if (SNAPSHOT_DIR) await writeHeapSnapshot(port, join(SNAPSHOT_DIR, `live-heap-${name}-${FIRST}.heapsnapshot`));
     await bet(client, rest);
     const b1 = await heap();
     if (SNAPSHOT_DIR) await writeHeapSnapshot(port, join(SNAPSHOT_DIR, `live-heap-${name}-${WALLETS}.heapsnapshot`));

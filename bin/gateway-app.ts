@@ -112,7 +112,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const pruning = startHistoryPruning({ store: stores.betHistory, retentionDays: config.GW_HISTORY_DAYS, log });
     cleanups.push(async () => pruning.stop());
 
-    const liveActors = { seriesIds: () => liveBets().seriesIds(), snapshotOf: (id: string) => liveBets().snapshotOf(id), stats: () => liveBets().stats() };
+    const liveActors = { seriesIds: () => liveBets().seriesIds(), summaryOf: (id: string) => liveBets().summaryOf(id), stats: () => liveBets().stats() };
     const retries = await listenForRetryRequests({
       redis: stores.redis,
       prefix: REDIS_PREFIX,

@@ -10,6 +10,7 @@
  *   await settlement.stop();
  */
 import type { RpcChain } from '../adapters/chain/rpc-chain/index.ts';
+import { heldBettorName } from '../adapters/chain/codec.ts';
 import { createRedisLease } from '../adapters/store/lease/redis.ts';
 import type { Sequenced } from '../adapters/store/event-log/port.ts';
 import type { Logger } from '../kernel/log.ts';
@@ -101,6 +102,7 @@ export async function startSettlement(d: SettlementPhaseDeps): Promise<Settlemen
     records: betRecords({ stored: (id) => stores.betHistory.get(id), history: stores.history, source: d.priceSource, multiplierBps: multiplierOf(chain) }),
     publish: listeners.publish,
     log,
+    shareName: heldBettorName,
   };
   // a bet placed while this node does not lead is committed by the intake and taken over by the leader
   const intake = LiveBets.intake(options);
@@ -109,8 +111,8 @@ export async function startSettlement(d: SettlementPhaseDeps): Promise<Settlemen
       // the leader's commits wait while its lease is not surely held (a paused leader resumed)
       const bets = await LiveBets.boot({ ...options, mayCommit: () => hold.holds() });
       for (const id of bets.seriesIds()) {
-        const context = bets.contextOf(id);
-        if (context) metrics.betExpires(context.id, context.expireTime);
+        const summary = bets.summaryOf(id);
+        if (summary) metrics.betExpires(summary.betId, summary.expireTime);
       }
       return bets;
     },

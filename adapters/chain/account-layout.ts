@@ -2,7 +2,10 @@
  * Fixed-size account structs read straight from their bytes at the offsets the IDL gives (the
  * mirror decodes every account notification: Anchor's coder builds a BN and a PublicKey per field,
  * several times the cost). Public keys become base58 strings through a bounded cache, since the
- * same few keys (admin, relayer, mint, bettors) come back in every notification.
+ * same few keys (admin, relayer, mint, bettors) come back in every notification; 64-bit integers
+ * become bigints shared with the recent reads of the same value (docs/operations.md#memory: the
+ * mirror holds thousands of bets whose stakes, times, seqs and zero exit prices repeat, and each
+ * bigint is an object of its own).
  *
  * @example
  *   const read = structReader(UPDOWN_IDL, 'Bet');
@@ -65,6 +68,13 @@ export function publicKeyOf(name: string): PublicKey | null {
   return key;
 }
 
+/** The PublicKey of a base58 address known to be canonical (a derived or chain-given one), its name kept with it; not cached. */
+export function keyOfName(name: string): PublicKey {
+  const key = new PublicKey(name);
+  pkNames.set(key, name);
+  return key;
+}
+
 /** The base58 form of a web3.js PublicKey, kept per object (PDA helpers hand out the same objects again). */
 export function nameOf(key: { toBase58(): string }): string {
   let name = pkNames.get(key);
@@ -73,6 +83,18 @@ export function nameOf(key: { toBase58(): string }): string {
     pkNames.set(key, name);
   }
   return name;
+}
+
+const recentIntegers = new Map<bigint, bigint>();
+const MAX_RECENT_INTEGERS = 1_024;
+
+/** `n` as the bigint a recent read of the same value returned (a bounded cache of values, not of accounts). */
+export function sharedInteger(n: bigint): bigint {
+  const held = recentIntegers.get(n);
+  if (held !== undefined) return held;
+  if (recentIntegers.size >= MAX_RECENT_INTEGERS) recentIntegers.clear();
+  recentIntegers.set(n, n);
+  return n;
 }
 
 /** A reader of the struct `name` of `idl` (its 8-byte discriminator first); throws on a struct with variable-size fields. */
@@ -95,10 +117,10 @@ export function structReader(idl: { types?: unknown }, name: string): (data: Uin
     for (const f of fields) {
       switch (f.type) {
         case 'u64':
-          out[f.name] = buf.readBigUInt64LE(f.offset);
+          out[f.name] = sharedInteger(buf.readBigUInt64LE(f.offset));
           break;
         case 'i64':
-          out[f.name] = buf.readBigInt64LE(f.offset);
+          out[f.name] = sharedInteger(buf.readBigInt64LE(f.offset));
           break;
         case 'pubkey':
           out[f.name] = keyName(buf.subarray(f.offset, f.offset + 32));

@@ -28,7 +28,16 @@ export {
   errorName,
   fieldOffset,
 } from './codec/idl.ts';
-export { betAddress, bettorAddress, configAddress, tokenAccountOf } from './codec/addresses.ts';
+export {
+  betAddress,
+  betAddressName,
+  bettorAddress,
+  bettorAddressName,
+  configAddress,
+  heldBettorName,
+  tokenAccountName,
+  tokenAccountOf,
+} from './codec/addresses.ts';
 export { accountKind, decodeBet, decodeBettorState, decodeConfig } from './codec/accounts.ts';
 export {
   acceptAdminIx,

@@ -15,9 +15,15 @@ import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
 
 const base58 = getBase58Decoder();
 const fromBase58 = getBase58Encoder();
-/** Node key objects by public key (hex): custodial keypairs are loaded afresh per request, their keys are not. */
+/**
+ * Node key objects by public key (base64url), the most recently used first out: custodial keypairs
+ * are loaded afresh per request, their keys are not. The keys that sign again and again (the
+ * relayer, the fee payer, an intent re-signed over a new blockhash) stay; a bettor's key signs once
+ * per bet, and thousands of them waiting for their expiry would each hold a key object (about 300
+ * bytes of heap besides OpenSSL's) for nothing (docs/operations.md#memory).
+ */
 const keyObjects = new Map<string, KeyObject>();
-const MAX_KEY_OBJECTS = 50_000;
+const MAX_KEY_OBJECTS = 512;
 
 /**
  * The Node key object of a web3.js keypair (made once per key). It is imported as a JWK with its
@@ -27,11 +33,13 @@ function keyObjectOf(kp: Keypair): KeyObject {
   const secret = Buffer.from(kp.secretKey.buffer, kp.secretKey.byteOffset, 64);
   const x = secret.subarray(32).toString('base64url');
   let key = keyObjects.get(x);
-  if (!key) {
-    if (keyObjects.size >= MAX_KEY_OBJECTS) keyObjects.clear();
+  if (key)
+    keyObjects.delete(x); // set again below: the most recently used last
+  else {
+    if (keyObjects.size >= MAX_KEY_OBJECTS) keyObjects.delete(keyObjects.keys().next().value as string);
     key = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: secret.subarray(0, 32).toString('base64url'), x }, format: 'jwk' });
-    keyObjects.set(x, key);
   }
+  keyObjects.set(x, key);
   return key;
 }
 

@@ -26,7 +26,7 @@ export interface LiveGatewayState {
   /** live bet series and the runtime's failure counters */
   actors: {
     seriesIds(): string[];
-    snapshotOf(seriesId: string): { value: unknown } | undefined;
+    summaryOf(seriesId: string): { value: unknown } | undefined;
     stats(): LiveBetStats;
   };
   /** the chain adapter's landing engine, when it has one */
@@ -121,7 +121,7 @@ export function createGatewayMetrics(): GatewayMetrics {
     collect() {
       if (!live) return;
       this.reset();
-      for (const id of live.actors.seriesIds()) this.inc({ state: stateName(live.actors.snapshotOf(id)?.value) });
+      for (const id of live.actors.seriesIds()) this.inc({ state: stateName(live.actors.summaryOf(id)?.value) });
     },
   });
   // the actor runtime keeps its own counts; the counters follow them at each scrape

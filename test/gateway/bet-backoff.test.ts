@@ -84,8 +84,8 @@ describe('bet settlement retries', () => {
     w.chain.inject('priceExit', 'fail');
     w.runtime.tick(T0 * 1000);
     await w.flush();
-    expect(w.runtime.snapshotOf('5')?.value).toEqual({ settling: 'pricingBackoff' });
-    expect(w.runtime.snapshotOf('5')?.context).toMatchObject({ attempt: 1, lastError: 'price history unavailable' });
+    expect((await w.runtime.snapshotOf('5'))?.value).toEqual({ settling: 'pricingBackoff' });
+    expect((await w.runtime.snapshotOf('5'))?.context).toMatchObject({ attempt: 1, lastError: 'price history unavailable' });
     expect(await w.waitForRetry('priceExit')).toBe(100);
   });
 

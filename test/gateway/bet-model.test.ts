@@ -107,10 +107,10 @@ async function livePath(path: Path, input: Required<BetInput>): Promise<void> {
       expect(stored, where).toMatchObject({ status: 'done', value: model.value, context: model.context });
       expect(h.fx.pendingCount(), where).toBe(0);
     } else {
-      const live = h.runtime.snapshotOf(input.id);
+      const live = await h.runtime.snapshotOf(input.id);
       expect(live?.value, where).toEqual(model.value);
       expect(live?.context, where).toEqual(model.context);
-      expect(stored, where).toEqual(h.runtime.persistedSnapshotOf(input.id));
+      expect(stored, where).toEqual(await h.runtime.persistedSnapshotOf(input.id));
       expect(await h.store.isLive(input.id), where).toBe(true);
       const invoking = typeof model.value === 'object' && EFFECT_STATES.includes(String(Object.values(model.value)[0]));
       expect(h.fx.pendingCount(), where).toBe(invoking ? 1 : 0);

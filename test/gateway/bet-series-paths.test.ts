@@ -109,10 +109,10 @@ async function livePath(path: Path, side: 'UP' | 'DOWN', replayTies: boolean, ma
         await new Promise((r) => setTimeout(r, 50));
         bets.tick(Date.now());
         await bets.settled();
-        const snap = bets.snapshotOf(seriesId);
-        if (!snap || snap.context.id !== before) break;
+        const summary = bets.summaryOf(seriesId);
+        if (!summary || summary.betId !== before) break;
       }
-      const snap = bets.snapshotOf(seriesId)?.context;
+      const snap = (await bets.snapshotOf(seriesId))?.context;
       const replacement = snap?.id;
       const closed = await rpc.readBet(current);
       expect(closed?.status, `bet ${current.id} after a ${move}`).not.toBe(0);

@@ -4,24 +4,27 @@
  * known at (an older value never replaces a newer one), and the callers waiting for an account to
  * be held as of a slot.
  */
-import { PublicKey } from '@solana/web3.js';
+import type { PublicKey } from '@solana/web3.js';
 import type { Logger } from '../../../kernel/log.ts';
-import { nameOf } from '../account-layout.ts';
-import { accountKind, betAddress, bettorAddress, decodeBet, decodeBettorState, decodeConfig } from '../codec.ts';
+import { accountKind, betAddressName, bettorAddressName, decodeBet, decodeBettorState, decodeConfig } from '../codec.ts';
 import type { BetAccount, BettorState, ContractConfig } from '../port.ts';
 import { bytesOf, type Known, type RawAccount } from './wire.ts';
 
-/** The mirror's values, by address (bettor states by bettor). */
+/**
+ * The mirror's values, by address: a bettor state by its own address too (`bettorAddressName`
+ * finds it from the bettor), so that the slot it is known at is the one its entry carries, not
+ * a second map's (docs/operations.md#memory).
+ */
 export class MirrorHoldings {
   cfg: Known<ContractConfig | null> | null = null;
   readonly bets = new Map<string, Known<BetAccount>>();
-  readonly bettors = new Map<string, Known<BettorState | null>>();
+  readonly bettors = new Map<string, Known<BettorState>>();
   readonly tokens = new Map<string, Known<bigint>>();
   /** the highest slot any notification was seen at */
   slotSeen = 0;
   /** counts every change of a held value (a cache made from held values is current while it is unchanged) */
   changes = 0;
-  /** slot each config or bettor-state account is known at, by address (bets and token accounts carry their own) */
+  /** slot the config account is known at, by address (bets, bettor states and token accounts carry their own) */
   private readonly programSlots = new Map<string, number>();
   /** callers waiting for one account's write of a slot, by address */
   private readonly writeWaiters = new Map<string, Array<{ slot: number; resolve: () => void }>>();
@@ -46,18 +49,17 @@ export class MirrorHoldings {
         const held = this.bets.get(address);
         if (!held || held.slot <= slot) {
           const bet = decodeBet(data);
-          if (!held) betAddress.prime({ bettor: bet.bettor, seq: bet.seq }, new PublicKey(address)); // the program creates bets at their PDA only
+          if (!held) betAddressName.prime({ bettor: bet.bettor, seq: bet.seq }, address); // the program creates bets at their PDA only
           this.bets.set(address, { slot, value: bet });
         }
       } else if (kind === 'bettor') {
         const state = decodeBettorState(data);
-        if (!this.bettors.has(state.bettor)) bettorAddress.prime(new PublicKey(state.bettor), new PublicKey(address));
-        const held = this.bettors.get(state.bettor);
+        const held = this.bettors.get(address);
+        if (!held) bettorAddressName.prime(state.bettor, address);
         if (!held || held.slot <= slot) {
-          this.bettors.set(state.bettor, { slot, value: state });
-          if (held?.value) this.forgetReclaimed(held.value.reclaimed, state);
+          this.bettors.set(address, { slot, value: state });
+          if (held) this.forgetReclaimed(held.value.reclaimed, state);
         }
-        this.noteSlot(address, slot);
       }
     } catch (err) {
       this.log.error({ address, err: (err as Error).message }, 'program account that does not decode; left out of the mirror');
@@ -85,7 +87,7 @@ export class MirrorHoldings {
    */
   private forgetReclaimed(before: bigint, state: BettorState): void {
     for (let seq = before; seq < state.reclaimed; seq++) {
-      const address = nameOf(betAddress({ bettor: state.bettor, seq }));
+      const address = betAddressName({ bettor: state.bettor, seq });
       if (this.bets.get(address)?.value.status !== 0) this.bets.delete(address);
       this.changes++;
     }
@@ -101,7 +103,7 @@ export class MirrorHoldings {
 
   /** The slot the account at `address` is known at (-1 when not held). */
   private heldSlot(address: string): number {
-    return this.bets.get(address)?.slot ?? this.tokens.get(address)?.slot ?? this.programSlots.get(address) ?? -1;
+    return this.bets.get(address)?.slot ?? this.tokens.get(address)?.slot ?? this.bettors.get(address)?.slot ?? this.programSlots.get(address) ?? -1;
   }
 
   private wake(address: string): void {

@@ -21,7 +21,7 @@
 import type { PublicKey } from '@solana/web3.js';
 import type { Logger } from '../../../kernel/log.ts';
 import { nameOf } from '../account-layout.ts';
-import { betAddress, tokenAccountOf } from '../codec.ts';
+import { betAddressName, bettorAddressName, tokenAccountName } from '../codec.ts';
 import { ChainUnavailable, type BetAccount, type BetRef, type BettorState, type ContractConfig } from '../port.ts';
 import type { PubSub } from '../pubsub.ts';
 import type { RpcClient } from '../rpc-client.ts';
@@ -110,28 +110,28 @@ export class ChainMirror {
 
   async bet(ref: BetRef): Promise<BetAccount | null> {
     await this.ready();
-    return this.held.bets.get(nameOf(betAddress(ref)))?.value ?? null;
+    return this.held.bets.get(betAddressName(ref))?.value ?? null;
   }
 
   /** The bet held for `ref` without waiting or checking freshness (null when none). */
   peekBet(ref: BetRef): BetAccount | null {
-    return this.held.bets.get(nameOf(betAddress(ref)))?.value ?? null;
+    return this.held.bets.get(betAddressName(ref))?.value ?? null;
   }
 
   /** Resolves with the bet for `ref` once the mirror holds it (at once if it does), or null after `timeoutMs`. */
   async betAppears(ref: BetRef, timeoutMs: number): Promise<BetAccount | null> {
-    await this.held.heldAt(nameOf(betAddress(ref)), 0, timeoutMs);
+    await this.held.heldAt(betAddressName(ref), 0, timeoutMs);
     return this.peekBet(ref);
   }
 
   /** The bettor state held for `bettor` without waiting or checking freshness (null when none). */
   peekBettor(bettor: PublicKey): BettorState | null {
-    return this.held.bettors.get(nameOf(bettor))?.value ?? null;
+    return this.held.bettors.get(bettorAddressName(nameOf(bettor)))?.value ?? null;
   }
 
   async bettor(bettor: PublicKey): Promise<BettorState | null> {
     await this.ready();
-    return this.held.bettors.get(nameOf(bettor))?.value ?? null;
+    return this.held.bettors.get(bettorAddressName(nameOf(bettor)))?.value ?? null;
   }
 
   async openBets(): Promise<BetAccount[]> {
@@ -158,7 +158,7 @@ export class ChainMirror {
   async tokenUnitsOf(owner: PublicKey): Promise<bigint> {
     await this.ready();
     const mint = this.feed.mint;
-    return mint ? (this.held.tokens.get(nameOf(tokenAccountOf(mint, owner)))?.value ?? 0n) : 0n;
+    return mint ? (this.held.tokens.get(tokenAccountName(mint, owner))?.value ?? 0n) : 0n;
   }
 
   /** SOL of a wallet: from memory once watched; the first ask reads it (shared by concurrent askers) and starts watching it. */
@@ -190,7 +190,7 @@ export class ChainMirror {
     if (!this.heldNow() || !mint) return undefined;
     // by the owner key's identity: deriving (or looking up) the token account by name costs more than the read
     let account = this.tokenAccountNames.get(owner);
-    if (account?.mint !== mint) this.tokenAccountNames.set(owner, (account = { mint, name: nameOf(tokenAccountOf(mint, owner)) }));
+    if (account?.mint !== mint) this.tokenAccountNames.set(owner, (account = { mint, name: tokenAccountName(mint, owner) }));
     return this.held.tokens.get(account.name)?.value ?? 0n;
   }
 
@@ -200,7 +200,7 @@ export class ChainMirror {
 
   /** Forgets a bet whose account this process closed (reclaim_bet): the chain does not announce a closed account. */
   forgetBet(ref: BetRef): void {
-    this.held.bets.delete(nameOf(betAddress(ref)));
+    this.held.bets.delete(betAddressName(ref));
   }
 
   /**

@@ -1,4 +1,13 @@
-/** In-memory BetHistoryStore (tests, and the state behind the embedded file store). Lost on restart. */
+/**
+ * In-memory BetHistoryStore (tests, and the state behind the embedded file store). Lost on restart.
+ *
+ * Each record is kept as one string (docs/operations.md#memory): `<openedAt>,<closedAt>,` (empty
+ * while open) then its JSON in the compact form of `../json-text.ts`. That is about a third of the
+ * heap of the object it was, whose every read was a deep copy anyway; a read parses it, and the
+ * scans by time (the leaderboard, pruning) read only the two numbers in front. A bettor with one
+ * bet is indexed by that bet's id alone, not by a set of one.
+ */
+import { compactJson, flatText, keptJson } from '../json-text.ts';
 import { byIdDescending, type BetHistoryStore, type BetRecord } from './port.ts';
 
 /** A memory store: the port plus synchronous access for the file store built on it. */
@@ -10,54 +19,88 @@ export interface MemoryBetHistory extends BetHistoryStore {
   all(): BetRecord[];
 }
 
+/** The string a record is kept as. */
+const keep = (r: BetRecord): string => flatText(`${r.openedAt},${r.closedAt ?? ''},${compactJson(JSON.stringify(r))}`);
+/** The record a kept string holds. */
+const recordOf = (kept: string): BetRecord => JSON.parse(keptJson(kept.slice(kept.indexOf(',', kept.indexOf(',') + 1) + 1))) as BetRecord;
+const openedAtOf = (kept: string): number => Number(kept.slice(0, kept.indexOf(',')));
+/** closedAt of a kept record; null while open */
+function closedAtOf(kept: string): number | null {
+  const from = kept.indexOf(',') + 1;
+  const to = kept.indexOf(',', from);
+  return to === from ? null : Number(kept.slice(from, to));
+}
+
 /** Creates an empty in-memory bet history. */
 export function createMemoryBetHistory(): MemoryBetHistory {
-  const records = new Map<string, BetRecord>();
-  const byBettor = new Map<string, Set<string>>();
-  const copy = (r: BetRecord): BetRecord => structuredClone(r);
+  const records = new Map<string, string>();
+  /** ids of each bettor's records: the id itself while it has one */
+  const byBettor = new Map<string, string | Set<string>>();
+  const idsOf = (bettor: string): string[] => {
+    const ids = byBettor.get(bettor);
+    return ids === undefined ? [] : typeof ids === 'string' ? [ids] : [...ids];
+  };
+
+  const unindex = (bettor: string, id: string): void => {
+    const ids = byBettor.get(bettor);
+    if (typeof ids === 'string' || ids === undefined) byBettor.delete(bettor);
+    else {
+      ids.delete(id);
+      if (ids.size === 1) byBettor.set(bettor, ids.values().next().value as string);
+    }
+  };
+
+  const index = (bettor: string, id: string): void => {
+    const ids = byBettor.get(bettor);
+    if (ids === undefined) byBettor.set(bettor, id);
+    else if (typeof ids === 'string') {
+      if (ids !== id) byBettor.set(bettor, new Set([ids, id]));
+    } else ids.add(id);
+  };
 
   const remove = (id: string): void => {
-    const r = records.get(id);
-    if (!r) return;
+    const kept = records.get(id);
+    if (kept === undefined) return;
     records.delete(id);
-    const ids = byBettor.get(r.bettor);
-    ids?.delete(id);
-    if (ids?.size === 0) byBettor.delete(r.bettor);
+    unindex(recordOf(kept).bettor, id);
   };
 
   return {
     putNow(record) {
       const old = records.get(record.id);
-      if (old && old.bettor !== record.bettor) remove(record.id);
-      records.set(record.id, copy(record));
-      let ids = byBettor.get(record.bettor);
-      if (!ids) byBettor.set(record.bettor, (ids = new Set()));
-      ids.add(record.id);
+      if (old !== undefined && recordOf(old).bettor !== record.bettor) remove(record.id);
+      records.set(record.id, keep(record));
+      index(record.bettor, record.id);
     },
     pruneNow(cutoffMs) {
-      const gone = [...records.values()].filter((r) => r.openedAt < cutoffMs).map((r) => r.id);
+      const gone = [...records].filter(([, kept]) => openedAtOf(kept) < cutoffMs).map(([id]) => id);
       gone.forEach(remove);
       return gone;
     },
-    all: () => [...records.values()].map(copy),
+    all: () => [...records.values()].map(recordOf),
     async put(record) {
       this.putNow(record);
     },
     async get(id) {
-      const r = records.get(id);
-      return r ? copy(r) : null;
+      const kept = records.get(id);
+      return kept === undefined ? null : recordOf(kept);
     },
     async pageOf(bettor, limit, beforeId) {
       const before = beforeId === undefined ? null : BigInt(beforeId);
-      return [...(byBettor.get(bettor) ?? [])]
+      return idsOf(bettor)
         .filter((id) => before === null || BigInt(id) < before)
-        .map((id) => records.get(id) as BetRecord)
+        .map((id) => ({ id }))
         .sort(byIdDescending)
         .slice(0, limit)
-        .map(copy);
+        .map(({ id }) => recordOf(records.get(id) as string));
     },
     async closedSince(sinceMs) {
-      return [...records.values()].filter((r) => r.closedAt !== null && r.closedAt >= sinceMs).map(copy);
+      const out: BetRecord[] = [];
+      for (const kept of records.values()) {
+        const closedAt = closedAtOf(kept);
+        if (closedAt !== null && closedAt >= sinceMs) out.push(recordOf(kept));
+      }
+      return out;
     },
     async pruneOpenedBefore(cutoffMs) {
       return this.pruneNow(cutoffMs).length;

@@ -1,5 +1,11 @@
-/** In-memory EventLog (unit tests, and the state behind the embedded file store): a ring buffer of the last `capacity` events. */
+/**
+ * In-memory EventLog (unit tests, and the state behind the embedded file store): a ring buffer of
+ * the last `capacity` events, each kept as its JSON text in the compact form of `../json-text.ts`
+ * (docs/operations.md#memory: an event object copied from the caller's cost several times its
+ * text, a hidden class of its own each); a read parses what it returns.
+ */
 import { randomUUID } from 'node:crypto';
+import { keepJson, keptJson } from '../json-text.ts';
 import { DEFAULT_EVENT_CAPACITY, DEFAULT_READ_LIMIT, type EventLog, type LoggedEvent, type Sequenced } from './port.ts';
 
 /** A memory log: the EventLog port plus synchronous access for stores built on it. */
@@ -15,15 +21,22 @@ export interface MemoryEventLog<E extends LoggedEvent> extends EventLog<E> {
 /** Creates an empty in-memory event log holding at most `capacity` events; its epoch is new unless given (a journal keeps its own). */
 export function createMemoryEventLog<E extends LoggedEvent>(capacity = DEFAULT_EVENT_CAPACITY, epoch: string = randomUUID()): MemoryEventLog<E> {
   if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`event log capacity must be a positive integer, got ${capacity}`);
-  const ring: Array<Sequenced<E> | undefined> = new Array(capacity);
+  /** each slot: the JSON text of the event of a seq, and that seq */
+  const ring: Array<string | undefined> = new Array(capacity);
+  const seqs: number[] = new Array<number>(capacity).fill(0);
   let last = 0;
+
+  const keep = (event: Sequenced<E>): void => {
+    ring[event.seq % capacity] = keepJson(JSON.stringify(event));
+    seqs[event.seq % capacity] = event.seq;
+  };
 
   const readSinceNow = (since: number, limit: number): Array<Sequenced<E>> => {
     const oldest = Math.max(1, last - capacity + 1);
     const out: Array<Sequenced<E>> = [];
     for (let seq = Math.max(oldest, Math.floor(since) + 1); seq <= last && out.length < limit; seq++) {
-      const e = ring[seq % capacity];
-      if (e && e.seq === seq) out.push(e);
+      const text = ring[seq % capacity];
+      if (text !== undefined && seqs[seq % capacity] === seq) out.push(JSON.parse(keptJson(text)) as Sequenced<E>);
     }
     return out;
   };
@@ -32,13 +45,13 @@ export function createMemoryEventLog<E extends LoggedEvent>(capacity = DEFAULT_E
     appendNow(event) {
       const { seq: _ignored, ...fields } = event as E & { seq?: unknown };
       const stored = { ...(fields as E), seq: ++last } as Sequenced<E>;
-      ring[last % capacity] = stored;
+      keep(stored);
       return stored;
     },
     restore(event) {
       if (event.seq <= last) return;
       last = event.seq;
-      ring[last % capacity] = event;
+      keep(event);
     },
     held: () => readSinceNow(0, capacity),
     async append(event) {

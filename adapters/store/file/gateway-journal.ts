@@ -181,8 +181,8 @@ export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: str
 
   /** Rewrites the file with the state only: ticks, events held, live and recent final snapshots, the bet history. */
   const compact = () => {
-    const finals = [...snaps.entries()].filter(([, r]) => r.final);
-    for (const [id] of finals.slice(0, Math.max(0, finals.length - finalKeep))) snaps.forget(id);
+    const finals = snaps.finalIds();
+    for (const id of finals.slice(0, Math.max(0, finals.length - finalKeep))) snaps.forget(id);
     const out: string[] = [];
     for (const t of ticks.all()) out.push(JSON.stringify({ k: 't', ts: t.ts, p: t.price } satisfies Line));
     for (const e of events.held()) out.push(JSON.stringify({ k: 'e', seq: e.seq, e: stripSeq(e) }));
@@ -233,7 +233,9 @@ export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: str
       if (!out.applied) return out;
       const ev = out.events.map((e: Sequenced<B>) => ({ seq: e.seq, e: stripSeq(e) }));
       const h = change.records && change.records.length > 0 ? { h: [...change.records] } : {};
-      await journal.appendDurably(JSON.stringify({ k: 's', id, s: JSON.stringify(change.snapshot), f: change.final ? 1 : 0, r: change.rev, ev, ...h }));
+      await journal.appendDurably(
+        JSON.stringify({ k: 's', id, s: change.json ?? JSON.stringify(change.snapshot), f: change.final ? 1 : 0, r: change.rev, ev, ...h }),
+      );
       written();
       return out;
     },

@@ -1,7 +1,8 @@
 /**
  * In-memory `SnapshotStore` (unit tests, and the state behind the embedded file store): keeps
- * JSON text, not objects, so it round-trips exactly like Redis does, and appends committed
- * events to its event log in the same synchronous step as the snapshot.
+ * JSON text, not objects, so it round-trips exactly like Redis does (in the compact form of
+ * `../json-text.ts`, docs/operations.md#memory), and appends committed events to its event log in
+ * the same synchronous step as the snapshot.
  *
  * @example
  *   const events = createMemoryEventLog<GatewayEvent>();
@@ -9,9 +10,10 @@
  */
 import type { LoggedEvent } from '../event-log/port.ts';
 import { createMemoryEventLog, type MemoryEventLog } from '../event-log/memory.ts';
+import { compactJson, flatText, keptJson } from '../json-text.ts';
 import { parseOrNull, type CommitResult, type SnapshotCommit, type SnapshotStore, type StoredSnapshot } from './port.ts';
 
-/** A record as kept: JSON text, live or final, and its rev. */
+/** A record: JSON text, live or final, and its rev. */
 export interface SnapshotRecord {
   json: string;
   final: boolean;
@@ -23,9 +25,17 @@ export interface RecordSink<R> {
   putNow(record: R): void;
 }
 
+/** A record as one string (docs/operations.md#memory): `<rev>,<1 final | 0 live>,` then its text as `compactJson` keeps it. */
+const keep = (json: string, final: boolean, rev: number): string => flatText(`${rev},${final ? 1 : 0},${compactJson(json)}`);
+/** where a kept record's text starts */
+const textAt = (kept: string): number => kept.indexOf(',', kept.indexOf(',') + 1) + 1;
+const revOf = (kept: string): number => Number(kept.slice(0, kept.indexOf(',')));
+const finalOf = (kept: string): boolean => kept.charCodeAt(kept.indexOf(',') + 1) === 49; // '1'
+const jsonOf = (kept: string): string => keptJson(kept.slice(textAt(kept)));
+
 /** Snapshots in a Map; lost when the process ends (the file store journals them). */
 export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never> implements SnapshotStore<E, R> {
-  private readonly records = new Map<string, SnapshotRecord>();
+  private readonly records = new Map<string, string>();
 
   constructor(
     readonly events: MemoryEventLog<E> = createMemoryEventLog<E>(),
@@ -39,41 +49,48 @@ export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never>
   /** The commit, done synchronously (the file store journals exactly what this did). */
   commitNow(id: string, change: SnapshotCommit<E, R>): CommitResult<E> {
     const stored = this.records.get(id);
-    if (stored && change.rev <= stored.rev) return { applied: false };
-    this.records.set(id, { json: JSON.stringify(change.snapshot), final: change.final, rev: change.rev });
+    if (stored !== undefined && change.rev <= revOf(stored)) return { applied: false };
+    // the text once, compact: not a copy of the caller's besides, nor an object (docs/operations.md#memory)
+    this.records.set(id, keep(change.json ?? JSON.stringify(change.snapshot), change.final, change.rev));
     for (const r of change.records ?? []) this.sink?.putNow(r);
     return { applied: true, events: change.events.map((e) => this.events.appendNow(e)) };
   }
 
   /** Puts a record back as it was (replaying a journal). */
   restore(id: string, record: SnapshotRecord): void {
-    this.records.set(id, record);
+    this.records.set(id, keep(record.json, record.final, record.rev));
   }
 
   /** Every record (compaction of the file store). */
-  entries(): IterableIterator<[string, SnapshotRecord]> {
-    return this.records.entries();
+  *entries(): IterableIterator<[string, SnapshotRecord]> {
+    for (const [id, kept] of this.records) yield [id, { json: jsonOf(kept), final: finalOf(kept), rev: revOf(kept) }];
+  }
+
+  /** Ids of the final records, in the order their ids were first stored (retention). */
+  finalIds(): string[] {
+    return [...this.records].filter(([, kept]) => finalOf(kept)).map(([id]) => id);
   }
 
   /** Forgets a final record (retention). */
   forget(id: string): void {
-    if (this.records.get(id)?.final) this.records.delete(id);
+    const kept = this.records.get(id);
+    if (kept !== undefined && finalOf(kept)) this.records.delete(id);
   }
 
   async load(id: string): Promise<unknown | null> {
-    const rec = this.records.get(id);
-    return rec ? (JSON.parse(rec.json) as unknown) : null;
+    const kept = this.records.get(id);
+    return kept === undefined ? null : (JSON.parse(jsonOf(kept)) as unknown);
   }
 
   async loadLive(): Promise<StoredSnapshot[]> {
     const out: StoredSnapshot[] = [];
-    for (const [id, rec] of this.records) if (!rec.final) out.push({ id, snapshot: parseOrNull(rec.json), rev: rec.rev });
+    for (const [id, kept] of this.records) if (!finalOf(kept)) out.push({ id, snapshot: parseOrNull(jsonOf(kept)), rev: revOf(kept) });
     return out;
   }
 
   async isLive(id: string): Promise<boolean> {
-    const rec = this.records.get(id);
-    return rec !== undefined && !rec.final;
+    const kept = this.records.get(id);
+    return kept !== undefined && !finalOf(kept);
   }
 
   async close(): Promise<void> {}

@@ -37,6 +37,8 @@ export function parseOrNull(json: string): unknown {
 /** One atomic write: the snapshot after a transition, the events that transition emitted, and the records it wrote. */
 export interface SnapshotCommit<E extends LoggedEvent, R = never> {
   snapshot: unknown;
+  /** `JSON.stringify(snapshot)` when the caller has made it already (a store then keeps or sends this text) */
+  json?: string;
   /** moves the record out of the live set */
   final: boolean;
   events: readonly E[];

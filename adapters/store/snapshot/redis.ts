@@ -116,7 +116,7 @@ export class RedisSnapshotStore<E extends LoggedEvent = LoggedEvent, R = never> 
     const keys = [this.keyOf(id), `${this.keyOf(id)}:rev`, this.liveKey, this.events.counter, this.events.stream];
     const args: Array<string | number> = [
       id,
-      JSON.stringify(change.snapshot),
+      change.json ?? JSON.stringify(change.snapshot),
       change.final ? '1' : '0',
       this.finalTtl,
       change.rev,

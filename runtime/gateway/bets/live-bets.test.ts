@@ -17,6 +17,17 @@ const input: BetInput = { id: '11', bettor: BETTOR, seq: '0', side: 'UP', amount
 /** A memory store that counts commits and can hold them until released. */
 class GatedStore extends MemorySnapshotStore<BetEmittedEvent> {
   saves = 0;
+  loads = 0;
+  /** reads of a snapshot that fail before they answer */
+  failLoads = 0;
+  override async load(id: string): Promise<unknown> {
+    this.loads += 1;
+    if (this.failLoads > 0) {
+      this.failLoads -= 1;
+      throw new Error('store unreachable');
+    }
+    return super.load(id);
+  }
   private gate: Promise<void> = Promise.resolve();
   private release: () => void = () => undefined;
   hold(): void {
@@ -32,7 +43,7 @@ class GatedStore extends MemorySnapshotStore<BetEmittedEvent> {
   }
 }
 
-async function world(store = new GatedStore(), mayCommit?: () => boolean) {
+async function world(store = new GatedStore(), mayCommit?: () => boolean, restartBackoff?: { baseMs: number; maxMs: number }) {
   const chain = new FakeChain();
   chain.place({ id: 11n, bettor: BETTOR, seq: 0n, side: 'UP', amount: 100_000_000n, entryPrice: 15_000_000_000n, expireTime: T0 });
   chain.exitFor = () => ({ kind: 'price', value: 15_000_000_100n });
@@ -46,6 +57,7 @@ async function world(store = new GatedStore(), mayCommit?: () => boolean) {
     retry: { baseMs: 10, maxMs: 40 },
     log: quietLog,
     ...(mayCommit ? { mayCommit } : {}),
+    ...(restartBackoff ? { restartBackoff } : {}),
   });
   const flush = async () => {
     for (let i = 0; i < 3; i++) {
@@ -137,5 +149,41 @@ describe('bet runtime', () => {
     expect(w.runtime.seriesIds()).toEqual([]);
     expect(await store.isLive('1')).toBe(true);
     expect(await store.isLive('2')).toBe(false);
+  });
+
+  it('a bet waiting for its expiry keeps no snapshot in memory: its summary answers without the store; the tick of its expiry reads the snapshot back and settles it', async () => {
+    const w = await world();
+    w.clock.set(T0 * 1000 - 60_000);
+    w.runtime.open(input);
+    await w.flush();
+    expect(w.runtime.stats()).toMatchObject({ live: 1, dormant: 1 });
+    expect(w.runtime.summaryOf('11')).toEqual({ value: { open: 'placed' }, betId: '11', bettor: BETTOR, expireTime: T0 });
+    w.runtime.tick(T0 * 1000 - 1);
+    await w.flush();
+    expect(w.store.loads).toBe(0);
+    expect((await w.runtime.snapshotOf('11'))?.context).toMatchObject({ id: '11', bettor: BETTOR, placeTx: null });
+    expect(w.store.loads).toBe(1); // a dormant series' full snapshot is the store's
+    w.runtime.tick(T0 * 1000);
+    await w.flush();
+    expect(w.store.loads).toBe(2);
+    expect(w.published.at(-1)).toMatchObject({ type: 'bet_closed', id: '11', status: 1 });
+    expect(w.runtime.seriesIds()).toEqual([]);
+  });
+
+  it('a dormant series whose snapshot cannot be read at its expiry is restarted until the read answers, then settles', async () => {
+    const w = await world(new GatedStore(), undefined, { baseMs: 10, maxMs: 10 });
+    w.runtime.open(input);
+    await w.flush();
+    expect(w.runtime.stats().dormant).toBe(1);
+    w.store.failLoads = 2;
+    w.runtime.tick(T0 * 1000);
+    for (let i = 0; i < 20 && w.published.at(-1)?.type !== 'bet_closed'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      w.runtime.tick(T0 * 1000 + i);
+      await w.flush();
+    }
+    expect(w.store.loads).toBe(3);
+    expect(w.runtime.stats()).toMatchObject({ actorFailures: 2, actorRestarts: 2 });
+    expect(w.published.at(-1)).toMatchObject({ type: 'bet_closed', id: '11', status: 1 });
   });
 });

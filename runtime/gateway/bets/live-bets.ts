@@ -5,8 +5,10 @@
  * are its events published: what clients saw is exactly what a restart resumes from. An actor
  * that fails is restarted from its latest snapshot with backoff, never left stopped.
  *
- * Live series are cheap: a bet waiting for its expiry is held as its committed snapshot (a few
- * hundred bytes of JSON), not as an actor; the tick that reaches its expiry rehydrates it.
+ * Live series are cheap: a bet waiting for its expiry is held as neither an actor nor its
+ * snapshot, only as the few fields every settlement run reads (its committed snapshot is in the
+ * store); the tick that reaches its expiry reads the snapshot back and rehydrates it
+ * (docs/operations.md#memory).
  *
  * @example
  *   const bets = await LiveBets.boot({ store, effects, publish: (events) => stream.deliver(events) });
@@ -27,9 +29,22 @@ import type { BetEffects } from './effects.ts';
 import type { BetTransition } from '../history/records.ts';
 import { SeriesActors } from './series-actors.ts';
 import { SeriesCommits } from './series-commits.ts';
-import { buildSeriesMachine, currentOf, message, newSeries, persistedOf, StoredBet, waitingUntil, type Series, type XstateClock } from './series.ts';
+import {
+  buildSeriesMachine,
+  currentOf,
+  dormantOf,
+  message,
+  newSeries,
+  persistedOf,
+  StoredBet,
+  summaryOf,
+  waitingUntil,
+  type Series,
+  type SeriesSummary,
+  type XstateClock,
+} from './series.ts';
 
-export type { XstateClock };
+export type { SeriesSummary, XstateClock };
 
 /** What the bet runtime is built from. */
 export interface LiveBetsOptions {
@@ -53,6 +68,8 @@ export interface LiveBetsOptions {
   mayCommit?: () => boolean;
   /** default: the process logger */
   log?: Logger;
+  /** a bettor's address as a string the process already holds, to share it [the name itself] (docs/operations.md#memory) */
+  shareName?: (name: string) => string;
 }
 
 /** Counters for operators (logs now, metrics later). */
@@ -97,6 +114,7 @@ export class LiveBets {
       ...(options.restartBackoff ? { restartBackoff: options.restartBackoff } : {}),
       stopped: () => this.stopped,
       isLive: (series) => this.live.get(series.id) === series,
+      load: (id) => options.store.load(id),
     });
   }
 
@@ -143,10 +161,10 @@ export class LiveBets {
       });
       return;
     }
-    const series = this.track(id, rev, JSON.stringify(snapshot));
     const waitsUntil = waitingUntil(snapshot);
+    const series = this.track(id, rev, waitsUntil === null ? JSON.stringify(snapshot) : null);
     if (waitsUntil !== null)
-      series.dormantUntil = waitsUntil; // its expiry's tick wakes it
+      this.makeDormant(series, waitsUntil, snapshot); // its expiry's tick wakes it
     else this.actors.start(series);
     this.log.info({ seriesId: id, state: parsed.output.value, dormant: waitsUntil !== null }, 'bet series rehydrated');
   }
@@ -186,15 +204,23 @@ export class LiveBets {
     return series;
   }
 
-  /** A series whose committed state only waits for its expiry gives its actor up (it keeps the snapshot). */
+  /** A series whose committed state only waits for its expiry gives its actor and its snapshot up (the store has it). */
   private sleepIfWaiting(series: Series): void {
     if (!series.actor || series.latest === null || this.stopped) return;
-    const until = waitingUntil(JSON.parse(series.latest) as unknown);
+    const snapshot = JSON.parse(series.latest) as unknown;
+    const until = waitingUntil(snapshot);
     if (until === null || until <= Date.now()) return;
     const actor = series.actor;
     series.actor = null; // first: the stopping actor's last snapshot is not a transition to commit
-    series.dormantUntil = until;
+    this.makeDormant(series, until, snapshot);
     actor.stop();
+  }
+
+  /** Keeps of a series waiting until `until` (unix ms) only what is read of it while it waits. */
+  private makeDormant(series: Series, until: number, snapshot: unknown): void {
+    series.dormantUntil = until;
+    series.dormant = dormantOf(series.id, snapshot, this.options.shareName ?? ((name) => name));
+    series.latest = null;
   }
 
   /** Wakes series waiting in a retry backoff (all, or one): they retry at once. Returns how many were sent RESUME. */
@@ -240,7 +266,7 @@ export class LiveBets {
   }
 
   private tickChain(series: Series, now: number): void {
-    if (!series.actor && series.dormantUntil !== null && series.dormantUntil <= now && !series.restartTimer) this.actors.startOrSupervise(series);
+    if (!series.actor && series.dormantUntil !== null && series.dormantUntil <= now && !series.restartTimer) this.actors.startOrSupervise(series, now);
     series.actor?.send({ type: 'TICK', now });
   }
 
@@ -268,21 +294,31 @@ export class LiveBets {
     return [...this.live.keys()];
   }
 
-  /** The context of a live series: its actor's, or its latest snapshot's while the actor is restarting. */
-  contextOf(seriesId: string): BetContext | undefined {
-    return this.snapshotOf(seriesId)?.context;
+  /** What is read of a live series on every settlement run (state value, bet in play, bettor, expiry), without reading the store; undefined when not live. */
+  summaryOf(seriesId: string): SeriesSummary | undefined {
+    const series = this.live.get(seriesId);
+    return series ? summaryOf(series) : undefined;
   }
 
-  /** The persisted snapshot of a live series, as it would be saved; undefined when not live. */
-  persistedSnapshotOf(seriesId: string): unknown {
-    const series = this.live.get(seriesId);
-    return series ? persistedOf(series) : undefined;
+  /** The context of a live series: its actor's, or its latest snapshot's while it has no actor (a dormant one's is read from the store). */
+  async contextOf(seriesId: string): Promise<BetContext | undefined> {
+    return (await this.snapshotOf(seriesId))?.context;
   }
 
-  /** The current snapshot of a live series (state value and context): its actor's, or the latest committed one while it has none (dormant, restarting). */
-  snapshotOf(seriesId: string): { value: unknown; context: BetContext } | undefined {
+  /** The persisted snapshot of a live series, as it would be saved (a dormant one's: as the store has it); undefined when not live. */
+  async persistedSnapshotOf(seriesId: string): Promise<unknown> {
     const series = this.live.get(seriesId);
-    return series ? currentOf(series) : undefined;
+    if (!series) return undefined;
+    return persistedOf(series) ?? (series.dormant ? upgradeBetSnapshot(await this.options.store.load(seriesId)) : undefined);
+  }
+
+  /** The current snapshot of a live series (state value and context): its actor's, or the latest committed one while it has none (a dormant one's is read from the store). */
+  async snapshotOf(seriesId: string): Promise<{ value: unknown; context: BetContext } | undefined> {
+    const series = this.live.get(seriesId);
+    if (!series) return undefined;
+    const now = currentOf(series);
+    if (now || !series.dormant) return now;
+    return (await this.persistedSnapshotOf(seriesId)) as { value: unknown; context: BetContext } | undefined;
   }
 
   /** Counters for operators. */
@@ -292,9 +328,14 @@ export class LiveBets {
     return { live: this.live.size, dormant, ...this.actors.counters, commitFailures: this.commits.failures };
   }
 
-  /** Resolves once every commit queued so far has landed (waits through retries). */
-  settled(): Promise<void> {
-    return this.commits.settled(() => this.live.values());
+  /** Resolves once every commit queued so far has landed (waits through retries), and every dormant series being woken has its actor. */
+  async settled(): Promise<void> {
+    for (;;) {
+      await this.commits.settled(() => this.live.values());
+      const waking = [...this.live.values()].map((s) => s.waking).filter((w): w is Promise<void> => w !== null);
+      if (waking.length === 0) return;
+      await Promise.all(waking);
+    }
   }
 
   /** Resolves once the series' queued commits have landed, or after `timeoutMs` (false then). */

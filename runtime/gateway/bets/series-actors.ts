@@ -1,12 +1,12 @@
 /**
  * Runs the actors of live series (docs/architecture.md#live-bets): starts a series' actor (fresh,
- * or from its latest snapshot: a series restored in a retry backoff retries at once), turns each
- * transition into a commit, and restarts an actor that fails from its latest snapshot after a
- * backoff, so none is ever left stopped.
+ * or from its latest snapshot: a series restored in a retry backoff retries at once; a dormant
+ * series' snapshot is read back from the store first), turns each transition into a commit, and
+ * restarts an actor that fails from its latest snapshot after a backoff, so none is ever left stopped.
  */
 import { createActor, type Snapshot } from 'xstate';
 import type { Logger } from '../../../kernel/log.ts';
-import { retryDelayMs, type RetryPolicy } from '../../../machines/bet.ts';
+import { retryDelayMs, upgradeBetSnapshot, type RetryPolicy } from '../../../machines/bet.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetContext, BetInput } from '../../../machines/bet-types.ts';
 import type { SeriesCommits } from './series-commits.ts';
@@ -27,9 +27,14 @@ export interface SeriesActorsDeps {
   stopped(): boolean;
   /** whether `series` is still the live one of its id */
   isLive(series: Series): boolean;
+  /** the stored snapshot of a series (null when none): a dormant series keeps none in memory */
+  load(seriesId: string): Promise<unknown>;
 }
 
 const RESTART_BACKOFF: RetryPolicy = { baseMs: 1_000, maxMs: 30_000 };
+
+/** Sends a series' actor, if it has one, the tick of `now`. */
+const tickOf = (series: Series, now: number): void => series.actor?.send({ type: 'TICK', now });
 
 /** The actor side of live series. */
 export class SeriesActors {
@@ -48,10 +53,16 @@ export class SeriesActors {
     this.attach(series, createActor(this.d.machine, { input, ...this.clockOption() }));
   }
 
-  /** (Re)starts a series' actor from its latest snapshot; a series in a backoff state retries at once. */
-  start(series: Series): void {
+  /**
+   * (Re)starts a series' actor from its latest snapshot; a series in a backoff state retries at
+   * once. A dormant series' snapshot is read from the store first: its actor starts when the read
+   * answers, and is sent a TICK of `now` then (the tick that woke it).
+   */
+  start(series: Series, now?: number): void {
+    if (series.latest === null && series.dormant) return this.wake(series, now);
     if (series.latest === null) throw new Error(`bet series ${series.id} has no snapshot to start from`);
     series.dormantUntil = null;
+    series.dormant = null;
     const snapshot = JSON.parse(series.latest) as Snapshot<unknown> & { context: BetInput };
     // `input` is never read when restoring from a snapshot; the type asks for it anyway
     this.attach(series, createActor(this.d.machine, { snapshot, input: snapshot.context, ...this.clockOption() }), snapshot.context as unknown as BetContext);
@@ -59,13 +70,33 @@ export class SeriesActors {
     series.actor?.send({ type: 'RESUME' });
   }
 
-  /** Starts the series' actor now, or supervises the failure to. */
-  startOrSupervise(series: Series): void {
+  /** Starts the series' actor now (a dormant one once its snapshot is read back), or supervises the failure to. */
+  startOrSupervise(series: Series, now?: number): void {
     try {
-      this.start(series);
+      this.start(series, now);
     } catch (err) {
       this.supervise(series, err);
     }
+  }
+
+  /** Reads a dormant series' snapshot back from the store and starts its actor; a failed read is supervised like a failed start. */
+  private wake(series: Series, now: number | undefined): void {
+    if (series.waking) return;
+    const woken = (stored: unknown) => {
+      series.waking = null;
+      if (this.d.stopped() || !this.d.isLive(series) || series.actor || !series.dormant) return;
+      if (stored === null) throw new Error(`bet series ${series.id} is dormant but the store has no snapshot of it`);
+      series.latest = JSON.stringify(upgradeBetSnapshot(stored));
+      this.start(series);
+      if (now !== undefined) tickOf(series, now);
+    };
+    series.waking = this.d
+      .load(series.id)
+      .then(woken)
+      .catch((err: unknown) => {
+        series.waking = null;
+        if (!series.actor) this.supervise(series, err);
+      });
   }
 
   private attach(series: Series, actor: SeriesActor, restored: BetContext | null = null): void {

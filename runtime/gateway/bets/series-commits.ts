@@ -86,7 +86,14 @@ export class SeriesCommits {
         try {
           // built anew on each attempt: a record read failed, or another writer's record changed meanwhile
           const records = this.d.records && batch.transitions.length > 0 ? await this.d.records(batch.transitions) : [];
-          const out = await store.commit(series.id, { snapshot: JSON.parse(batch.json), final: batch.final, events: batch.events, rev, records });
+          const out = await store.commit(series.id, {
+            snapshot: JSON.parse(batch.json),
+            json: batch.json,
+            final: batch.final,
+            events: batch.events,
+            rev,
+            records,
+          });
           if (failures > 0) log.info({ seriesId: series.id, rev, failures }, 'bet snapshot committed after failures');
           if (out.applied) this.publish(series.id, out.events);
           else log.warn({ seriesId: series.id, rev }, 'bet commit was already stored (an earlier answer was lost); its events come from the log');

@@ -78,11 +78,11 @@ export class Settler {
     const bettors = new Set<string>();
     let next = Infinity;
     for (const seriesId of this.deps.bets.seriesIds()) {
-      const snap = this.deps.bets.snapshotOf(seriesId);
-      ids.add(snap ? snap.context.id : seriesId);
-      if (!snap) continue;
-      bettors.add(snap.context.bettor);
-      const expiry = snap.context.expireTime * 1000;
+      const summary = this.deps.bets.summaryOf(seriesId);
+      ids.add(summary ? summary.betId : seriesId);
+      if (!summary) continue;
+      bettors.add(summary.bettor);
+      const expiry = summary.expireTime * 1000;
       if (expiry > nowMs && expiry < next) next = expiry;
     }
     this.nextExpiryMs = next;
