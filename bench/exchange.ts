@@ -102,6 +102,13 @@ const ms = (x: number) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const us = (x: number) => `${Math.round(x)} µs`;
 const perOrder = (r: OrdersRun, cpuMs: number) => us((cpuMs * 1000) / Math.max(1, r.placed));
 const commandsOf = (r: OrdersRun) => r.commands.map(([k, n]) => `${k} ${n.toFixed(2)}`).join(', ');
+const cpuPerOrder = (r: OrdersRun) => r.serverCpuMs / Math.max(1, r.placed);
+const busy = (r: OrdersRun) => (r.serverCpuMs / 1000 / r.seconds).toFixed(2);
+const othersOf = (r: OrdersRun) => Math.max(0, r.otherCores - r.redisCpuMs / 1000 / r.seconds);
+const others = (r: OrdersRun) => othersOf(r).toFixed(2);
+// a server that kept under 0.9 of its core, or others that took a quarter of a core, make the orders/s ratio unreliable: the CPU ratio is then the one to read
+const disturbed = (...runs: OrdersRun[]) =>
+  runs.some((r) => othersOf(r) > 0.25 || r.serverCpuMs / 1000 / r.seconds < 0.9) ? ' (DISTURBED: compare the CPU per order)' : '';
 const placement = (...runs: WrkMeasurement[]) => (runs.every((r) => r.pinned) ? 'server on core 0, wrk and Redis on core 1' : 'not pinned');
 
 const redis = await startBenchRedis();
@@ -157,10 +164,12 @@ try {
       goal: '>= 5,000/s and >= 0.6x of the floor',
       detail:
         `p50/p99: exchange ${ms(orders.latencyMs.p50)}/${ms(orders.latencyMs.p99)} ms, floor ${ms(floorRun.latencyMs.p50)}/${ms(floorRun.latencyMs.p99)} ms; ` +
-        `server CPU per order: exchange ${perOrder(orders, orders.serverCpuMs)}, floor ${perOrder(floorRun, floorRun.serverCpuMs)}; ` +
+        `server CPU per order: exchange ${perOrder(orders, orders.serverCpuMs)}, floor ${perOrder(floorRun, floorRun.serverCpuMs)} ` +
+        `(floor/exchange ${(cpuPerOrder(floorRun) / cpuPerOrder(orders)).toFixed(3)}x); ` +
+        `server busy: exchange ${busy(orders)}, floor ${busy(floorRun)} of its core; ` +
         `Redis CPU per order: exchange run ${perOrder(orders, orders.redisCpuMs)}, floor run ${perOrder(floorRun, floorRun.redisCpuMs)}; ` +
         `wrk CPU per order: exchange run ${perOrder(orders, orders.wrkCpuMs)}, floor run ${perOrder(floorRun, floorRun.wrkCpuMs)}; ` +
-        `other processes' cores (Redis included): exchange run ${orders.otherCores.toFixed(2)}, floor run ${floorRun.otherCores.toFixed(2)}; ` +
+        `other processes' cores (besides server, wrk and Redis): exchange run ${others(orders)}, floor run ${others(floorRun)}${disturbed(orders, floorRun)}; ` +
         `errors: exchange ${orders.errors}, floor ${floorRun.errors}; orders stored: exchange ${orders.stored}, floor ${floorRun.stored}; ` +
         `Redis commands per order: exchange ${commandsOf(orders)}; floor ${commandsOf(floorRun)}; ${placement(orders, floorRun)}`,
     },
