@@ -17,9 +17,11 @@
  *
  * Where taskset and two cores exist, the server (the exchange, then the floor) runs on core 0,
  * and wrk and Redis on core 1, in both runs (BENCH_WRK_PIN=0 to let the scheduler place them).
- * For each run: orders/s, p50/p99, the server's CPU per order, Redis's CPU and commands per
- * order, wrk's CPU per order and the cores other processes used meanwhile (the machine may be
- * shared: a run beside someone else's load shows it there).
+ * For each run: orders/s, p50/p99, the server's CPU per order (and the floor's over the
+ * exchange's: the ratio that holds when the machine is shared) and how much of its core it kept
+ * busy, Redis's CPU and commands per order, wrk's CPU per order and the cores other processes
+ * used meanwhile; past a quarter of a core the row is marked DISTURBED (they share the server's
+ * core, so the orders/s ratio is then theirs as much as the servers').
  *
  * Information beside them: the COMMIT script alone from this process (EVALSHA with the real
  * order's arguments, 64 in flight, each on its own account) for BENCH_SECONDS; then
@@ -106,9 +108,10 @@ const cpuPerOrder = (r: OrdersRun) => r.serverCpuMs / Math.max(1, r.placed);
 const busy = (r: OrdersRun) => (r.serverCpuMs / 1000 / r.seconds).toFixed(2);
 const othersOf = (r: OrdersRun) => Math.max(0, r.otherCores - r.redisCpuMs / 1000 / r.seconds);
 const others = (r: OrdersRun) => othersOf(r).toFixed(2);
-// a server that kept under 0.9 of its core, or others that took a quarter of a core, make the orders/s ratio unreliable: the CPU ratio is then the one to read
-const disturbed = (...runs: OrdersRun[]) =>
-  runs.some((r) => othersOf(r) > 0.25 || r.serverCpuMs / 1000 / r.seconds < 0.9) ? ' (DISTURBED: compare the CPU per order)' : '';
+// other processes that took a quarter of a core during either run make the orders/s ratio unreliable (they share the
+// server's core): the CPU per order ratio is then the one to read. A server busy well under its core was limited by
+// something else (wrk and Redis on the other core, or the machine's other processes)
+const disturbed = (...runs: OrdersRun[]) => (runs.some((r) => othersOf(r) > 0.25) ? ' (DISTURBED: compare the CPU per order)' : '');
 const placement = (...runs: WrkMeasurement[]) => (runs.every((r) => r.pinned) ? 'server on core 0, wrk and Redis on core 1' : 'not pinned');
 
 const redis = await startBenchRedis();
