@@ -1,61 +1,54 @@
 /**
- * The exchange against same-run baselines (goals: market orders >= 5,000/s and >= 0.4x of the
- * COMMIT script alone; GET /api/v1/prices >= 0.85x of a bare uWS JSON route).
+ * The exchange against same-run baselines (docs/operations.md#benchmarks; goals: market orders
+ * >= 5,000/s and >= 0.6x of the floor service; GET /api/v1/prices >= 0.85x of a bare uWS route).
  *
  * The exchange runs as its own process (`npm run exchange`) on a private Redis, with synthetic
- * books (deep enough that every order fills). 100 accounts are opened and funded by a deposit;
- * then market orders (BUY 0.001 SOLUSDT) are sent round-robin over the accounts by autocannon,
- * BENCH_CONNECTIONS (64) keep-alive connections for BENCH_SECONDS (5). Redis commands are counted
- * with `INFO commandstats` before and after: a round trip is one EVALSHA/EVAL (a script run) or one
- * EXEC (a transaction). The CPU each process spends per order during the orders (the exchange
- * and Redis from /proc, the load generator from this process) and the machine's idle cores show
- * which of them is the limit. Baseline: the COMMIT script alone from this process, EVALSHA with
- * the keys and arguments of a real order of the run (its stored order, fills, journal entry,
- * equity point and final state; the orders carry no Idempotency-Key, so no idempotency record),
- * 64 in flight for the same duration, each in-flight slot on its own account. Then GET /api/v1/prices and the bare route (padded to the
- * same body length) under the same load.
+ * books (deep enough that every order fills). 100 accounts are opened and funded by a deposit.
+ * Market orders (BUY 0.001 SOLUSDT, no Idempotency-Key) are sent by wrk (a C load generator; the
+ * exchange's one core would otherwise share its load with a Node generator), one thread,
+ * BENCH_CONNECTIONS (64) keep-alive connections, with a Lua script that POSTs the body to the 100
+ * accounts' order paths in turn: a 1 s warm-up, then BENCH_SECONDS (5) measured.
+ *
+ * The baseline is the floor service (`support/floor-server.ts`), loaded the same way right after:
+ * bare uWS in its own process that parses the same body with the exchange's own valibot schema
+ * and runs the same COMMIT script through ioredis with a precomputed change (the keys and
+ * arguments of a real order of the run), on its own accounts in the same Redis. The ratio is
+ * then the cost of the domain alone (book walk, ledger, order machine, HTTP kit).
+ *
+ * Where taskset and two cores exist, the server (the exchange, then the floor) runs on core 0,
+ * and wrk and Redis on core 1, in both runs (BENCH_WRK_PIN=0 to let the scheduler place them).
+ * For each run: orders/s, p50/p99, the server's CPU per order (and the floor's over the
+ * exchange's: the ratio that holds when the machine is shared) and how much of its core it kept
+ * busy, Redis's CPU and commands per order, wrk's CPU per order and the cores other processes
+ * used meanwhile; past a quarter of a core the row is marked DISTURBED (they share the server's
+ * core, so the orders/s ratio is then theirs as much as the servers').
+ *
+ * Information beside them: the COMMIT script alone from this process (EVALSHA with the real
+ * order's arguments, 64 in flight, each on its own account) for BENCH_SECONDS; then
+ * GET /api/v1/prices and a bare uWS route padded to the same body length, under wrk as above.
  * BENCH_EXCHANGE_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof") is passed to the exchange's node.
+ * When wrk is missing and cannot be installed, the rows are printed as skipped.
  */
-import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { commitArgs, type CommitText } from '../adapters/store/exchange/redis.ts';
 import { COMMIT } from '../adapters/store/exchange/redis-scripts.ts';
 import { JsonClient } from './support/http-client.ts';
-import { cpuMs, machineIdleMs, percentile, report, type Row } from './support/measure.ts';
-import { measuredExchangeArgs, startBareServer, startBenchRedis, startExchangeProcess } from './support/stack.ts';
+import { percentile, report, type Row } from './support/measure.ts';
+import { measureOrders, realOrder, type OrdersRun } from './support/order-load.ts';
+import { measuredExchangeArgs, startBareServer, startBenchRedis, startExchangeProcess, startFloorServer } from './support/stack.ts';
+import { ensureWrk, measureWithWrk, type WrkMeasurement, type WrkOptions } from './support/wrk.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const ACCOUNTS = 100;
-const ORDER = JSON.stringify({ symbol: 'SOLUSDT', side: 'BUY', qty: '0.001' });
-
-/** Calls per command from `INFO commandstats`. */
-async function commandCalls(redis: Redis): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  for (const m of (await redis.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) out.set(m[1] as string, Number(m[2]));
-  return out;
-}
-
-const diff = (after: Map<string, number>, before: Map<string, number>) =>
-  new Map([...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const).filter(([, v]) => v > 0));
-
-/** Orders round-robin over `paths` for `seconds`. */
-async function loadOrders(base: string, paths: string[], seconds: number) {
-  let next = 0;
-  return autocannon({
-    url: base,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: ORDER,
-        setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] as string }),
-      },
-    ],
-  });
-}
+const options: WrkOptions = {
+  seconds: SECONDS,
+  connections: CONNECTIONS,
+  threads: Number(process.env.BENCH_WRK_THREADS ?? 1),
+  warmupSeconds: Number(process.env.BENCH_WRK_WARMUP ?? 1),
+  quietWaitSeconds: Number(process.env.BENCH_WRK_QUIET ?? 20),
+  pin: process.env.BENCH_WRK_PIN !== '0',
+};
 
 /** The COMMIT script alone: `CONNECTIONS` loops, each committing to its own account for `seconds`. */
 async function commitAlone(url: string, payload: CommitText, seconds: number): Promise<{ perSecond: number; p50: number; p99: number; failed: number }> {
@@ -99,33 +92,27 @@ async function commitAlone(url: string, payload: CommitText, seconds: number): P
   return { perSecond: done / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failed };
 }
 
-/** The COMMIT arguments of a real order of `accountId`, read back from what its commit stored. */
-async function realCommitPayload(redis: Redis, accountId: string): Promise<CommitText> {
-  const b = `exchange:account:${accountId}`;
-  const [order] = await redis.lrange(`${b}:orders`, '-1', '-1');
-  if (!order) throw new Error('no order was stored');
-  const { orderId } = JSON.parse(order) as { orderId: string };
-  const account = await redis.hgetall(b);
-  const positions = await redis.hgetall(`${b}:positions`);
-  const [equity, score] = await redis.zrange(`${b}:equity`, '-1', '-1', 'WITHSCORES');
-  const entries = await redis.xrevrange(`${b}:journal`, '+', '-', 'COUNT', 1);
-  const { idempotencyKey } = JSON.parse(order) as { idempotencyKey: string | null };
-  const idem = idempotencyKey === null ? null : await redis.hget(`${b}:idempotency`, `key:${idempotencyKey}`);
-  const state = await redis.hget(`${b}:order-states`, orderId);
-  if (!equity || !score || !entries[0] || !state || (idempotencyKey !== null && !idem)) throw new Error('the stored order is incomplete');
-  return {
-    cash: account.cash as string,
-    cashLocked: account.cashLocked ?? '0',
-    netDeposits: account.netDeposits as string,
-    feesPaid: account.feesPaid as string,
-    positions,
-    journal: [entries[0][1]],
-    order,
-    equity: { score, member: equity },
-    ...(idem ? { idem: { key: `key:${idempotencyKey}`, value: idem } } : {}),
-    state: { id: orderId, json: state },
-  };
+const title = `exchange process on Redis under wrk (${options.threads} thread, ${CONNECTIONS} connections, ${SECONDS} s after a ${options.warmupSeconds} s warm-up)`;
+const wrk = ensureWrk();
+if (!wrk.ok) {
+  console.log(`\n${title}`);
+  for (const name of [`market orders over ${ACCOUNTS} accounts`, 'GET /api/v1/prices']) console.log(`  ${name}: skipped: ${wrk.reason}`);
+  process.exit(0);
 }
+
+const ms = (x: number) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const us = (x: number) => `${Math.round(x)} µs`;
+const perOrder = (r: OrdersRun, cpuMs: number) => us((cpuMs * 1000) / Math.max(1, r.placed));
+const commandsOf = (r: OrdersRun) => r.commands.map(([k, n]) => `${k} ${n.toFixed(2)}`).join(', ');
+const cpuPerOrder = (r: OrdersRun) => r.serverCpuMs / Math.max(1, r.placed);
+const busy = (r: OrdersRun) => (r.serverCpuMs / 1000 / r.seconds).toFixed(2);
+const othersOf = (r: OrdersRun) => Math.max(0, r.otherCores - r.redisCpuMs / 1000 / r.seconds);
+const others = (r: OrdersRun) => othersOf(r).toFixed(2);
+// other processes that took a quarter of a core during either run make the orders/s ratio unreliable (they share the
+// server's core): the CPU per order ratio is then the one to read. A server busy well under its core was limited by
+// something else (wrk and Redis on the other core, or the machine's other processes)
+const disturbed = (...runs: OrdersRun[]) => (runs.some((r) => othersOf(r) > 0.25) ? ' (DISTURBED: compare the CPU per order)' : '');
+const placement = (...runs: WrkMeasurement[]) => (runs.every((r) => r.pinned) ? 'server on core 0, wrk and Redis on core 1' : 'not pinned');
 
 const redis = await startBenchRedis();
 const exchange = await startExchangeProcess(redis, {}, measuredExchangeArgs());
@@ -143,69 +130,71 @@ try {
       return id;
     }),
   );
-  const paths = ids.map((id) => `${api}/accounts/${id}/orders`);
 
-  // warm-up (JIT, connections, script cache), which also gives the baseline a real order's arguments
-  const warm = await loadOrders(exchange.base, paths, 1);
-  if (warm['2xx'] === 0) throw new Error(`no order succeeded in the warm-up (non-2xx ${warm.non2xx}, errors ${warm.errors})`);
-  const payload = await realCommitPayload(admin, ids[0] as string);
-  const baseline = await commitAlone(redis.url, payload, SECONDS);
-
-  const ordersBefore = await Promise.all(ids.map((id) => admin.llen(`exchange:account:${id}:orders`)));
-  const before = await commandCalls(admin);
-  // where the machine's CPU goes during the orders: the exchange, the load generator (this process), Redis, idle
-  const redisPid = Number(/process_id:(\d+)/.exec(await admin.info('server'))?.[1]);
-  const cpuBefore = { exchange: cpuMs(exchange.pid), load: process.cpuUsage(), redis: cpuMs(redisPid), idle: machineIdleMs() };
-  const orders = await loadOrders(exchange.base, paths, SECONDS);
-  const load = process.cpuUsage(cpuBefore.load);
-  const cpu = {
-    exchange: cpuMs(exchange.pid) - cpuBefore.exchange,
-    load: (load.user + load.system) / 1000,
-    redis: cpuMs(redisPid) - cpuBefore.redis,
-    idleCores: (machineIdleMs() - cpuBefore.idle) / 1000 / SECONDS,
-  };
-  const calls = diff(await commandCalls(admin), before);
-  const ordersAfter = await Promise.all(ids.map((id) => admin.llen(`exchange:account:${id}:orders`)));
-  const stored = ordersAfter.reduce((s, n, i) => s + n - (ordersBefore[i] as number), 0);
-  const filled = orders['2xx'];
-  const roundTrips = ((calls.get('exec') ?? 0) + (calls.get('evalsha') ?? 0) + (calls.get('eval') ?? 0)) / Math.max(1, filled);
-  const usPerOrder = (ms: number) => `${Math.round((ms * 1000) / Math.max(1, filled))} µs`;
-  const perOrder = [...calls]
-    .sort((a, b) => b[1] - a[1])
-    .map(([k, v]) => `${k} ${(v / Math.max(1, filled)).toFixed(2)}`)
-    .join(', ');
+  // the exchange, then the floor with the change of one of the exchange's orders, loaded the same way
+  const orders = await measureOrders(wrk.path, exchange.base, exchange.pid, ids, admin, 'exchange', options);
+  if (orders.placed === 0) throw new Error(`no order succeeded (${orders.errors} errors)`);
+  const real = await realOrder(admin, ids[0] as string);
+  const floor = await startFloorServer({ redisUrl: redis.url, prefix: 'floor', accountIds: ids, change: real.change, answer: real.answer });
+  let floorRun: OrdersRun;
+  try {
+    floorRun = await measureOrders(wrk.path, floor.base, floor.pid, ids, admin, 'floor', options);
+  } finally {
+    await floor.stop();
+  }
+  const baseline = await commitAlone(redis.url, real.change, SECONDS);
 
   // reads: the prices route against the bare route padded to the same body length
   const pricesBody = JSON.stringify((await client.call('GET', `${api}/prices`)).body);
+  const prices = await measureWithWrk(wrk.path, `${exchange.base}${api}/prices`, exchange.pid, options);
   const bare = await startBareServer(Buffer.byteLength(pricesBody));
-  const bareBody = await (await fetch(bare.url)).text();
-  const bareLoad = await autocannon({ url: bare.url, connections: CONNECTIONS, duration: SECONDS });
-  const prices = await autocannon({ url: `${exchange.base}${api}/prices`, connections: CONNECTIONS, duration: SECONDS });
-  await bare.stop();
+  let bareBody: string;
+  let bareLoad: WrkMeasurement;
+  try {
+    bareBody = await (await fetch(bare.url)).text();
+    bareLoad = await measureWithWrk(wrk.path, bare.url, bare.pid, options);
+  } finally {
+    await bare.stop();
+  }
 
+  const rate = (r: OrdersRun) => r.placed / r.seconds;
   const rows: Row[] = [
     {
       measure: `market orders over ${ACCOUNTS} accounts`,
-      value: filled / SECONDS,
+      value: rate(orders),
       unit: 'orders/s',
-      baseline: { name: 'COMMIT script alone (EVALSHA)', value: baseline.perSecond },
-      goal: '>= 5,000/s and >= 0.4x of COMMIT alone',
+      baseline: { name: 'floor service (uWS + valibot + COMMIT)', value: rate(floorRun) },
+      goal: '>= 5,000/s and >= 0.6x of the floor',
       detail:
-        `p50 ${orders.latency.p50} ms, p99 ${orders.latency.p99} ms, non-2xx/errors ${orders.non2xx + orders.errors}, ${stored} orders stored; ` +
-        `${roundTrips.toFixed(2)} Redis round trips per order (script runs + transactions); commands per order: ${perOrder}; ` +
-        `CPU per order: exchange ${usPerOrder(cpu.exchange)}, load generator ${usPerOrder(cpu.load)}, Redis ${usPerOrder(cpu.redis)} (machine idle ${cpu.idleCores.toFixed(2)} cores); ` +
-        `COMMIT alone p50 ${baseline.p50.toFixed(2)} ms, p99 ${baseline.p99.toFixed(2)} ms, conflicts ${baseline.failed}`,
+        `p50/p99: exchange ${ms(orders.latencyMs.p50)}/${ms(orders.latencyMs.p99)} ms, floor ${ms(floorRun.latencyMs.p50)}/${ms(floorRun.latencyMs.p99)} ms; ` +
+        `server CPU per order: exchange ${perOrder(orders, orders.serverCpuMs)}, floor ${perOrder(floorRun, floorRun.serverCpuMs)} ` +
+        `(floor/exchange ${(cpuPerOrder(floorRun) / cpuPerOrder(orders)).toFixed(3)}x); ` +
+        `server busy: exchange ${busy(orders)}, floor ${busy(floorRun)} of its core; ` +
+        `Redis CPU per order: exchange run ${perOrder(orders, orders.redisCpuMs)}, floor run ${perOrder(floorRun, floorRun.redisCpuMs)}; ` +
+        `wrk CPU per order: exchange run ${perOrder(orders, orders.wrkCpuMs)}, floor run ${perOrder(floorRun, floorRun.wrkCpuMs)}; ` +
+        `other processes' cores (besides server, wrk and Redis): exchange run ${others(orders)}, floor run ${others(floorRun)}${disturbed(orders, floorRun)}; ` +
+        `errors: exchange ${orders.errors}, floor ${floorRun.errors}; orders stored: exchange ${orders.stored}, floor ${floorRun.stored}; ` +
+        `Redis commands per order: exchange ${commandsOf(orders)}; floor ${commandsOf(floorRun)}; ${placement(orders, floorRun)}`,
+    },
+    {
+      measure: 'COMMIT script alone (information)',
+      value: baseline.perSecond,
+      unit: 'commits/s',
+      detail: `from the bench process, ${CONNECTIONS} in flight, each on its own account; p50 ${baseline.p50.toFixed(2)} ms, p99 ${baseline.p99.toFixed(2)} ms, conflicts ${baseline.failed}; the exchange is ${(rate(orders) / baseline.perSecond).toFixed(3)}x of it`,
     },
     {
       measure: 'GET /api/v1/prices',
-      value: prices['2xx'] / SECONDS,
+      value: prices.perSecond,
       unit: 'req/s',
-      baseline: { name: 'bare uWS JSON route', value: bareLoad['2xx'] / SECONDS },
+      baseline: { name: 'bare uWS JSON route', value: bareLoad.perSecond },
       goal: '>= 0.85x',
-      detail: `body ${Buffer.byteLength(pricesBody)} B (bare ${Buffer.byteLength(bareBody)} B), p99 ${prices.latency.p99} ms (bare ${bareLoad.latency.p99} ms), non-2xx/errors ${prices.non2xx + prices.errors}`,
+      detail:
+        `body ${Buffer.byteLength(pricesBody)} B (bare ${Buffer.byteLength(bareBody)} B); CPU per request: exchange ${prices.cpuUsPerRequest.toFixed(1)} µs, bare ${bareLoad.cpuUsPerRequest.toFixed(1)} µs; ` +
+        `p99 ${ms(prices.latencyMs.p99)} ms (bare ${ms(bareLoad.latencyMs.p99)} ms); errors ${prices.errors} (bare ${bareLoad.errors}); ` +
+        `other processes' cores: ${prices.otherCores.toFixed(2)} (bare run ${bareLoad.otherCores.toFixed(2)}); ${placement(prices, bareLoad)}`,
     },
   ];
-  report(`exchange process on Redis (${CONNECTIONS} connections, ${SECONDS} s each)`, rows);
+  report(title, rows);
 } finally {
   client.close();
   await admin.quit().catch(() => undefined);

@@ -5,13 +5,14 @@
  * Everything is stopped by `stop()`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Managed, managedService } from '../../test/support/managed.ts';
 import { freePort, startRedisServer, stopChild, waitForPort, type RunningServer } from '../../test/support/servers.ts';
 import { startLatencyProxy, type LatencyProxy } from './latency-proxy.ts';
+import type { CommitText } from '../../adapters/store/exchange/redis.ts';
 
 /** Whether `port` can be listened on now. */
 const free = (port: number) =>
@@ -147,6 +148,38 @@ export async function startBareServer(bodyBytes?: number): Promise<{ url: string
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: 'inherit' });
   await waitForPort(port, 20_000, 'bare uWS server');
   return { url: `http://127.0.0.1:${port}/bare`, pid: child.pid as number, stop: () => stopChild(child) };
+}
+
+/** What the floor service of the market-order benchmark is started with (`floor-server.ts`). */
+export interface FloorConfig {
+  redisUrl: string;
+  /** key prefix of the floor's accounts (not the exchange's: the floor never touches the exchange's state) */
+  prefix: string;
+  accountIds: string[];
+  /** the change of a real order (its stored order, journal entry, equity point, final state) */
+  change: CommitText;
+  /** the exchange's answer to that order (JSON) */
+  answer: string;
+}
+
+/** The floor service (`floor-server.ts`) in its own process; resolves with its base URL and pid once it listens. */
+export async function startFloorServer(config: FloorConfig): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-floor-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify(config));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'floor-server.ts'), String(port), file], {
+    stdio: 'inherit',
+  });
+  await waitForPort(port, 20_000, 'floor service');
+  return {
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid as number,
+    stop: async () => {
+      await stopChild(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Node flags for the gateway of the measured phase, from BENCH_GATEWAY_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof"). */

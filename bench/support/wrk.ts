@@ -26,8 +26,12 @@ export interface WrkOptions {
   warmupSeconds?: number;
   /** before the warm-up, wait up to this many seconds (20 by default) for the rest of the machine to use under a quarter of a core */
   quietWaitSeconds?: number;
-  /** called after the warm-up, right before the measured run (to reset counters) */
-  beforeMeasured?: () => void;
+  /** called (and awaited) after the warm-up, right before the measured run (to reset counters) */
+  beforeMeasured?: () => void | Promise<void>;
+  /** a wrk Lua script (-s) shaping the requests, e.g. POSTs over several paths */
+  script?: string;
+  /** processes pinned to wrk's core when the run is pinned (e.g. the Redis the server uses, so the server has its core alone) */
+  pinBesideWrk?: number[];
   /** pin the server (all its threads) to the first core and wrk to the second (taskset), so neither run lands on a different split of the cores than the other; on by default where taskset and two cores exist */
   pin?: boolean;
 }
@@ -59,7 +63,7 @@ export interface WrkMeasurement extends WrkResult {
   wrkCpuUsPerRequest: number;
   /** cores busy during the run (on average) with anything but the server and wrk: other processes of the machine */
   otherCores: number;
-  /** the server ran on the first core and wrk on the second */
+  /** the server ran on the first core and wrk (with `pinBesideWrk`) on the second */
   pinned: boolean;
 }
 
@@ -176,7 +180,7 @@ export function machineBusyMs(): number {
 const STAT_MARK = 'wrk-shell-stat:';
 
 /**
- * One wrk run against `url` for `seconds`, with the CPU time wrk used (ms); killed if it runs
+ * One wrk run against `url` for `seconds` (requests shaped by `luaScript` when given), with the CPU time wrk used (ms); killed if it runs
  * 15 s past that. wrk runs under a shell that prints its own /proc stat once wrk has exited: the
  * shell's children's times are wrk's.
  */
@@ -187,8 +191,9 @@ export function runWrk(
   connections: number,
   seconds: number,
   core?: number,
+  luaScript?: string,
 ): Promise<WrkResult & { wrkCpuMs: number }> {
-  const args = ['--latency', '-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, url];
+  const args = ['--latency', '-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, ...(luaScript === undefined ? [] : ['-s', luaScript]), url];
   const run = core === undefined ? '"$0" "$@"' : `taskset -c ${core} "$0" "$@"`;
   const script = `${run}; s=$?; echo "${STAT_MARK}$(cat /proc/$$/stat)"; exit $s`;
   return new Promise((resolve, reject) => {
@@ -254,14 +259,14 @@ export async function quiet(server: number | 'self', maxSeconds: number): Promis
  */
 export async function measureWithWrk(wrk: string, url: string, server: number | 'self', options: WrkOptions = {}): Promise<WrkMeasurement> {
   const o = { ...DEFAULTS, ...options };
-  const pinned = o.pin && server !== 'self' && canPin() && pinProcess(server, 0);
+  const pinned = o.pin && server !== 'self' && canPin() && pinProcess(server, 0) && (o.pinBesideWrk ?? []).every((pid) => pinProcess(pid, 1));
   const wrkCore = pinned ? 1 : undefined;
   await quiet(server, o.quietWaitSeconds);
-  if (o.warmupSeconds > 0) await runWrk(wrk, url, o.threads, o.connections, o.warmupSeconds, wrkCore);
-  o.beforeMeasured?.();
+  if (o.warmupSeconds > 0) await runWrk(wrk, url, o.threads, o.connections, o.warmupSeconds, wrkCore, o.script);
+  await o.beforeMeasured?.();
   const cpu0 = serverCpuMs(server);
   const busy0 = machineBusyMs();
-  const r = await runWrk(wrk, url, o.threads, o.connections, o.seconds, wrkCore);
+  const r = await runWrk(wrk, url, o.threads, o.connections, o.seconds, wrkCore, o.script);
   const cpu = serverCpuMs(server) - cpu0;
   const busy = machineBusyMs() - busy0;
   const perRequest = (ms: number) => (ms * 1000) / Math.max(1, r.requests);
