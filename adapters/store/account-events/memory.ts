@@ -1,0 +1,23 @@
+/** In-memory per-account event logs (the embedded default and tests): a ring buffer per account, gone on restart. */
+import type { LoggedEvent } from '../event-log/port.ts';
+import { createMemoryEventLog, type MemoryEventLog } from '../event-log/memory.ts';
+import { DEFAULT_ACCOUNT_EVENT_CAPACITY, type AccountEventLogs } from './port.ts';
+
+/** Creates empty logs holding at most `capacity` events per account. */
+export function createMemoryAccountEventLogs<E extends LoggedEvent>(capacity = DEFAULT_ACCOUNT_EVENT_CAPACITY): AccountEventLogs<E> {
+  const logs = new Map<string, MemoryEventLog<E>>();
+  return {
+    kind: 'memory',
+    of(accountId) {
+      let log = logs.get(accountId);
+      if (!log) logs.set(accountId, (log = createMemoryEventLog<E>(capacity)));
+      return log;
+    },
+    async delete(accountId) {
+      logs.delete(accountId);
+    },
+    async close() {
+      logs.clear();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * Port: one bounded event log per exchange account, behind the native account stream
+ * (docs/exchange-api.md#account-stream). Each account's log numbers its own events (`seq` 1, 2, 3,
+ * ...) and names its history with an epoch, like the gateway's event log
+ * (`adapters/store/event-log/port.ts`), whose adapters these reuse. Adapters: `memory.ts` (the
+ * embedded default: lost on restart, so a resume after one is told `recovered: false`) and `redis.ts`
+ * (kept across restarts, shared by exchange processes on one Redis).
+ */
+import type { EventLog, LoggedEvent } from '../event-log/port.ts';
+
+/** Default number of events kept per account. */
+export const DEFAULT_ACCOUNT_EVENT_CAPACITY = 5_000;
+
+/** The per-account logs. */
+export interface AccountEventLogs<E extends LoggedEvent> {
+  /** where the logs live (docs/exchange-api.md#account-stream says what each keeps) */
+  readonly kind: 'memory' | 'redis';
+  /** The log of one account (made on first use). */
+  of(accountId: string): EventLog<E>;
+  /** Drops an account's log with its history (the account was deleted). */
+  delete(accountId: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,104 @@
+/**
+ * The account streams' source (docs/exchange-api.md#account-stream): every event of an account is
+ * appended to the account's log, which gives it the account's next `seq`, then handed to the
+ * listeners (the native stream, the Binance user data stream) strictly in seq order per account.
+ * Appends of one account are issued in the order its events come (one Redis connection keeps that
+ * order), and delivered one batch after the other.
+ *
+ * A batch whose append fails (Redis down) is logged and not delivered live; what did land is in
+ * the log and comes in a replay. An event committed by a process that died before its append is
+ * not in the log: the ledger and its journal stay the truth.
+ *
+ * @example
+ *   const stream = new AccountStream(createMemoryAccountEventLogs(), log);
+ *   engine.onEvent((e) => { const a = accountEventOfEngine(e); if (a) stream.add([a]); });
+ *   stream.onEvent((e) => socketsOf(e.accountId).send(e));
+ */
+import type { AccountEventLogs } from '../../adapters/store/account-events/port.ts';
+import type { EventLog } from '../../adapters/store/event-log/port.ts';
+import type { Logger } from '../../kernel/log.ts';
+import type { AccountEvent, AccountEventBody } from './account-events.ts';
+
+/** Sequences and delivers account events. */
+export class AccountStream {
+  private readonly listeners = new Set<(e: AccountEvent) => void>();
+  private readonly tails = new Map<string, Promise<void>>();
+  /** highest seq delivered to listeners, per account */
+  private readonly delivered = new Map<string, number>();
+
+  constructor(
+    private readonly logs: AccountEventLogs<AccountEventBody>,
+    private readonly log: Logger,
+  ) {}
+
+  /** The log of one account (replays read it). */
+  logOf(accountId: string): EventLog<AccountEventBody> {
+    return this.logs.of(accountId);
+  }
+
+  /** Highest seq of the account delivered live by this process (0 before any); replays stop here and join live. */
+  lastDelivered(accountId: string): number {
+    return this.delivered.get(accountId) ?? 0;
+  }
+
+  /** Resolves with the account's last seq once every event added so far for it was delivered (a connect starts from there). */
+  async caughtUp(accountId: string): Promise<number> {
+    await this.tails.get(accountId);
+    const last = await this.logs.of(accountId).lastSeq();
+    // events appended by another process (one Redis) are replayed, never live here: count them as delivered
+    if (last > this.lastDelivered(accountId) && !this.tails.has(accountId)) this.delivered.set(accountId, last);
+    return this.lastDelivered(accountId);
+  }
+
+  /** Logs `events` (in order, per account) and delivers them once logged. */
+  add(events: readonly AccountEventBody[]): void {
+    const byAccount = new Map<string, AccountEventBody[]>();
+    for (const e of events) byAccount.set(e.accountId, [...(byAccount.get(e.accountId) ?? []), e]);
+    for (const [accountId, batch] of byAccount) {
+      const log = this.logs.of(accountId);
+      // issued now, in order: the seqs follow the order events came in
+      const appended = Promise.all(batch.map((e) => log.append(e)));
+      const previous = this.tails.get(accountId) ?? Promise.resolve();
+      const tail = previous
+        .then(() => appended)
+        .then(
+          (sequenced) => this.deliver(accountId, sequenced as AccountEvent[]),
+          (err: unknown) => this.log.error({ err, accountId, events: batch.length }, 'account events not logged; not delivered live'),
+        );
+      this.tails.set(accountId, tail);
+      void tail.finally(() => {
+        if (this.tails.get(accountId) === tail) this.tails.delete(accountId);
+      });
+    }
+  }
+
+  /** Listens to every delivered event; returns the unsubscribe. */
+  onEvent(listener: (e: AccountEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves once every event added so far was delivered (or dropped). */
+  async settled(): Promise<void> {
+    while (this.tails.size > 0) await Promise.allSettled([...this.tails.values()]);
+  }
+
+  /** Drops the account's log (the account was deleted). */
+  async forget(accountId: string): Promise<void> {
+    this.delivered.delete(accountId);
+    await this.logs.delete(accountId);
+  }
+
+  private deliver(accountId: string, events: AccountEvent[]): void {
+    for (const e of events) {
+      this.delivered.set(accountId, Math.max(this.lastDelivered(accountId), e.seq));
+      for (const l of this.listeners) {
+        try {
+          l(e);
+        } catch (err) {
+          this.log.warn({ err: err instanceof Error ? err.message : err, accountId, seq: e.seq }, 'account event not delivered to a listener');
+        }
+      }
+    }
+  }
+}
