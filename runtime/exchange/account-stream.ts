@@ -66,9 +66,11 @@ export class AccountStream {
           (err: unknown) => this.log.error({ err, accountId, events: batch.length }, 'account events not logged; not delivered live'),
         );
       this.tails.set(accountId, tail);
-      void tail.finally(() => {
-        if (this.tails.get(accountId) === tail) this.tails.delete(accountId);
-      });
+      tail
+        .finally(() => {
+          if (this.tails.get(accountId) === tail) this.tails.delete(accountId);
+        })
+        .catch((err: unknown) => this.log.error({ err, accountId }, 'account events not delivered'));
     }
   }
 

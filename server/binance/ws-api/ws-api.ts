@@ -119,7 +119,7 @@ export function mountWsApi(app: TemplatedApp, ctx: BinanceContext, stream: Accou
       res.upgrade(session, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
     },
     message: (ws, message) => {
-      void answer(ws, Buffer.from(message).toString('utf8'));
+      answer(ws, Buffer.from(message).toString('utf8')).catch((err: unknown) => ctx.exchange.log.error({ err }, 'ws-api answer failed'));
     },
     close: (ws) => {
       const session = ws.getUserData();
