@@ -14,6 +14,10 @@ import { BOOK_SYMBOLS } from '../../kernel/domain.ts';
 import type { ExchangeEvent } from './events.ts';
 import { BalanceEventSchema, OrderEventSchema } from './events.ts';
 import { balanceViews } from './engine/views.ts';
+import { dec, fmt } from '../../machines/exchange/money.ts';
+
+/** Money as the native API writes it: 10 fraction digits. */
+const money = (s: string): string => fmt(dec(s));
 
 const decimal = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/));
 const { kind: _orderKind, type: orderType, ...orderFields } = OrderEventSchema.entries;
@@ -48,7 +52,12 @@ export const AccountCashEventSchema = v.strictObject({
 /** Any event of the account stream, before it has its seq. */
 export const AccountEventBodySchema = v.variant('type', [AccountOrderEventSchema, AccountBalanceEventSchema, AccountFillEventSchema, AccountCashEventSchema]);
 /** Any event of the account stream as sent: with its per-account `seq`. */
-export const AccountEventSchema = v.intersect([AccountEventBodySchema, v.object({ seq: v.number() })]);
+export const AccountEventSchema = v.variant(
+  'type',
+  [AccountOrderEventSchema, AccountBalanceEventSchema, AccountFillEventSchema, AccountCashEventSchema].map((s) =>
+    v.strictObject({ ...s.entries, seq: v.number() }),
+  ) as unknown as [typeof AccountOrderEventSchema, typeof AccountBalanceEventSchema, typeof AccountFillEventSchema, typeof AccountCashEventSchema],
+);
 /** An event before it is logged. */
 export type AccountEventBody = v.InferOutput<typeof AccountEventBodySchema>;
 /** An event as sent. */
@@ -86,10 +95,20 @@ export function accountEventsOfCommit(accountId: string, change: LedgerCommit, t
   const order = change.order;
   if (order)
     for (const f of order.fills)
-      out.push({ type: 'fill', accountId, orderId: order.orderId, symbol: order.symbol, side: order.side, price: f.price, qty: f.qty, gross: f.gross, time });
+      out.push({
+        type: 'fill',
+        accountId,
+        orderId: order.orderId,
+        symbol: order.symbol,
+        side: order.side,
+        price: money(f.price),
+        qty: money(f.qty),
+        gross: money(f.gross),
+        time,
+      });
   for (const j of change.journal)
     if (j.type === 'DEPOSIT' || j.type === 'WITHDRAWAL' || j.type === 'CASH_SET')
-      out.push({ type: 'cash', accountId, entry: j.type, asset: 'USDT', amount: j.amount, reason: j.reason ?? null, time });
+      out.push({ type: 'cash', accountId, entry: j.type, asset: 'USDT', amount: money(j.amount), reason: j.reason ?? null, time });
   if (out.length > 0) out.push({ type: 'balance', accountId, time, balances: balanceViews(change.balances) });
   return out;
 }

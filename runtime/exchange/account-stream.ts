@@ -41,12 +41,25 @@ export class AccountStream {
     return this.delivered.get(accountId) ?? 0;
   }
 
-  /** Resolves with the account's last seq once every event added so far for it was delivered (a connect starts from there). */
+  /**
+   * The account's last seq a connect starts from: every event up to it is in the log and none of
+   * them will be delivered live by this process any more. Events still being appended here come
+   * live; what the log holds beyond what this process delivered (a restart, another process on one
+   * Redis) counts as delivered once nothing of this process is pending.
+   */
   async caughtUp(accountId: string): Promise<number> {
-    await this.tails.get(accountId);
-    const last = await this.logs.of(accountId).lastSeq();
-    // events appended by another process (one Redis) are replayed, never live here: count them as delivered
-    if (last > this.lastDelivered(accountId) && !this.tails.has(accountId)) this.delivered.set(accountId, last);
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const pending = this.tails.get(accountId);
+      if (pending) {
+        await pending;
+        if (this.delivered.has(accountId)) return this.lastDelivered(accountId);
+        continue;
+      }
+      const last = await this.logs.of(accountId).lastSeq();
+      if (this.tails.has(accountId)) continue;
+      this.delivered.set(accountId, Math.max(this.lastDelivered(accountId), last));
+      return last;
+    }
     return this.lastDelivered(accountId);
   }
 
