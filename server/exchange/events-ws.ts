@@ -60,6 +60,12 @@ export function mountAccountStream(app: TemplatedApp, ctx: ExchangeContext, stre
       s.drained?.();
     },
   });
+  // a plain GET (no Upgrade header) reaches here: say what the path needs
+  app.get(ACCOUNT_STREAM_PATH, (res) =>
+    sendJson(reply(res), 426, { error: 'UPGRADE_REQUIRED', message: 'this is a WebSocket endpoint: connect with an Upgrade: websocket request' }, [
+      ['Upgrade', 'websocket'],
+    ]),
+  );
   return stream.onEvent((e) => {
     const topic = topicOf(e.accountId);
     if (app.numSubscribers(topic) > 0) app.publish(topic, JSON.stringify(e), false);

@@ -139,5 +139,10 @@ describe('the account stream', () => {
     await expect(connect(a, '?since=-1')).rejects.toThrow('upgrade refused: 400');
     await expect(connect(a, '?since=abc')).rejects.toThrow('upgrade refused: 400');
     await expect(connect('00000000-0000-0000-0000-000000000000')).rejects.toThrow('upgrade refused: 404');
+    // a plain GET is told to upgrade
+    const plain = await fetch(`${t.baseUrl}/api/v1/accounts/${a}/ws`);
+    expect(plain.status).toBe(426);
+    expect(plain.headers.get('upgrade')).toBe('websocket');
+    expect((await fetch(`${t.baseUrl}/ws-api/v3`)).status).toBe(426);
   });
 });

@@ -12,6 +12,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebS
 import type { BinanceContext } from '../../../runtime/binance/context.ts';
 import type { AccountEvent } from '../../../runtime/exchange/account-events.ts';
 import type { AccountStream } from '../../../runtime/exchange/account-stream.ts';
+import { reply, sendJson } from '../../http/reply.ts';
 import { BinanceError, binance } from '../errors.ts';
 import { verifySubscription } from './subscribe.ts';
 import { userDataEvents } from './user-data.ts';
@@ -127,6 +128,9 @@ export function mountWsApi(app: TemplatedApp, ctx: BinanceContext, stream: Accou
       for (const id of [...session.subscriptions.keys()]) drop(ws, id, false);
     },
   });
+
+  // a plain GET (no Upgrade header) reaches here: Binance's answer to a request it cannot serve
+  app.get(WS_API_PATH, (res) => sendJson(reply(res), 426, { code: -1000, msg: 'This is a WebSocket endpoint: connect with an Upgrade: websocket request.' }));
 
   /** Answers one request; an answer made after an await is corked. */
   async function answer(ws: Ws, text: string): Promise<void> {
