@@ -2,12 +2,13 @@
  * The account streams' source (docs/exchange-api.md#account-stream): every event of an account is
  * appended to the account's log, which gives it the account's next `seq`, then handed to the
  * listeners (the native stream, the Binance user data stream) strictly in seq order per account.
- * Appends of one account are issued in the order its events come (one Redis connection keeps that
- * order), and delivered one batch after the other.
+ * Appends of one account are made one after the other, in the order its events come, and
+ * delivered batch by batch.
  *
- * A batch whose append fails (Redis down) is logged and not delivered live; what did land is in
- * the log and comes in a replay. An event committed by a process that died before its append is
- * not in the log: the ledger and its journal stay the truth.
+ * An event whose append fails (Redis down) is logged and left out, with the rest of its batch;
+ * what landed before it is delivered (an append that landed but whose answer was lost is in the
+ * log, so a replay has it). An event committed by a process that died before its append is not in
+ * the log: the ledger and its journal stay the truth.
  *
  * @example
  *   const stream = new AccountStream(createMemoryAccountEventLogs(), log);
@@ -69,15 +70,19 @@ export class AccountStream {
     for (const e of events) byAccount.set(e.accountId, [...(byAccount.get(e.accountId) ?? []), e]);
     for (const [accountId, batch] of byAccount) {
       const log = this.logs.of(accountId);
-      // issued now, in order: the seqs follow the order events came in
-      const appended = Promise.all(batch.map((e) => log.append(e)));
       const previous = this.tails.get(accountId) ?? Promise.resolve();
-      const tail = previous
-        .then(() => appended)
-        .then(
-          (sequenced) => this.deliver(accountId, sequenced as AccountEvent[]),
-          (err: unknown) => this.log.error({ err, accountId, events: batch.length }, 'account events not logged; not delivered live'),
-        );
+      // one append after the other: a pipelined script call retried on NOSCRIPT could land out of order;
+      // what was logged before a failure is delivered, so live sockets see no gap the log does not have
+      const appendAll = async () => {
+        const out: AccountEvent[] = [];
+        try {
+          for (const e of batch) out.push((await log.append(e)) as AccountEvent);
+        } catch (err) {
+          this.log.error({ err, accountId, lost: batch.length - out.length }, 'account events not logged: the stream misses them (the ledger has the change)');
+        }
+        return out;
+      };
+      const tail = previous.then(appendAll).then((sequenced) => this.deliver(accountId, sequenced));
       this.tails.set(accountId, tail);
       tail
         .finally(() => {
