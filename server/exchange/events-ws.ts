@@ -34,8 +34,9 @@ interface Socket {
 /** The uWS topic of an account's live events. */
 const topicOf = (accountId: string) => `account|${accountId}`;
 
-/** Mounts the stream on `app` and publishes the account events of `stream` to it; returns the unsubscribe. */
+/** Mounts the stream on `app` and publishes the account events of `stream` to it; returns what stops it (open sockets are closed with 1001). */
 export function mountAccountStream(app: TemplatedApp, ctx: ExchangeContext, stream: AccountStream): () => void {
+  const sockets = new Set<WebSocket<Socket>>();
   app.ws<Socket>(ACCOUNT_STREAM_PATH, {
     maxPayloadLength: 4 * 1024,
     maxBackpressure: MAX_BACKPRESSURE,
@@ -45,6 +46,7 @@ export function mountAccountStream(app: TemplatedApp, ctx: ExchangeContext, stre
     sendPingsAutomatically: true,
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => upgrade(ctx, res, req, context),
     open: (ws) => {
+      sockets.add(ws);
       const s = ws.getUserData();
       start(stream, ws, s).catch((err: unknown) => {
         ctx.log.error({ err, accountId: s.accountId }, 'account stream replay failed; closing the socket');
@@ -55,6 +57,7 @@ export function mountAccountStream(app: TemplatedApp, ctx: ExchangeContext, stre
       if (ws.getBufferedAmount() <= REPLAY_HIGH_WATER) ws.getUserData().drained?.();
     },
     close: (ws) => {
+      sockets.delete(ws);
       const s = ws.getUserData();
       s.open = false;
       s.drained?.();
@@ -66,10 +69,14 @@ export function mountAccountStream(app: TemplatedApp, ctx: ExchangeContext, stre
       ['Upgrade', 'websocket'],
     ]),
   );
-  return stream.onEvent((e) => {
+  const unsubscribe = stream.onEvent((e) => {
     const topic = topicOf(e.accountId);
     if (app.numSubscribers(topic) > 0) app.publish(topic, JSON.stringify(e), false);
   });
+  return () => {
+    unsubscribe();
+    for (const ws of [...sockets]) ws.end(1001, 'server shutting down');
+  };
 }
 
 /** Checks the query and the account (404 when it does not exist), then upgrades. */

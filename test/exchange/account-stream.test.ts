@@ -113,9 +113,11 @@ describe('the account stream', () => {
     expect(placed.ok).toBe(false);
     await t.exchange.engine.place({ accountId: a, symbol: 'SOLUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '140' });
     await before.until(() => before.messages.length === 2);
-    before.close();
-
+    const wsApi = await collect(`${t.wsUrl}/ws-api/v3`);
     await t.exchange.stop();
+    // a stop closes the open sockets as going away
+    expect(await before.closed).toBe(1001);
+    expect(await wsApi.closed).toBe(1001);
     t = await start();
     t.feed.push({ symbol: 'SOLUSDT', bids: [['139', '10']], asks: [['139.5', '10']], ts: Date.now() });
     // the reloaded order fills on the new process's book; its events come after the ones before the restart

@@ -46,6 +46,7 @@ type Ws = WebSocket<Session>;
 export interface WsApi {
   /** Ends every subscription made with these keys (`eventStreamTerminated`). */
   terminate(apiKeys: readonly string[]): void;
+  /** Stops the events and closes every connection (1001). */
   close(): void;
 }
 
@@ -57,6 +58,7 @@ export function mountWsApi(app: TemplatedApp, ctx: BinanceContext, stream: Accou
   const inUse = new Map<string, Map<number, number>>();
   /** connections holding a subscription per API key */
   const byKey = new Map<string, Set<Ws>>();
+  const sockets = new Set<Ws>();
   const track = (accountId: string, id: number, delta: 1 | -1) => {
     const ids = inUse.get(accountId) ?? new Map<number, number>();
     const n = (ids.get(id) ?? 0) + delta;
@@ -119,10 +121,12 @@ export function mountWsApi(app: TemplatedApp, ctx: BinanceContext, stream: Accou
       const session: Session = { address: Buffer.from(res.getRemoteAddressAsText()).toString(), open: true, nextId: 0, subscriptions: new Map() };
       res.upgrade(session, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
     },
+    open: (ws) => void sockets.add(ws),
     message: (ws, message) => {
       answer(ws, Buffer.from(message).toString('utf8')).catch((err: unknown) => ctx.exchange.log.error({ err }, 'ws-api answer failed'));
     },
     close: (ws) => {
+      sockets.delete(ws);
       const session = ws.getUserData();
       session.open = false;
       for (const id of [...session.subscriptions.keys()]) drop(ws, id, false);
@@ -185,6 +189,9 @@ export function mountWsApi(app: TemplatedApp, ctx: BinanceContext, stream: Accou
           ws.cork(() => ids.forEach((id) => drop(ws, id, true)));
         }
     },
-    close: unsubscribe,
+    close() {
+      unsubscribe();
+      for (const ws of [...sockets]) ws.end(1001, 'server shutting down');
+    },
   };
 }
