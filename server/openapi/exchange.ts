@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { apiKeyOperations, binanceOperations } from './exchange-binance.ts';
+import { accountStreamSchemas, streamOperations } from './exchange-streams.ts';
 import { json, openApiDocument, type OpenApiDocument, type OperationSpec, type ParameterSpec, type ResponseSpec } from './document.ts';
 import {
   AccountTotalsView,
@@ -131,6 +132,7 @@ export function exchangeOpenApi(): OpenApiDocument {
     }),
     ...apiKeyOperations(),
     ...binanceOperations(),
+    ...streamOperations(),
     {
       method: 'get',
       path: '/openapi.json',
@@ -166,7 +168,7 @@ export function exchangeOpenApi(): OpenApiDocument {
         'Every number is a decimal string (money and quantities with 10 fraction digits). Errors are {error, message}. HEAD answers like GET without a body; OPTIONS is a CORS preflight.',
     },
     operations,
-    schemas: { Error: ErrorView },
+    schemas: { Error: ErrorView, ...accountStreamSchemas() },
     unmatched: { unknownPath: { status: 404, schema: ErrorView }, methodNotAllowed: { status: 405, schema: ErrorView } },
   });
 }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisAccountEventLogs } from '../../adapters/store/account-events/redis.ts';
 import { createRedisExchangeStore } from '../../adapters/store/exchange/redis.ts';
 import { AccountEventBodySchema, AccountEventSchema, type AccountEvent } from '../../runtime/exchange/account-events.ts';
+import { checkAnswer } from '../support/openapi-contract.ts';
 import { sharedTestRedis } from '../support/redis-prefix.ts';
 import { collect, type Collector } from '../support/ws-collector.ts';
 import { startInProcess, type InProcessExchange } from './in-process.ts';
@@ -142,9 +143,12 @@ describe('the account stream', () => {
     await expect(connect(a, '?since=abc')).rejects.toThrow('upgrade refused: 400');
     await expect(connect('00000000-0000-0000-0000-000000000000')).rejects.toThrow('upgrade refused: 404');
     // a plain GET is told to upgrade
-    const plain = await fetch(`${t.baseUrl}/api/v1/accounts/${a}/ws`);
-    expect(plain.status).toBe(426);
-    expect(plain.headers.get('upgrade')).toBe('websocket');
-    expect((await fetch(`${t.baseUrl}/ws-api/v3`)).status).toBe(426);
+    for (const path of [`/api/v1/accounts/${a}/ws`, '/ws-api/v3']) {
+      const plain = await fetch(`${t.baseUrl}${path}`);
+      const text = await plain.text();
+      expect(plain.status).toBe(426);
+      // as the served OpenAPI document says
+      await checkAnswer(t.baseUrl, { method: 'GET', path, status: plain.status, contentType: plain.headers.get('content-type'), text });
+    }
   });
 });
