@@ -2,12 +2,11 @@
  * The account streams' source (docs/exchange-api.md#account-stream): every event of an account is
  * appended to the account's log, which gives it the account's next `seq`, then handed to the
  * listeners (the native stream, the Binance user data stream) strictly in seq order per account.
- * Appends of one account are made one after the other, in the order its events come, and
- * delivered batch by batch.
+ * The events of one commit are one batch, appended at once (one round trip); batches of one account
+ * are appended one after the other and delivered in that order.
  *
- * An event whose append fails (Redis down) is logged and left out, with the rest of its batch;
- * what landed before it is delivered (an append that landed but whose answer was lost is in the
- * log, so a replay has it). An event committed by a process that died before its append is not in
+ * A batch whose append fails (Redis down) is logged and left out (an append that landed but whose
+ * answer was lost is in the log, so a replay has it). An event committed by a process that died before its append is not in
  * the log: the ledger and its journal stay the truth.
  *
  * @example
@@ -69,18 +68,15 @@ export class AccountStream {
     const byAccount = new Map<string, AccountEventBody[]>();
     for (const e of events) byAccount.set(e.accountId, [...(byAccount.get(e.accountId) ?? []), e]);
     for (const [accountId, batch] of byAccount) {
-      const log = this.logs.of(accountId);
       const previous = this.tails.get(accountId) ?? Promise.resolve();
-      // one append after the other: a pipelined script call retried on NOSCRIPT could land out of order;
-      // what was logged before a failure is delivered, so live sockets see no gap the log does not have
-      const appendAll = async () => {
-        const out: AccountEvent[] = [];
+      // one batch after the other per account, each in one append: seqs follow the order events came in
+      const appendAll = async (): Promise<AccountEvent[]> => {
         try {
-          for (const e of batch) out.push((await log.append(e)) as AccountEvent);
+          return (await this.logs.appendAll(accountId, batch)) as AccountEvent[];
         } catch (err) {
-          this.log.error({ err, accountId, lost: batch.length - out.length }, 'account events not logged: the stream misses them (the ledger has the change)');
+          this.log.error({ err, accountId, lost: batch.length }, 'account events not logged: the stream misses them (the ledger has the change)');
+          return [];
         }
-        return out;
       };
       const tail = previous.then(appendAll).then((sequenced) => this.deliver(accountId, sequenced));
       this.tails.set(accountId, tail);

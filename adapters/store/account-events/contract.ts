@@ -26,6 +26,23 @@ export function describeAccountEventLogs(name: string, make: (capacity?: number)
       expect(await logs.of('c').lastSeq()).toBe(0);
     });
 
+    it('appends a batch at once with consecutive seqs, after single appends', async () => {
+      const logs = await make();
+      await logs.of('batch').append({ type: 'test', accountId: 'batch', n: 0 });
+      const got = await logs.appendAll(
+        'batch',
+        [1, 2, 3].map((n) => ({ type: 'test' as const, accountId: 'batch', n })),
+      );
+      expect(got.map((e) => [e.seq, e.n])).toEqual([
+        [2, 1],
+        [3, 2],
+        [4, 3],
+      ]);
+      expect((await logs.of('batch').readSince(1)).map((e) => e.n)).toEqual([1, 2, 3]);
+      expect(await logs.appendAll('batch', [])).toEqual([]);
+      expect(await logs.of('batch').lastSeq()).toBe(4);
+    });
+
     it('keeps at most the capacity per account, with a stable epoch per account', async () => {
       const logs = await make(50);
       const log = logs.of('busy');

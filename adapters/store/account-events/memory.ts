@@ -6,12 +6,17 @@ import { DEFAULT_ACCOUNT_EVENT_CAPACITY, type AccountEventLogs } from './port.ts
 /** Creates empty logs holding at most `capacity` events per account. */
 export function createMemoryAccountEventLogs<E extends LoggedEvent>(capacity = DEFAULT_ACCOUNT_EVENT_CAPACITY): AccountEventLogs<E> {
   const logs = new Map<string, MemoryEventLog<E>>();
+  const of = (accountId: string): MemoryEventLog<E> => {
+    let log = logs.get(accountId);
+    if (!log) logs.set(accountId, (log = createMemoryEventLog<E>(capacity)));
+    return log;
+  };
   return {
     kind: 'memory',
-    of(accountId) {
-      let log = logs.get(accountId);
-      if (!log) logs.set(accountId, (log = createMemoryEventLog<E>(capacity)));
-      return log;
+    of,
+    async appendAll(accountId, events) {
+      const log = of(accountId);
+      return events.map((e) => log.appendNow(e));
     },
     async delete(accountId) {
       logs.delete(accountId);

@@ -6,7 +6,7 @@
  * embedded default: lost on restart, so a resume after one is told `recovered: false`) and `redis.ts`
  * (kept across restarts, shared by exchange processes on one Redis).
  */
-import type { EventLog, LoggedEvent } from '../event-log/port.ts';
+import type { EventLog, LoggedEvent, Sequenced } from '../event-log/port.ts';
 
 /** Default number of events kept per account. */
 export const DEFAULT_ACCOUNT_EVENT_CAPACITY = 5_000;
@@ -15,8 +15,10 @@ export const DEFAULT_ACCOUNT_EVENT_CAPACITY = 5_000;
 export interface AccountEventLogs<E extends LoggedEvent> {
   /** where the logs live (docs/exchange-api.md#account-stream says what each keeps) */
   readonly kind: 'memory' | 'redis';
-  /** The log of one account (made on first use). */
+  /** The log of one account (made on first use): reads, epoch, single appends. */
   of(accountId: string): EventLog<E>;
+  /** Appends `events` to one account's log at once (one round trip, consecutive seqs, in order). */
+  appendAll(accountId: string, events: readonly E[]): Promise<Array<Sequenced<E>>>;
   /** Drops an account's log with its history (the account was deleted). */
   delete(accountId: string): Promise<void>;
   close(): Promise<void>;
