@@ -11,7 +11,7 @@
  *
  * @example
  *   const stream = new AccountStream(createMemoryAccountEventLogs(), log);
- *   engine.onEvent((e) => { const a = accountEventOfEngine(e); if (a) stream.add([a]); });
+ *   engine.onEvent((e) => { const a = accountEventOfEngine(e); if (a) stream.queue(a); });
  *   stream.onEvent((e) => socketsOf(e.accountId).send(e));
  */
 import type { AccountEventLogs } from '../../adapters/store/account-events/port.ts';
@@ -25,6 +25,7 @@ export class AccountStream {
   private readonly tails = new Map<string, Promise<void>>();
   /** highest seq delivered to listeners, per account */
   private readonly delivered = new Map<string, number>();
+  private queued: AccountEventBody[] = [];
 
   constructor(
     private readonly logs: AccountEventLogs<AccountEventBody>,
@@ -58,7 +59,7 @@ export class AccountStream {
       const last = await this.logs.of(accountId).lastSeq();
       if (this.tails.has(accountId)) continue;
       this.delivered.set(accountId, Math.max(this.lastDelivered(accountId), last));
-      return last;
+      return this.lastDelivered(accountId);
     }
     return this.lastDelivered(accountId);
   }
@@ -88,6 +89,17 @@ export class AccountStream {
     }
   }
 
+  /** Adds `event` with the others queued in the same synchronous run (one commit's events, announced one by one, are one batch). */
+  queue(event: AccountEventBody): void {
+    if (this.queued.length === 0)
+      queueMicrotask(() => {
+        const batch = this.queued;
+        this.queued = [];
+        this.add(batch);
+      });
+    this.queued.push(event);
+  }
+
   /** Listens to every delivered event; returns the unsubscribe. */
   onEvent(listener: (e: AccountEvent) => void): () => void {
     this.listeners.add(listener);
@@ -96,6 +108,7 @@ export class AccountStream {
 
   /** Resolves once every event added so far was delivered (or dropped). */
   async settled(): Promise<void> {
+    await Promise.resolve();
     while (this.tails.size > 0) await Promise.allSettled([...this.tails.values()]);
   }
 
