@@ -138,7 +138,7 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
   const engine = createOrderEngine(context, options.publish ? { publish: options.publish } : {});
   engine.onEvent((e) => {
     const event = accountEventOfEngine(e);
-    if (event) accountStream.queue(event);
+    if (event) accountStream.add([event]);
   });
   let matching = false;
   const unsubscribe = options.feed.onBook((b) => {

@@ -1,17 +1,20 @@
 /**
  * The account streams' source (docs/exchange-api.md#account-stream): every event of an account is
  * appended to the account's log, which gives it the account's next `seq`, then handed to the
- * listeners (the native stream, the Binance user data stream) strictly in seq order per account.
- * The events of one commit are one batch, appended at once (one round trip); batches of one account
- * are appended one after the other and delivered in that order.
+ * listeners (the native stream, the Binance user data stream) in seq order per account.
  *
- * A batch whose append fails (Redis down) is logged and left out (an append that landed but whose
- * answer was lost is in the log, so a replay has it). An event committed by a process that died before its append is not in
- * the log: the ledger and its journal stay the truth.
+ * Group commit: events are collected while one append is in flight and the next append takes all
+ * of them, for every account at once (one Redis round trip, at most `MAX_EVENTS_PER_APPEND`
+ * events), so logging costs about one command per burst of commits rather than one per commit.
+ * Appends never overlap, so an account's seqs follow the order its events came in.
+ *
+ * An append that fails (Redis down) is logged and its events left out (one that landed but whose
+ * answer was lost is in the log, so a replay has it). An event committed by a process that died
+ * before its append is not in the log: the ledger and its journal stay the truth.
  *
  * @example
  *   const stream = new AccountStream(createMemoryAccountEventLogs(), log);
- *   engine.onEvent((e) => { const a = accountEventOfEngine(e); if (a) stream.queue(a); });
+ *   engine.onEvent((e) => { const a = accountEventOfEngine(e); if (a) stream.add([a]); });
  *   stream.onEvent((e) => socketsOf(e.accountId).send(e));
  */
 import type { AccountEventLogs } from '../../adapters/store/account-events/port.ts';
@@ -19,13 +22,19 @@ import type { EventLog } from '../../adapters/store/event-log/port.ts';
 import type { Logger } from '../../kernel/log.ts';
 import type { AccountEvent, AccountEventBody } from './account-events.ts';
 
+/** Most events one append carries (a book that fills many resting orders is logged in several). */
+export const MAX_EVENTS_PER_APPEND = 1_000;
+
 /** Sequences and delivers account events. */
 export class AccountStream {
   private readonly listeners = new Set<(e: AccountEvent) => void>();
-  private readonly tails = new Map<string, Promise<void>>();
   /** highest seq delivered to listeners, per account */
   private readonly delivered = new Map<string, number>();
-  private queued: AccountEventBody[] = [];
+  /** events not yet sent to the log, oldest first */
+  private waiting: AccountEventBody[] = [];
+  /** accounts with events in the append in flight */
+  private readonly inFlight = new Set<string>();
+  private flushing: Promise<void> | null = null;
 
   constructor(
     private readonly logs: AccountEventLogs<AccountEventBody>,
@@ -44,60 +53,31 @@ export class AccountStream {
 
   /**
    * The account's last seq a connect starts from: every event up to it is in the log and none of
-   * them will be delivered live by this process any more. Events still being appended here come
+   * them will be delivered live by this process any more. Events still on their way here come
    * live; what the log holds beyond what this process delivered (a restart, another process on one
-   * Redis) counts as delivered once nothing of this process is pending.
+   * Redis) counts as delivered once nothing of this account is on its way.
    */
   async caughtUp(accountId: string): Promise<number> {
     for (let attempt = 0; attempt < 50; attempt++) {
-      const pending = this.tails.get(accountId);
-      if (pending) {
-        await pending;
+      if (this.pending(accountId)) {
+        await this.flushing;
         if (this.delivered.has(accountId)) return this.lastDelivered(accountId);
         continue;
       }
       const last = await this.logs.of(accountId).lastSeq();
-      if (this.tails.has(accountId)) continue;
+      if (this.pending(accountId)) continue;
       this.delivered.set(accountId, Math.max(this.lastDelivered(accountId), last));
       return this.lastDelivered(accountId);
     }
     return this.lastDelivered(accountId);
   }
 
-  /** Logs `events` (in order, per account) and delivers them once logged. */
+  /** Logs `events` (in order) with whatever else comes in the same run, and delivers them once logged. */
   add(events: readonly AccountEventBody[]): void {
-    const byAccount = new Map<string, AccountEventBody[]>();
-    for (const e of events) byAccount.set(e.accountId, [...(byAccount.get(e.accountId) ?? []), e]);
-    for (const [accountId, batch] of byAccount) {
-      const previous = this.tails.get(accountId) ?? Promise.resolve();
-      // one batch after the other per account, each in one append: seqs follow the order events came in
-      const appendAll = async (): Promise<AccountEvent[]> => {
-        try {
-          return (await this.logs.appendAll(accountId, batch)) as AccountEvent[];
-        } catch (err) {
-          this.log.error({ err, accountId, lost: batch.length }, 'account events not logged: the stream misses them (the ledger has the change)');
-          return [];
-        }
-      };
-      const tail = previous.then(appendAll).then((sequenced) => this.deliver(accountId, sequenced));
-      this.tails.set(accountId, tail);
-      tail
-        .finally(() => {
-          if (this.tails.get(accountId) === tail) this.tails.delete(accountId);
-        })
-        .catch((err: unknown) => this.log.error({ err, accountId }, 'account events not delivered'));
-    }
-  }
-
-  /** Adds `event` with the others queued in the same synchronous run (one commit's events, announced one by one, are one batch). */
-  queue(event: AccountEventBody): void {
-    if (this.queued.length === 0)
-      queueMicrotask(() => {
-        const batch = this.queued;
-        this.queued = [];
-        this.add(batch);
-      });
-    this.queued.push(event);
+    if (events.length === 0) return;
+    this.waiting.push(...events);
+    // started after this synchronous run: one commit's events, announced one by one, go together
+    this.flushing ??= Promise.resolve().then(() => this.flush());
   }
 
   /** Listens to every delivered event; returns the unsubscribe. */
@@ -108,8 +88,7 @@ export class AccountStream {
 
   /** Resolves once every event added so far was delivered (or dropped). */
   async settled(): Promise<void> {
-    await Promise.resolve();
-    while (this.tails.size > 0) await Promise.allSettled([...this.tails.values()]);
+    while (this.flushing) await this.flushing;
   }
 
   /** Drops the account's log (the account was deleted). */
@@ -118,14 +97,42 @@ export class AccountStream {
     await this.logs.delete(accountId);
   }
 
-  private deliver(accountId: string, events: AccountEvent[]): void {
+  private pending(accountId: string): boolean {
+    return this.inFlight.has(accountId) || this.waiting.some((e) => e.accountId === accountId);
+  }
+
+  /** Appends what is waiting, one append at a time, until nothing is. */
+  private async flush(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const events = this.waiting.splice(0, MAX_EVENTS_PER_APPEND);
+      const groups = new Map<string, AccountEventBody[]>();
+      for (const e of events) {
+        const group = groups.get(e.accountId);
+        if (group) group.push(e);
+        else groups.set(e.accountId, [e]);
+      }
+      for (const id of groups.keys()) this.inFlight.add(id);
+      let logged: AccountEvent[][] = [];
+      try {
+        logged = (await this.logs.appendMany([...groups].map(([accountId, batch]) => ({ accountId, events: batch })))) as AccountEvent[][];
+      } catch (err) {
+        this.log.error({ err, accounts: groups.size, lost: events.length }, 'account events not logged: the streams miss them (the ledger has the changes)');
+      }
+      this.inFlight.clear();
+      for (const sequenced of logged) this.deliver(sequenced);
+    }
+    // nothing waits, in the same synchronous step as the check: the next add starts a new flush
+    this.flushing = null;
+  }
+
+  private deliver(events: AccountEvent[]): void {
     for (const e of events) {
-      this.delivered.set(accountId, Math.max(this.lastDelivered(accountId), e.seq));
+      this.delivered.set(e.accountId, Math.max(this.lastDelivered(e.accountId), e.seq));
       for (const l of this.listeners) {
         try {
           l(e);
         } catch (err) {
-          this.log.warn({ err: err instanceof Error ? err.message : err, accountId, seq: e.seq }, 'account event not delivered to a listener');
+          this.log.warn({ err: err instanceof Error ? err.message : err, accountId: e.accountId, seq: e.seq }, 'account event not delivered to a listener');
         }
       }
     }

@@ -26,20 +26,25 @@ export function describeAccountEventLogs(name: string, make: (capacity?: number)
       expect(await logs.of('c').lastSeq()).toBe(0);
     });
 
-    it('appends a batch at once with consecutive seqs, after single appends', async () => {
+    it('appends the batches of several accounts at once, each with consecutive seqs after single appends', async () => {
       const logs = await make();
       await logs.of('batch').append({ type: 'test', accountId: 'batch', n: 0 });
-      const got = await logs.appendAll(
-        'batch',
-        [1, 2, 3].map((n) => ({ type: 'test' as const, accountId: 'batch', n })),
-      );
-      expect(got.map((e) => [e.seq, e.n])).toEqual([
+      const ev = (accountId: string, n: number) => ({ type: 'test' as const, accountId, n });
+      const [got, none, other] = await logs.appendMany([
+        { accountId: 'batch', events: [1, 2, 3].map((n) => ev('batch', n)) },
+        { accountId: 'empty', events: [] },
+        { accountId: 'other', events: [ev('other', 9)] },
+      ]);
+      expect(got?.map((e) => [e.seq, e.n])).toEqual([
         [2, 1],
         [3, 2],
         [4, 3],
       ]);
+      expect(none).toEqual([]);
+      expect(other?.map((e) => [e.seq, e.n])).toEqual([[1, 9]]);
       expect((await logs.of('batch').readSince(1)).map((e) => e.n)).toEqual([1, 2, 3]);
-      expect(await logs.appendAll('batch', [])).toEqual([]);
+      expect(await logs.appendMany([])).toEqual([]);
+      expect(await logs.of('empty').lastSeq()).toBe(0);
       expect(await logs.of('batch').lastSeq()).toBe(4);
     });
 

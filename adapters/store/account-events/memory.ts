@@ -14,9 +14,11 @@ export function createMemoryAccountEventLogs<E extends LoggedEvent>(capacity = D
   return {
     kind: 'memory',
     of,
-    async appendAll(accountId, events) {
-      const log = of(accountId);
-      return events.map((e) => log.appendNow(e));
+    async appendMany(groups) {
+      return groups.map(({ accountId, events }) => {
+        const log = of(accountId);
+        return events.map((e) => log.appendNow(e));
+      });
     },
     async delete(accountId) {
       logs.delete(accountId);

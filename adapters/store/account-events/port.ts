@@ -17,8 +17,8 @@ export interface AccountEventLogs<E extends LoggedEvent> {
   readonly kind: 'memory' | 'redis';
   /** The log of one account (made on first use): reads, epoch, single appends. */
   of(accountId: string): EventLog<E>;
-  /** Appends `events` to one account's log at once (one round trip, consecutive seqs, in order). */
-  appendAll(accountId: string, events: readonly E[]): Promise<Array<Sequenced<E>>>;
+  /** Appends each group's events to its account's log, all at once (one round trip; consecutive seqs per account, in order); answers the groups sequenced. */
+  appendMany(groups: ReadonlyArray<{ accountId: string; events: readonly E[] }>): Promise<Array<Array<Sequenced<E>>>>;
   /** Drops an account's log with its history (the account was deleted). */
   delete(accountId: string): Promise<void>;
   close(): Promise<void>;

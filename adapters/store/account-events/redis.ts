@@ -2,8 +2,8 @@
  * Per-account event logs in Redis: each account's log is the gateway's Redis event log
  * (`adapters/store/event-log/redis.ts`: a counter and a stream trimmed to the capacity, appended in
  * one script) under `<prefix>:account-events:<accountId>:`, so numbering and history survive a
- * restart and are shared by exchange processes on one Redis. `appendAll` writes one commit's
- * events in one script call (one round trip, consecutive seqs).
+ * restart and are shared by exchange processes on one Redis. `appendMany` writes the events
+ * of many accounts in one script call (one round trip, consecutive seqs per account).
  */
 import type { Redis } from 'ioredis';
 import type { EventLog, LoggedEvent, Sequenced } from '../event-log/port.ts';
@@ -11,13 +11,22 @@ import { createRedisEventLog, redisEventLogKeys } from '../event-log/redis.ts';
 import { redisScript } from '../redis/script.ts';
 import { DEFAULT_ACCOUNT_EVENT_CAPACITY, type AccountEventLogs } from './port.ts';
 
-// KEYS: counter, stream; ARGV: capacity, then one event JSON each. The same layout as the event log's own append.
-const APPEND_ALL = redisScript(`
-local first = redis.call('INCRBY', KEYS[1], #ARGV - 1) - (#ARGV - 1) + 1
-for i = 2, #ARGV do
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], (first + i - 2) .. '-0', 'e', ARGV[i])
+// KEYS: counter and stream of each account; ARGV: capacity, the event count of each account, then
+// every event JSON in order. The same layout as the event log's own append; answers each account's first seq.
+const APPEND_MANY = redisScript(`
+local groups = #KEYS / 2
+local at = 2 + groups
+local out = {}
+for g = 1, groups do
+  local n = tonumber(ARGV[1 + g])
+  local first = redis.call('INCRBY', KEYS[2 * g - 1], n) - n + 1
+  for i = 0, n - 1 do
+    redis.call('XADD', KEYS[2 * g], 'MAXLEN', '~', ARGV[1], (first + i) .. '-0', 'e', ARGV[at + i])
+  end
+  at = at + n
+  out[g] = first
 end
-return first
+return out
 `);
 
 /** Options of the Redis logs. */
@@ -51,16 +60,23 @@ export function createRedisAccountEventLogs<E extends LoggedEvent>(redis: Redis,
       }
       return log;
     },
-    async appendAll(accountId, events) {
-      if (events.length === 0) return [];
-      const keys = redisEventLogKeys(prefixOf(accountId));
-      const bodies = events.map((e) => {
-        const { seq: _ignored, ...fields } = e as E & { seq?: unknown };
-        return fields as E;
+    async appendMany(groups) {
+      const filled = groups.filter((g) => g.events.length > 0);
+      if (filled.length === 0) return groups.map(() => []);
+      const keys = filled.flatMap((g) => {
+        const k = redisEventLogKeys(prefixOf(g.accountId));
+        return [k.counter, k.stream];
       });
-      const capacity = options.capacity ?? DEFAULT_ACCOUNT_EVENT_CAPACITY;
-      const first = Number(await APPEND_ALL.run(redis, [keys.counter, keys.stream], [capacity, ...bodies.map((b) => JSON.stringify(b))]));
-      return bodies.map((b, i) => ({ ...b, seq: first + i }) as Sequenced<E>);
+      const bodies = filled.map((g) =>
+        g.events.map((e) => {
+          const { seq: _ignored, ...fields } = e as E & { seq?: unknown };
+          return fields as E;
+        }),
+      );
+      const args = [options.capacity ?? DEFAULT_ACCOUNT_EVENT_CAPACITY, ...bodies.map((b) => b.length), ...bodies.flat().map((b) => JSON.stringify(b))];
+      const firsts = (await APPEND_MANY.run(redis, keys, args)) as number[];
+      const sequenced = new Map(filled.map((g, i) => [g, (bodies[i] ?? []).map((b, j) => ({ ...b, seq: Number(firsts[i]) + j }) as Sequenced<E>)]));
+      return groups.map((g) => sequenced.get(g) ?? []);
     },
     async delete(accountId) {
       logs.delete(accountId);
