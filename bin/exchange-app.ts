@@ -165,6 +165,7 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     await Promise.race([engine.settled(), new Promise((r) => setTimeout(r, 5_000).unref())]);
     engine.stop();
     await Promise.race([accountStream.settled(), new Promise((r) => setTimeout(r, 2_000).unref())]);
+    accountStream.stop();
     await accountLogs.close();
     await options.feed.stop().catch((err: unknown) => log.error({ err }, 'feed did not stop cleanly'));
     await options.store.close();
@@ -172,6 +173,7 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
   try {
     await options.feed.start();
     await waitFor('the ledger store', () => options.store.ping(), log, 'start Redis, or fix REDIS_URL');
+    await accountStream.start();
     // resting orders of the store go on resting here (docs/orders.md#restart)
     await engine.boot();
     matching = true;

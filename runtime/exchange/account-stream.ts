@@ -3,6 +3,11 @@
  * appended to the account's log, which gives it the account's next `seq`, then handed to the
  * listeners (the native stream, the Binance user data stream) in seq order per account.
  *
+ * Only enrolled accounts are logged: an account is enrolled (for good, in the store) the first
+ * time a native stream connects for it, so accounts nobody streams cost no log writes; their
+ * events still reach the live listeners, with `seq` 0 (the Binance user data stream, which has no
+ * resume). Other processes on one Redis see a new enrollment within `refreshMs`.
+ *
  * Group commit: events are collected while one append is in flight and the next append takes all
  * of them, for every account at once (one Redis round trip, at most `MAX_EVENTS_PER_APPEND`
  * events), so logging costs about one command per burst of commits rather than one per commit.
@@ -35,11 +40,46 @@ export class AccountStream {
   /** accounts with events in the append in flight */
   private readonly inFlight = new Set<string>();
   private flushing: Promise<void> | null = null;
+  /** accounts whose events are logged (a stream connected for them once), as this process last read them */
+  private readonly enrolled = new Set<string>();
+  private enrolledVersion = -1;
+  private refreshTimer: NodeJS.Timeout | null = null;
+  /** events of accounts not enrolled: delivered (to the user data stream) without a log or a seq */
+  private unlogged: AccountEvent[] = [];
 
   constructor(
     private readonly logs: AccountEventLogs<AccountEventBody>,
     private readonly log: Logger,
   ) {}
+
+  /** Reads the enrolled accounts, and reads them again every `refreshMs` when they changed (another process enrolled one). */
+  async start(refreshMs = 1_000): Promise<void> {
+    await this.refresh();
+    this.refreshTimer = setInterval(() => {
+      this.refresh().catch((err: unknown) => this.log.warn({ err: err instanceof Error ? err.message : err }, 'enrolled accounts not refreshed'));
+    }, refreshMs);
+    this.refreshTimer.unref();
+  }
+
+  /** Stops refreshing. */
+  stop(): void {
+    if (this.refreshTimer) clearInterval(this.refreshTimer);
+    this.refreshTimer = null;
+  }
+
+  /** Enrolls an account (a stream connects for it): from now on its events are logged and numbered. */
+  async enroll(accountId: string): Promise<void> {
+    if (this.enrolled.has(accountId)) return;
+    await this.logs.enroll(accountId);
+    this.enrolled.add(accountId);
+  }
+
+  private async refresh(): Promise<void> {
+    if ((await this.logs.enrolledVersion()) === this.enrolledVersion) return;
+    const { version, accounts } = await this.logs.enrolled();
+    for (const id of accounts) this.enrolled.add(id);
+    this.enrolledVersion = version;
+  }
 
   /** The log of one account (replays read it). */
   logOf(accountId: string): EventLog<AccountEventBody> {
@@ -74,10 +114,15 @@ export class AccountStream {
 
   /** Logs `events` (in order) with whatever else comes in the same run, and delivers them once logged. */
   add(events: readonly AccountEventBody[]): void {
-    if (events.length === 0) return;
-    this.waiting.push(...events);
+    for (const e of events) {
+      if (this.enrolled.has(e.accountId)) this.waiting.push(e);
+      else {
+        if (this.unlogged.length === 0) queueMicrotask(() => this.deliver(this.unlogged.splice(0)));
+        this.unlogged.push({ ...e, seq: 0 } as AccountEvent);
+      }
+    }
     // started after this synchronous run: one commit's events, announced one by one, go together
-    this.flushing ??= Promise.resolve().then(() => this.flush());
+    if (this.waiting.length > 0) this.flushing ??= Promise.resolve().then(() => this.flush());
   }
 
   /** Listens to every delivered event; returns the unsubscribe. */
@@ -94,6 +139,7 @@ export class AccountStream {
   /** Drops the account's log (the account was deleted). */
   async forget(accountId: string): Promise<void> {
     this.delivered.delete(accountId);
+    this.enrolled.delete(accountId);
     await this.logs.delete(accountId);
   }
 
@@ -127,7 +173,7 @@ export class AccountStream {
 
   private deliver(events: AccountEvent[]): void {
     for (const e of events) {
-      this.delivered.set(e.accountId, Math.max(this.lastDelivered(e.accountId), e.seq));
+      if (e.seq > 0) this.delivered.set(e.accountId, Math.max(this.lastDelivered(e.accountId), e.seq));
       for (const l of this.listeners) {
         try {
           l(e);

@@ -70,6 +70,8 @@ export function mountAccountStream(app: TemplatedApp, ctx: ExchangeContext, stre
     ]),
   );
   const unsubscribe = stream.onEvent((e) => {
+    // an event with no seq was not logged (no stream was ever opened for its account here)
+    if (e.seq === 0) return;
     const topic = topicOf(e.accountId);
     if (app.numSubscribers(topic) > 0) app.publish(topic, JSON.stringify(e), false);
   });
@@ -112,6 +114,8 @@ function upgrade(ctx: ExchangeContext, res: HttpResponse, req: HttpRequest, cont
 
 /** The resume message, then the replay after `since` (when asked), then live. */
 async function start(stream: AccountStream, ws: WebSocket<Socket>, s: Socket): Promise<void> {
+  // from here on the account's events are logged, so what comes after this connect can be resumed
+  await stream.enroll(s.accountId);
   const log = stream.logOf(s.accountId);
   const [epoch, first, last] = await Promise.all([log.epoch(), log.firstSeq(), stream.caughtUp(s.accountId)]);
   if (!s.open) return;

@@ -137,6 +137,22 @@ describe('the account stream', () => {
     expect(seqs(stranger).slice(0, got.length + 2)).toEqual(range(1, got.length + 2));
   });
 
+  it('logs an account from its first connect on: what it did before is not numbered', async () => {
+    const a = await t.openAccount('stream-late', '1000');
+    await deposit(a, '1');
+    await deposit(a, '2');
+    const c = await connect(a);
+    await c.until(() => c.resumes.length === 1);
+    expect(c.resumes[0]).toMatchObject({ recovered: true, seq: 0 });
+    await deposit(a, '3');
+    await c.until(() => c.messages.length === 2);
+    expect(received(c).map((e) => [e.seq, e.type])).toEqual([
+      [1, 'cash'],
+      [2, 'balance'],
+    ]);
+    expect(received(c)[0]).toMatchObject({ amount: '3.0000000000' });
+  });
+
   it('refuses a bad since and an account that does not exist at the upgrade', async () => {
     const a = await t.openAccount('stream-refusals');
     await expect(connect(a, '?since=-1')).rejects.toThrow('upgrade refused: 400');

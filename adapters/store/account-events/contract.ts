@@ -59,6 +59,20 @@ export function describeAccountEventLogs(name: string, make: (capacity?: number)
       expect(await logs.of('other').epoch()).not.toBe(epoch);
     });
 
+    it('enrolls accounts once each, with a version that moves on every new one', async () => {
+      const logs = await make();
+      const before = await logs.enrolledVersion();
+      await logs.enroll('x');
+      await logs.enroll('x');
+      await logs.enroll('y');
+      const now = await logs.enrolled();
+      expect(now.accounts.sort()).toEqual(['x', 'y']);
+      expect(now.version).toBe(before + 2);
+      expect(await logs.enrolledVersion()).toBe(now.version);
+      await logs.delete('x');
+      expect((await logs.enrolled()).accounts).toEqual(['y']);
+    });
+
     it('drops an account with its history: a later log starts over in a new epoch', async () => {
       const logs = await make();
       const epoch = await logs.of('gone').epoch();

@@ -6,6 +6,8 @@ import { DEFAULT_ACCOUNT_EVENT_CAPACITY, type AccountEventLogs } from './port.ts
 /** Creates empty logs holding at most `capacity` events per account. */
 export function createMemoryAccountEventLogs<E extends LoggedEvent>(capacity = DEFAULT_ACCOUNT_EVENT_CAPACITY): AccountEventLogs<E> {
   const logs = new Map<string, MemoryEventLog<E>>();
+  const enrolled = new Set<string>();
+  let version = 0;
   const of = (accountId: string): MemoryEventLog<E> => {
     let log = logs.get(accountId);
     if (!log) logs.set(accountId, (log = createMemoryEventLog<E>(capacity)));
@@ -20,11 +22,23 @@ export function createMemoryAccountEventLogs<E extends LoggedEvent>(capacity = D
         return events.map((e) => log.appendNow(e));
       });
     },
+    async enroll(accountId) {
+      if (!enrolled.has(accountId)) version++;
+      enrolled.add(accountId);
+    },
+    async enrolled() {
+      return { version, accounts: [...enrolled] };
+    },
+    async enrolledVersion() {
+      return version;
+    },
     async delete(accountId) {
       logs.delete(accountId);
+      enrolled.delete(accountId);
     },
     async close() {
       logs.clear();
+      enrolled.clear();
     },
   };
 }

@@ -44,6 +44,8 @@ export interface RedisAccountEventLogsOptions<E extends LoggedEvent> {
 /** Creates the logs on `redis`. */
 export function createRedisAccountEventLogs<E extends LoggedEvent>(redis: Redis, options: RedisAccountEventLogsOptions<E> = {}): AccountEventLogs<E> {
   const prefixOf = (accountId: string) => `${options.prefix ?? 'exchange'}:account-events:${accountId}:`;
+  const enrolledKey = `${options.prefix ?? 'exchange'}:account-events-enrolled`;
+  const versionKey = `${enrolledKey}:version`;
   const logs = new Map<string, EventLog<E>>();
   return {
     kind: 'redis',
@@ -78,10 +80,21 @@ export function createRedisAccountEventLogs<E extends LoggedEvent>(redis: Redis,
       const sequenced = new Map(filled.map((g, i) => [g, (bodies[i] ?? []).map((b, j) => ({ ...b, seq: Number(firsts[i]) + j }) as Sequenced<E>)]));
       return groups.map((g) => sequenced.get(g) ?? []);
     },
+    async enroll(accountId) {
+      if ((await redis.sadd(enrolledKey, accountId)) > 0) await redis.incr(versionKey);
+    },
+    async enrolled() {
+      const [version, accounts] = await Promise.all([redis.get(versionKey), redis.smembers(enrolledKey)]);
+      return { version: Number(version ?? 0), accounts };
+    },
+    async enrolledVersion() {
+      return Number((await redis.get(versionKey)) ?? 0);
+    },
     async delete(accountId) {
       logs.delete(accountId);
       const keys = redisEventLogKeys(prefixOf(accountId));
       await redis.del(keys.counter, keys.stream, keys.epoch);
+      await redis.srem(enrolledKey, accountId);
     },
     async close() {
       logs.clear();

@@ -29,7 +29,7 @@ const order = (over: Partial<Extract<AccountEvent, { type: 'order' }>>): Account
 
 describe('userDataEvents', () => {
   it('reports a cancel with the canceled order client id in C, off the book', () => {
-    const [report] = userDataEvents(order({ execution: 'CANCELED', status: 'CANCELED', timeInForce: 'GTC' }));
+    const [report] = userDataEvents(order({ execution: 'CANCELED', status: 'CANCELED', timeInForce: 'GTC' }), 7);
     expect(report).toMatchObject({ e: 'executionReport', x: 'CANCELED', X: 'CANCELED', c: 'mine', C: 'mine', w: false, I: 7, E: 2000, T: 2000, O: 1000 });
     expect(report).not.toHaveProperty('W');
     expect(report).not.toHaveProperty('eR');
@@ -38,8 +38,8 @@ describe('userDataEvents', () => {
   });
 
   it('gives the expiry reason of an IOC rest and of a MARKET order the book could not fill', () => {
-    expect(userDataEvents(order({ execution: 'EXPIRED', status: 'EXPIRED' }))[0]).toMatchObject({ x: 'EXPIRED', eR: 'UNFILLED_IOC_QUANTITY_EXPIRED' });
-    const market = userDataEvents(order({ execution: 'EXPIRED', status: 'EXPIRED', orderType: 'MARKET', timeInForce: null, price: null }))[0];
+    expect(userDataEvents(order({ execution: 'EXPIRED', status: 'EXPIRED' }), 7)[0]).toMatchObject({ x: 'EXPIRED', eR: 'UNFILLED_IOC_QUANTITY_EXPIRED' });
+    const market = userDataEvents(order({ execution: 'EXPIRED', status: 'EXPIRED', orderType: 'MARKET', timeInForce: null, price: null }), 7)[0];
     expect(market).toMatchObject({ o: 'MARKET', f: 'GTC', p: '0.00000000', eR: 'INSUFFICIENT_LIQUIDITY', w: false });
   });
 
@@ -55,14 +55,17 @@ describe('userDataEvents', () => {
       bookTs: 1500,
       time: 1999,
     };
-    const [report] = userDataEvents(order({ execution: 'TRADE', status: 'PARTIALLY_FILLED', timeInForce: 'GTC', executedQty: '0.2000000000', lastFill: fill }));
+    const [report] = userDataEvents(
+      order({ execution: 'TRADE', status: 'PARTIALLY_FILLED', timeInForce: 'GTC', executedQty: '0.2000000000', lastFill: fill }),
+      7,
+    );
     expect(report).toMatchObject({ x: 'TRADE', X: 'PARTIALLY_FILLED', l: '0.20000000', L: '101.00000000', Y: '20.20000000', n: '0.02020000', N: 'USDT' });
     expect(report).toMatchObject({ t: 'o-1-1', T: 1999, m: false, w: true, W: 1000 });
   });
 
   it('makes a withdrawal a negative balanceUpdate, and a native market order fill nothing', () => {
     const cash: AccountEvent = { type: 'cash', seq: 1, accountId: 'acc', entry: 'WITHDRAWAL', asset: 'USDT', amount: '-12.5000000000', reason: null, time: 5 };
-    expect(userDataEvents(cash)).toEqual([{ e: 'balanceUpdate', E: 5, a: 'USDT', d: '-12.50000000', T: 5 }]);
+    expect(userDataEvents(cash, 7)).toEqual([{ e: 'balanceUpdate', E: 5, a: 'USDT', d: '-12.50000000', T: 5 }]);
     const fill: AccountEvent = {
       type: 'fill',
       seq: 2,
@@ -75,6 +78,6 @@ describe('userDataEvents', () => {
       gross: '150.0000000000',
       time: 6,
     };
-    expect(userDataEvents(fill)).toEqual([]);
+    expect(userDataEvents(fill, 7)).toEqual([]);
   });
 });

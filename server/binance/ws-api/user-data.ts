@@ -14,7 +14,7 @@ type OrderEvent = Extract<AccountEvent, { type: 'order' }>;
 const expiryReason = (o: OrderEvent): string => (o.orderType === 'MARKET' ? 'INSUFFICIENT_LIQUIDITY' : 'UNFILLED_IOC_QUANTITY_EXPIRED');
 
 /** The `executionReport` of an order event. */
-export function executionReport(o: OrderEvent): Record<string, unknown> {
+export function executionReport(o: OrderEvent, executionId: number): Record<string, unknown> {
   const fill = o.lastFill;
   const working = (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED') && o.orderType !== 'MARKET';
   return {
@@ -43,7 +43,7 @@ export function executionReport(o: OrderEvent): Record<string, unknown> {
     N: fill ? fill.commissionAsset : null,
     T: fill?.time ?? o.time,
     t: fill ? fill.tradeId : -1,
-    I: o.seq,
+    I: executionId,
     w: working,
     m: fill?.liquidity === 'MAKER',
     M: false,
@@ -57,11 +57,11 @@ export function executionReport(o: OrderEvent): Record<string, unknown> {
   };
 }
 
-/** The Binance events of one account event, in the order they are sent. */
-export function userDataEvents(e: AccountEvent): Record<string, unknown>[] {
+/** The Binance events of one account event, in the order they are sent; `executionId` is the report's `I`. */
+export function userDataEvents(e: AccountEvent, executionId: number): Record<string, unknown>[] {
   switch (e.type) {
     case 'order':
-      return [executionReport(e)];
+      return [executionReport(e, executionId)];
     case 'balance':
       return [{ e: 'outboundAccountPosition', E: e.time, u: e.time, B: e.balances.map((b) => ({ a: b.asset, f: fmt8(b.free), l: fmt8(b.locked) })) }];
     case 'cash':

@@ -175,10 +175,12 @@ export function mountWsApi(app: TemplatedApp, ctx: BinanceContext, stream: Accou
     return binance.unknown();
   };
 
+  /** execution ids (`I`) of this process, increasing */
+  let executions = 0;
   const unsubscribe = stream.onEvent((e: AccountEvent) => {
     const ids = inUse.get(e.accountId);
     if (!ids) return;
-    const events = userDataEvents(e);
+    const events = userDataEvents(e, ++executions);
     for (const event of events) for (const id of ids.keys()) app.publish(topicOf(e.accountId, id), JSON.stringify({ subscriptionId: id, event }), false);
   });
   return {
