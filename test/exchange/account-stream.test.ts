@@ -14,7 +14,9 @@ import { AccountEventBodySchema, AccountEventSchema, type AccountEvent } from '.
 import { checkAnswer } from '../support/openapi-contract.ts';
 import { sharedTestRedis } from '../support/redis-prefix.ts';
 import { collect, type Collector } from '../support/ws-collector.ts';
-import { startInProcess, type InProcessExchange } from './in-process.ts';
+import { eventually } from '../support/eventually.ts';
+import { hmacKeyFor } from './binance-support.ts';
+import { startInProcess, subscribeParams, type InProcessExchange } from './in-process.ts';
 
 const redis = sharedTestRedis();
 let prefix: string;
@@ -151,6 +153,45 @@ describe('the account stream', () => {
       [2, 'balance'],
     ]);
     expect(received(c)[0]).toMatchObject({ amount: '3.0000000000' });
+  });
+
+  it('is logged by another exchange process on the same Redis once the account is enrolled, and the user data stream gets the logged events too', async () => {
+    const a = await t.openAccount('stream-two', '1000');
+    // the other process starts before the account is enrolled: it learns of the enrollment by its refresh
+    const other = await start();
+    const c = await connect(a);
+    await c.until(() => c.resumes.length === 1);
+    const uds = await collect(`${t.wsUrl}/ws-api/v3`);
+    sockets.push(uds);
+    uds.socket.send(JSON.stringify({ id: 1, method: 'userDataStream.subscribe.signature', params: subscribeParams(await hmacKeyFor(t.api, a)) }));
+    await uds.until((ms) => ms.some((m) => m.id === 1 && m.status === 200));
+    try {
+      // the other process reads the enrollment within its refresh (a second): its deposits are logged from then on
+      await eventually(
+        'a deposit through the other process to be logged',
+        async () => {
+          const r = await other.api.post(`/api/v1/accounts/${a}/deposits`, { amount: '1' });
+          expect(r.status).toBe(201);
+          return (await t.exchange.accountStream.logOf(a).lastSeq()) > 0 ? true : null;
+        },
+        10_000,
+        300,
+      );
+    } finally {
+      await other.exchange.stop();
+    }
+    await deposit(a, '7');
+    // here: live on both streams, numbered after what the other process logged
+    await c.until(() => received(c).some((e) => e.type === 'cash' && e.amount === '7.0000000000'));
+    const seven = received(c).find((e) => e.type === 'cash' && e.amount === '7.0000000000')!;
+    // numbered after what the other process logged (the first connect saw nothing)
+    expect(seven.seq).toBeGreaterThan(2);
+    await uds.until((ms) => ms.some((m) => (m.event as { e?: string; d?: string } | undefined)?.d === '7.00000000'));
+    // a resume from 0 replays the other process's events too, contiguous
+    const replay = await connect(a, '?since=0');
+    await replay.until(() => seqs(replay).includes(seven.seq));
+    expect(seqs(replay)).toEqual(range(1, seqs(replay).length));
+    expect(received(replay).filter((e) => e.type === 'cash' && e.amount === '1.0000000000').length).toBeGreaterThan(0);
   });
 
   it('refuses a bad since and an account that does not exist at the upgrade', async () => {
