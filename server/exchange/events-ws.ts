@@ -83,7 +83,13 @@ export function mountAccountStream(app: TemplatedApp, ctx: ExchangeContext, stre
 
 /** Checks the query and the account (404 when it does not exist), then upgrades. */
 function upgrade(ctx: ExchangeContext, res: HttpResponse, req: HttpRequest, context: us_socket_context_t): void {
-  const accountId = decodeURIComponent(req.getParameter(0) ?? '');
+  let accountId: string;
+  try {
+    accountId = decodeURIComponent(req.getParameter(0) ?? '');
+  } catch {
+    // a malformed percent escape is the client's mistake, never a crash
+    return sendJson(reply(res), 400, { error: 'VALIDATION_ERROR', message: 'the account id is not a valid path segment' });
+  }
   const sinceText = req.getQuery('since') ?? '';
   const epochText = req.getQuery('epoch') ?? '';
   const headers = [req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions')] as const;

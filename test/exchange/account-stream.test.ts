@@ -198,6 +198,7 @@ describe('the account stream', () => {
     const a = await t.openAccount('stream-refusals');
     await expect(connect(a, '?since=-1')).rejects.toThrow('upgrade refused: 400');
     await expect(connect(a, '?since=abc')).rejects.toThrow('upgrade refused: 400');
+    await expect(connect('%E0%A4%A')).rejects.toThrow('upgrade refused: 400');
     await expect(connect('00000000-0000-0000-0000-000000000000')).rejects.toThrow('upgrade refused: 404');
     // a plain GET is told to upgrade
     for (const path of [`/api/v1/accounts/${a}/ws`, '/ws-api/v3']) {
