@@ -111,7 +111,7 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     ...timed,
     async commit(id, expectedVersion, change) {
       const out = await timed.commit(id, expectedVersion, change);
-      if (out === 'committed') accountStream.add(accountEventsOfCommit(id, change, now()));
+      if (out === 'committed' && accountStream.wants(id)) accountStream.add(accountEventsOfCommit(id, change, now()));
       return out;
     },
     async deleteAccount(id) {
@@ -137,7 +137,7 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
   };
   const engine = createOrderEngine(context, options.publish ? { publish: options.publish } : {});
   engine.onEvent((e) => {
-    const event = accountEventOfEngine(e);
+    const event = accountStream.wants(e.accountId) ? accountEventOfEngine(e) : null;
     if (event) accountStream.add([event]);
   });
   let matching = false;

@@ -4,9 +4,10 @@
  * listeners (the native stream, the Binance user data stream) in seq order per account.
  *
  * Only enrolled accounts are logged: an account is enrolled (for good, in the store) the first
- * time a native stream connects for it, so accounts nobody streams cost no log writes; their
- * events still reach the live listeners, with `seq` 0 (the Binance user data stream, which has no
- * resume). Other processes on one Redis see a new enrollment within `refreshMs`.
+ * time a native stream connects for it, so accounts nobody streams cost no log writes. The events
+ * of a watched account (a user data subscription, which has no resume) that is not enrolled reach
+ * the live listeners with `seq` 0; an account neither enrolled nor watched gets no events made at
+ * all (`wants`). Other processes on one Redis see a new enrollment within `refreshMs`.
  *
  * Group commit: events are collected while one append is in flight and the next append takes all
  * of them, for every account at once (one Redis round trip, at most `MAX_EVENTS_PER_APPEND`
@@ -46,6 +47,8 @@ export class AccountStream {
   private refreshTimer: NodeJS.Timeout | null = null;
   /** events of accounts not enrolled: delivered (to the user data stream) without a log or a seq */
   private unlogged: AccountEvent[] = [];
+  /** live listeners per account that need no log (user data subscriptions) */
+  private readonly watchers = new Map<string, number>();
 
   constructor(
     private readonly logs: AccountEventLogs<AccountEventBody>,
@@ -112,11 +115,29 @@ export class AccountStream {
     return this.lastDelivered(accountId);
   }
 
+  /** Whether anything takes the account's events (enrolled, or watched live): an event nobody takes is not even made. */
+  wants(accountId: string): boolean {
+    return this.enrolled.has(accountId) || this.watchers.has(accountId);
+  }
+
+  /** A live listener takes this account's events until the returned function is called. */
+  watch(accountId: string): () => void {
+    this.watchers.set(accountId, (this.watchers.get(accountId) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const n = (this.watchers.get(accountId) ?? 1) - 1;
+      if (n > 0) this.watchers.set(accountId, n);
+      else this.watchers.delete(accountId);
+    };
+  }
+
   /** Logs `events` (in order) with whatever else comes in the same run, and delivers them once logged. */
   add(events: readonly AccountEventBody[]): void {
     for (const e of events) {
       if (this.enrolled.has(e.accountId)) this.waiting.push(e);
-      else {
+      else if (this.watchers.has(e.accountId)) {
         if (this.unlogged.length === 0) queueMicrotask(() => this.deliver(this.unlogged.splice(0)));
         this.unlogged.push({ ...e, seq: 0 } as AccountEvent);
       }

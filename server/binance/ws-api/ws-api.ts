@@ -56,6 +56,8 @@ const topicOf = (accountId: string, subscriptionId: number) => `uds|${accountId}
 export function mountWsApi(app: TemplatedApp, ctx: BinanceContext, stream: AccountStream): WsApi {
   /** subscription ids in use per account, with how many connections use each */
   const inUse = new Map<string, Map<number, number>>();
+  /** the account stream's watch of each account with a subscription */
+  const watching = new Map<string, () => void>();
   /** connections holding a subscription per API key */
   const byKey = new Map<string, Set<Ws>>();
   const sockets = new Set<Ws>();
@@ -64,8 +66,14 @@ export function mountWsApi(app: TemplatedApp, ctx: BinanceContext, stream: Accou
     const n = (ids.get(id) ?? 0) + delta;
     if (n > 0) ids.set(id, n);
     else ids.delete(id);
-    if (ids.size > 0) inUse.set(accountId, ids);
-    else inUse.delete(accountId);
+    if (ids.size > 0) {
+      inUse.set(accountId, ids);
+      if (!watching.has(accountId)) watching.set(accountId, stream.watch(accountId));
+    } else {
+      inUse.delete(accountId);
+      watching.get(accountId)?.();
+      watching.delete(accountId);
+    }
   };
   const drop = (ws: Ws, id: number, terminated: boolean) => {
     const session = ws.getUserData();
