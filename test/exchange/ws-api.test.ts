@@ -86,6 +86,17 @@ describe('ws-api requests', () => {
     expect(await call(c, 'userDataStream.subscribe.signature', subscribeParams(hmac, { recvWindow: 70_000 }))).toMatchObject({ error: { code: -1131 } });
     // nothing refused was added
     expect((await call(c, 'session.subscriptions')).result).toHaveLength(2);
+    // each account's events come under its own subscription id
+    expect((await t.api.post(`/api/v1/accounts/${b}/deposits`, { amount: '3' })).status).toBe(201);
+    await c.until(() => ofType(c, 'outboundAccountPosition').length === 1);
+    expect(ofType(c, 'balanceUpdate').map((m) => m.subscriptionId)).toEqual([1]);
+    expect(ofType(c, 'outboundAccountPosition').map((m) => m.subscriptionId)).toEqual([1]);
+    expect((await t.api.post(`/api/v1/accounts/${a}/deposits`, { amount: '4' })).status).toBe(201);
+    await c.until(() => ofType(c, 'outboundAccountPosition').length === 2);
+    expect(ofType(c, 'balanceUpdate').map((m) => [m.subscriptionId, m.event.d])).toEqual([
+      [1, '3.00000000'],
+      [0, '4.00000000'],
+    ]);
   });
 });
 
