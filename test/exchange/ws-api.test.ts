@@ -203,6 +203,35 @@ describe('user data events', () => {
     expect(ofType(cb, 'executionReport')).toHaveLength(0);
     expect(ofType(ca, 'balanceUpdate')).toHaveLength(0);
     expect(events(ca)).toHaveLength(4);
+
+    // a resting SELL holds the SOL; its cancel gives it back
+    const sell = await t.exchange.engine.place({
+      accountId: a,
+      symbol: 'SOLUSDT',
+      side: 'SELL',
+      type: 'LIMIT',
+      quantity: '1',
+      price: '160',
+      clientOrderId: 'sell-1',
+    });
+    if (!sell.ok) throw new Error(sell.message);
+    await ca.until(() => ofType(ca, 'outboundAccountPosition').length === 3);
+    expect(ofType(ca, 'outboundAccountPosition')[2]!.event.B).toContainEqual({ a: 'SOL', f: '0.00000000', l: '1.00000000' });
+    const canceled = await t.exchange.engine.cancel(a, 'SOLUSDT', { clientOrderId: 'sell-1' });
+    expect(canceled.ok).toBe(true);
+    await ca.until(() => ofType(ca, 'outboundAccountPosition').length === 4);
+    expect(ofType(ca, 'executionReport').map((m) => [m.event.c, m.event.x, m.event.X])).toEqual([
+      ['rest-1', 'NEW', 'NEW'],
+      ['rest-1', 'TRADE', 'FILLED'],
+      ['sell-1', 'NEW', 'NEW'],
+      ['sell-1', 'CANCELED', 'CANCELED'],
+    ]);
+    expect(ofType(ca, 'executionReport')[3]!.event).toMatchObject({ C: 'sell-1', S: 'SELL', p: '160.00000000', w: false });
+    expect(ofType(ca, 'outboundAccountPosition')[3]!.event.B).toContainEqual({ a: 'SOL', f: '1.00000000', l: '0.00000000' });
+    // the execution ids increase
+    const ids = ofType(ca, 'executionReport').map((m) => m.event.I as number);
+    expect([...ids].sort((x, y) => x - y)).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('stops after unsubscribe and when the key is deleted, with eventStreamTerminated', async () => {
