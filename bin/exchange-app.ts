@@ -34,6 +34,12 @@ import { mountApiKeyRoutes } from '../server/exchange/api-key-routes.ts';
 import { mountFeeRoutes } from '../server/exchange/fee-routes.ts';
 import { mountBinanceRoutes } from '../server/binance/routes.ts';
 import { mountBinanceStreams, type BinanceStreams } from '../server/binance/streams.ts';
+import type { AccountEventLogs } from '../adapters/store/account-events/port.ts';
+import { createMemoryAccountEventLogs } from '../adapters/store/account-events/memory.ts';
+import { accountEventOfEngine, accountEventsOfCommit, type AccountEventBody } from '../runtime/exchange/account-events.ts';
+import { AccountStream } from '../runtime/exchange/account-stream.ts';
+import { mountAccountStream } from '../server/exchange/events-ws.ts';
+import { mountWsApi, type WsApi } from '../server/binance/ws-api/ws-api.ts';
 
 /** What an in-process exchange needs. */
 export interface ExchangeOptions {
@@ -59,6 +65,8 @@ export interface ExchangeOptions {
   weightLimit?: number;
   /** where the order engine's events go besides its listeners (NATS) */
   publish?: (e: ExchangeEvent) => void;
+  /** the per-account event logs of the account streams (docs/exchange-api.md#account-stream; default: in memory) */
+  accountEvents?: AccountEventLogs<AccountEventBody>;
 }
 
 /** A started exchange: its actual ports and a stop. */
@@ -70,6 +78,8 @@ export interface RunningExchange {
   binance: BinanceContext;
   /** the order engine (docs/orders.md), for the surfaces that place and cancel orders on it */
   engine: OrderEngine;
+  /** the account events with their per-account seq (docs/exchange-api.md#account-stream) */
+  accountStream: AccountStream;
   /** Stops listening, stops the feed and closes the store. */
   stop(): Promise<void>;
 }
@@ -84,14 +94,36 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
   const now = options.now ?? Date.now;
   const books = bookCache(options.bookMaxAgeMs, now);
   const metrics = options.metrics ?? createExchangeMetrics(now);
-  const keys = options.apiKeys ?? createMemoryApiKeyStore();
+  const accountLogs = options.accountEvents ?? createMemoryAccountEventLogs<AccountEventBody>();
+  const accountStream = new AccountStream(accountLogs, log);
+  let wsApi: WsApi | null = null;
+  const rawKeys = options.apiKeys ?? createMemoryApiKeyStore();
+  // a deleted key ends its user data streams (docs/exchange-api.md#binance-user-data-stream)
+  const keys: ApiKeyStore = {
+    ...rawKeys,
+    async delete(accountId, apiKey) {
+      const gone = await rawKeys.delete(accountId, apiKey);
+      if (gone) wsApi?.terminate([apiKey]);
+      return gone;
+    },
+  };
   const timed = options.store.kind === 'redis' ? metrics.timedRedisStore(options.store) : options.store;
-  // an account's API keys go with it (docs/exchange-api.md#api-keys)
+  // an account's API keys and event log go with it (docs/exchange-api.md#api-keys); changes outside the engine reach the account streams
   const store: ExchangeStore = {
     ...timed,
+    async commit(id, expectedVersion, change) {
+      const out = await timed.commit(id, expectedVersion, change);
+      if (out === 'committed' && accountStream.wants(id)) accountStream.add(accountEventsOfCommit(id, change, now()));
+      return out;
+    },
     async deleteAccount(id) {
+      const held = await rawKeys.listByAccount(id);
       const gone = await timed.deleteAccount(id);
-      if (gone) await keys.deleteAccount(id);
+      if (gone) {
+        await rawKeys.deleteAccount(id);
+        wsApi?.terminate(held.map((k) => k.apiKey));
+        await accountStream.forget(id);
+      }
       return gone;
     },
   };
@@ -108,6 +140,10 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     engine,
     orderCounts: new OrderCounts(now),
   };
+  engine.onEvent((e) => {
+    const event = accountStream.wants(e.accountId) ? accountEventOfEngine(e) : null;
+    if (event) accountStream.add([event]);
+  });
   let matching = false;
   const unsubscribe = options.feed.onBook((b) => {
     // a newer book: what was consumed from the one before comes back, and resting orders it reaches fill (docs/orders.md)
@@ -116,11 +152,14 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     if (sequence.accept(b)) binanceContext.candles.add(b);
   });
   let streams: BinanceStreams | null = null;
+  let stopAccountStream = () => undefined as unknown;
   const sockets: uws.us_listen_socket[] = [];
   let api: Router | null = null;
   const stop = async () => {
     for (const s of sockets.splice(0)) uws.us_listen_socket_close(s);
     streams?.close();
+    wsApi?.close();
+    stopAccountStream();
     // Requests already accepted finish (their commits are atomic either way) before the store closes.
     await api?.drained(5_000);
     unsubscribe();
@@ -129,12 +168,16 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     // fills already decided land (bounded) before the store closes; a fill that does not is simply not made
     await Promise.race([engine.settled(), new Promise((r) => setTimeout(r, 5_000).unref())]);
     engine.stop();
+    await Promise.race([accountStream.settled(), new Promise((r) => setTimeout(r, 2_000).unref())]);
+    accountStream.stop();
+    await accountLogs.close();
     await options.feed.stop().catch((err: unknown) => log.error({ err }, 'feed did not stop cleanly'));
     await options.store.close();
   };
   try {
     await options.feed.start();
     await waitFor('the ledger store', () => options.store.ping(), log, 'start Redis, or fix REDIS_URL');
+    await accountStream.start();
     // resting orders of the store go on resting here (docs/orders.md#restart)
     await engine.boot();
     matching = true;
@@ -142,6 +185,8 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     const host = options.host ?? '127.0.0.1';
     const app = uws.App();
     streams = mountBinanceStreams(app, binanceContext);
+    wsApi = mountWsApi(app, binanceContext, accountStream);
+    stopAccountStream = mountAccountStream(app, context, accountStream);
     api = mountExchangeRoutes(app, context, metrics);
     mountApiKeyRoutes(api, context, keys);
     mountFeeRoutes(api, context);
@@ -167,6 +212,7 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     context,
     binance: binanceContext,
     engine,
+    accountStream,
     async stop() {
       await stop();
       log.info('exchange stopped');

@@ -26,6 +26,11 @@ import { openFileCandleStore } from '../adapters/store/candles/file.ts';
 import type { CandleStore } from '../adapters/store/candles/port.ts';
 import { createRedisCandleStore } from '../adapters/store/candles/redis.ts';
 import { exchangeEnv, exchangeEnvFields } from './exchange-env.ts';
+import * as v from 'valibot';
+import type { AccountEventLogs } from '../adapters/store/account-events/port.ts';
+import { createMemoryAccountEventLogs } from '../adapters/store/account-events/memory.ts';
+import { createRedisAccountEventLogs } from '../adapters/store/account-events/redis.ts';
+import { AccountEventBodySchema, type AccountEventBody } from '../runtime/exchange/account-events.ts';
 
 /** Starts the exchange in-process (used by `npm start`). */
 export { startExchange, exchangeEnv, exchangeEnvFields };
@@ -67,6 +72,13 @@ export async function binanceStoresOf(env: {
   return { apiKeys: await openFileApiKeyStore(join(dir, 'api-keys.json'), sealing.key), candles: openFileCandleStore(join(dir, 'candles.log')) };
 }
 
+/** The account streams' logs (docs/exchange-api.md#account-stream): in Redis when REDIS_URL is set (kept across restarts), else in memory. */
+export function accountEventLogsOf(env: { REDIS_URL?: string | undefined }): AccountEventLogs<AccountEventBody> {
+  if (!env.REDIS_URL) return createMemoryAccountEventLogs();
+  const redis = openRedis(env.REDIS_URL, { log, name: 'exchange-account-events' });
+  return createRedisAccountEventLogs(redis, { owned: true, parse: (raw) => v.parse(AccountEventBodySchema, raw) });
+}
+
 /** Starts the exchange from the environment. */
 export async function startExchangeFromEnv(source: Record<string, string | undefined> = process.env): Promise<RunningExchange> {
   const env = exchangeEnv(source);
@@ -95,6 +107,7 @@ export async function startExchangeFromEnv(source: Record<string, string | undef
       apiKeys,
       candles,
       weightLimit: env.BINANCE_WEIGHT_LIMIT,
+      accountEvents: accountEventLogsOf(env),
       ...(events ? { publish: (e) => events.publish(e) } : {}),
     });
   } catch (err) {

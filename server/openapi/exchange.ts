@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { apiKeyOperations, binanceOperations, feeOperations } from './exchange-binance.ts';
 import { binanceOrderOperations } from './exchange-binance-orders.ts';
+import { accountStreamSchemas, streamOperations } from './exchange-streams.ts';
 import { json, openApiDocument, type OpenApiDocument, type OperationSpec, type ParameterSpec, type ResponseSpec } from './document.ts';
 import {
   AccountTotalsView,
@@ -134,6 +135,7 @@ export function exchangeOpenApi(): OpenApiDocument {
     ...feeOperations(),
     ...binanceOperations(),
     ...binanceOrderOperations(),
+    ...streamOperations(),
     {
       method: 'get',
       path: '/openapi.json',
@@ -169,7 +171,7 @@ export function exchangeOpenApi(): OpenApiDocument {
         'Every number is a decimal string (money and quantities with 10 fraction digits). Errors are {error, message}. HEAD answers like GET without a body; OPTIONS is a CORS preflight.',
     },
     operations,
-    schemas: { Error: ErrorView },
+    schemas: { Error: ErrorView, ...accountStreamSchemas() },
     unmatched: { unknownPath: { status: 404, schema: ErrorView }, methodNotAllowed: { status: 405, schema: ErrorView } },
   });
 }

@@ -1,0 +1,104 @@
+/**
+ * Per-account event logs in Redis: each account's log is the gateway's Redis event log
+ * (`adapters/store/event-log/redis.ts`: a counter and a stream trimmed to the capacity, appended in
+ * one script) under `<prefix>:account-events:<accountId>:`, so numbering and history survive a
+ * restart and are shared by exchange processes on one Redis. `appendMany` writes the events
+ * of many accounts in one script call (one round trip, consecutive seqs per account).
+ */
+import type { Redis } from 'ioredis';
+import type { EventLog, LoggedEvent, Sequenced } from '../event-log/port.ts';
+import { createRedisEventLog, redisEventLogKeys } from '../event-log/redis.ts';
+import { redisScript } from '../redis/script.ts';
+import { DEFAULT_ACCOUNT_EVENT_CAPACITY, type AccountEventLogs } from './port.ts';
+
+// KEYS: counter and stream of each account; ARGV: capacity, the event count of each account, then
+// every event JSON in order. The same layout as the event log's own append; answers each account's first seq.
+const APPEND_MANY = redisScript(`
+local groups = #KEYS / 2
+local at = 2 + groups
+local out = {}
+for g = 1, groups do
+  local n = tonumber(ARGV[1 + g])
+  local first = redis.call('INCRBY', KEYS[2 * g - 1], n) - n + 1
+  for i = 0, n - 1 do
+    redis.call('XADD', KEYS[2 * g], 'MAXLEN', '~', ARGV[1], (first + i) .. '-0', 'e', ARGV[at + i])
+  end
+  at = at + n
+  out[g] = first
+end
+return out
+`);
+
+/** Options of the Redis logs. */
+export interface RedisAccountEventLogsOptions<E extends LoggedEvent> {
+  /** key prefix [exchange] */
+  prefix?: string;
+  /** events kept per account (approximately: Redis trims whole stream nodes) */
+  capacity?: number;
+  /** validates a record read back */
+  parse?: (raw: unknown) => E;
+  /** closes the connection when the logs close (the caller's connection otherwise) */
+  owned?: boolean;
+}
+
+/** Creates the logs on `redis`. */
+export function createRedisAccountEventLogs<E extends LoggedEvent>(redis: Redis, options: RedisAccountEventLogsOptions<E> = {}): AccountEventLogs<E> {
+  const prefixOf = (accountId: string) => `${options.prefix ?? 'exchange'}:account-events:${accountId}:`;
+  const enrolledKey = `${options.prefix ?? 'exchange'}:account-events-enrolled`;
+  const versionKey = `${enrolledKey}:version`;
+  const logs = new Map<string, EventLog<E>>();
+  return {
+    kind: 'redis',
+    of(accountId) {
+      let log = logs.get(accountId);
+      if (!log) {
+        log = createRedisEventLog<E>(redis, {
+          prefix: prefixOf(accountId),
+          capacity: options.capacity ?? DEFAULT_ACCOUNT_EVENT_CAPACITY,
+          ...(options.parse ? { parse: options.parse } : {}),
+        });
+        // a handle per account seen; bounded by the accounts this process serves
+        logs.set(accountId, log);
+      }
+      return log;
+    },
+    async appendMany(groups) {
+      const filled = groups.filter((g) => g.events.length > 0);
+      if (filled.length === 0) return groups.map(() => []);
+      const keys = filled.flatMap((g) => {
+        const k = redisEventLogKeys(prefixOf(g.accountId));
+        return [k.counter, k.stream];
+      });
+      const bodies = filled.map((g) =>
+        g.events.map((e) => {
+          const { seq: _ignored, ...fields } = e as E & { seq?: unknown };
+          return fields as E;
+        }),
+      );
+      const args = [options.capacity ?? DEFAULT_ACCOUNT_EVENT_CAPACITY, ...bodies.map((b) => b.length), ...bodies.flat().map((b) => JSON.stringify(b))];
+      const firsts = (await APPEND_MANY.run(redis, keys, args)) as number[];
+      const sequenced = new Map(filled.map((g, i) => [g, (bodies[i] ?? []).map((b, j) => ({ ...b, seq: Number(firsts[i]) + j }) as Sequenced<E>)]));
+      return groups.map((g) => sequenced.get(g) ?? []);
+    },
+    async enroll(accountId) {
+      if ((await redis.sadd(enrolledKey, accountId)) > 0) await redis.incr(versionKey);
+    },
+    async enrolled() {
+      const [version, accounts] = await Promise.all([redis.get(versionKey), redis.smembers(enrolledKey)]);
+      return { version: Number(version ?? 0), accounts };
+    },
+    async enrolledVersion() {
+      return Number((await redis.get(versionKey)) ?? 0);
+    },
+    async delete(accountId) {
+      logs.delete(accountId);
+      const keys = redisEventLogKeys(prefixOf(accountId));
+      await redis.del(keys.counter, keys.stream, keys.epoch);
+      await redis.srem(enrolledKey, accountId);
+    },
+    async close() {
+      logs.clear();
+      if (options.owned) redis.disconnect();
+    },
+  };
+}
