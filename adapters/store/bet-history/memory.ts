@@ -5,7 +5,9 @@
  * while open) then its JSON in the compact form of `../json-text.ts`. That is about a third of the
  * heap of the object it was, whose every read was a deep copy anyway; a read parses it, and the
  * scans by time (the leaderboard, pruning) read only the two numbers in front. A bettor with one
- * bet is indexed by that bet's id alone, not by a set of one.
+ * bet is indexed by that bet's id alone, not by a set of one. A store built on it may swap a
+ * record's JSON for a reference of its own and read it back through `readText` (the embedded
+ * journal keeps where the record lies in its file).
  */
 import { compactJson, flatText, keptJson } from '../json-text.ts';
 import { byIdDescending, type BetHistoryStore, type BetRecord } from './port.ts';
@@ -17,12 +19,14 @@ export interface MemoryBetHistory extends BetHistoryStore {
   pruneNow(cutoffMs: number): string[];
   /** every record held (compaction) */
   all(): BetRecord[];
+  /** Swaps the JSON kept for record `id` for `text`, read back by the store's `readText`. */
+  replaceText(id: string, text: string): void;
 }
 
 /** The string a record is kept as. */
 const keep = (r: BetRecord): string => flatText(`${r.openedAt},${r.closedAt ?? ''},${compactJson(JSON.stringify(r))}`);
-/** The record a kept string holds. */
-const recordOf = (kept: string): BetRecord => JSON.parse(keptJson(kept.slice(kept.indexOf(',', kept.indexOf(',') + 1) + 1))) as BetRecord;
+/** where a kept record's JSON starts */
+const textAt = (kept: string): number => kept.indexOf(',', kept.indexOf(',') + 1) + 1;
 const openedAtOf = (kept: string): number => Number(kept.slice(0, kept.indexOf(',')));
 /** closedAt of a kept record; null while open */
 function closedAtOf(kept: string): number | null {
@@ -31,9 +35,11 @@ function closedAtOf(kept: string): number | null {
   return to === from ? null : Number(kept.slice(from, to));
 }
 
-/** Creates an empty in-memory bet history. */
-export function createMemoryBetHistory(): MemoryBetHistory {
+/** Creates an empty in-memory bet history; `readText` reads a kept record's JSON back (`keptJson` unless its holder swaps in references). */
+export function createMemoryBetHistory(readText: (text: string) => string = keptJson): MemoryBetHistory {
   const records = new Map<string, string>();
+  /** The record a kept string holds. */
+  const recordOf = (kept: string): BetRecord => JSON.parse(readText(kept.slice(textAt(kept)))) as BetRecord;
   /** ids of each bettor's records: the id itself while it has one */
   const byBettor = new Map<string, string | Set<string>>();
   const idsOf = (bettor: string): string[] => {
@@ -78,6 +84,10 @@ export function createMemoryBetHistory(): MemoryBetHistory {
       return gone;
     },
     all: () => [...records.values()].map(recordOf),
+    replaceText(id, text) {
+      const kept = records.get(id);
+      if (kept !== undefined) records.set(id, flatText(`${kept.slice(0, textAt(kept))}${text}`));
+    },
     async put(record) {
       this.putNow(record);
     },

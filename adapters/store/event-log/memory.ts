@@ -2,10 +2,12 @@
  * In-memory EventLog (unit tests, and the state behind the embedded file store): a ring buffer of
  * the last `capacity` events, each kept as its JSON text in the compact form of `../json-text.ts`
  * (docs/operations.md#memory: an event object copied from the caller's cost several times its
- * text, a hidden class of its own each); a read parses what it returns.
+ * text, a hidden class of its own each); a read parses what it returns. A store built on it may
+ * swap an event's text for a reference of its own and read it back through `readKept` (the
+ * embedded journal keeps where the event lies in its file).
  */
 import { randomUUID } from 'node:crypto';
-import { keepJson, keptJson } from '../json-text.ts';
+import { flatText, keepJson, keptJson } from '../json-text.ts';
 import { DEFAULT_EVENT_CAPACITY, DEFAULT_READ_LIMIT, type EventLog, type LoggedEvent, type Sequenced } from './port.ts';
 
 /** A memory log: the EventLog port plus synchronous access for stores built on it. */
@@ -16,10 +18,22 @@ export interface MemoryEventLog<E extends LoggedEvent> extends EventLog<E> {
   restore(event: Sequenced<E>): void;
   /** The events held, oldest first (compaction). */
   held(): Array<Sequenced<E>>;
+  /** Swaps the text kept for the event of `seq`, if still held, for `text`, read back by the log's `readKept`. */
+  replaceText(seq: number, text: string): void;
 }
 
-/** Creates an empty in-memory event log holding at most `capacity` events; its epoch is new unless given (a journal keeps its own). */
-export function createMemoryEventLog<E extends LoggedEvent>(capacity = DEFAULT_EVENT_CAPACITY, epoch: string = randomUUID()): MemoryEventLog<E> {
+/** How a log reads the event of `seq` back from what it kept: `keptJson` parsed unless its holder swaps in references. */
+export type ReadKept<E extends LoggedEvent> = (kept: string, seq: number) => Sequenced<E>;
+
+/**
+ * Creates an empty in-memory event log holding at most `capacity` events; its epoch is new unless
+ * given (a journal keeps its own); `readKept` reads an event back from what was kept.
+ */
+export function createMemoryEventLog<E extends LoggedEvent>(
+  capacity = DEFAULT_EVENT_CAPACITY,
+  epoch: string = randomUUID(),
+  readKept: ReadKept<E> = (kept) => JSON.parse(keptJson(kept)) as Sequenced<E>,
+): MemoryEventLog<E> {
   if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`event log capacity must be a positive integer, got ${capacity}`);
   /** each slot: the JSON text of the event of a seq, and that seq */
   const ring: Array<string | undefined> = new Array(capacity);
@@ -36,7 +50,7 @@ export function createMemoryEventLog<E extends LoggedEvent>(capacity = DEFAULT_E
     const out: Array<Sequenced<E>> = [];
     for (let seq = Math.max(oldest, Math.floor(since) + 1); seq <= last && out.length < limit; seq++) {
       const text = ring[seq % capacity];
-      if (text !== undefined && seqs[seq % capacity] === seq) out.push(JSON.parse(keptJson(text)) as Sequenced<E>);
+      if (text !== undefined && seqs[seq % capacity] === seq) out.push(readKept(text, seq));
     }
     return out;
   };
@@ -54,6 +68,9 @@ export function createMemoryEventLog<E extends LoggedEvent>(capacity = DEFAULT_E
       keep(event);
     },
     held: () => readSinceNow(0, capacity),
+    replaceText(seq, text) {
+      if (seqs[seq % capacity] === seq && ring[seq % capacity] !== undefined) ring[seq % capacity] = flatText(text);
+    },
     async append(event) {
       return this.appendNow(event);
     },

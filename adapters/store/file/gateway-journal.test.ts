@@ -65,6 +65,89 @@ describe('journal store', () => {
     await b.close();
   });
 
+  it('reads snapshots and history records back from the file at once, across compactions and after a reopen, whatever their characters', async () => {
+    const path = freshPath();
+    type Bet = Ev & { type: 'bet_open'; id: string };
+    const a = openGatewayJournal<Ev, Bet>(path, { compactSlack: 10 });
+    const snap = (i: number) => ({ status: 'active', note: `ü€😀 "q" \\ ${i}` });
+    const rec = (i: number) => record(String(i), { openedAt: i, placeTx: `tx-ü€😀-${i}` });
+    for (let i = 1; i <= 40; i++) {
+      await a.history.append({ price: '150.00000000', ts: i }); // lines that are not bets, between them
+      await a.eventLog.append({ type: 'price', price: `ü€😀${i}` });
+      const committed = a.snapshots.commit(String(i), {
+        snapshot: snap(i),
+        final: false,
+        events: [{ type: 'bet_open', id: String(i) }],
+        rev: 1,
+        records: [rec(i)],
+      });
+      // written, its sync not waited for: read back all the same
+      expect(await a.snapshots.load(String(i))).toEqual(snap(i));
+      expect(await a.betHistory.get(String(i))).toEqual(rec(i));
+      await committed;
+    }
+    expect(readFileSync(path, 'utf8')).toContain('{"k":"h"'); // compacted (a commit's records get lines of their own): the texts moved
+    const closed = record('3', { status: 1, exitPrice: 15_000_000_001, closedAt: 5, netUnits: '1', closeTx: 'sig-ü' });
+    await a.betHistory.put(closed);
+    const expected = Array.from({ length: 40 }, (_, k) => (k + 1 === 3 ? closed : rec(k + 1)));
+    const expectedEvents = Array.from({ length: 40 }, (_, k) => [
+      { type: 'price', price: `ü€😀${k + 1}`, seq: 2 * k + 1 },
+      { type: 'bet_open', id: String(k + 1), seq: 2 * k + 2 },
+    ]).flat();
+    expect(await a.eventLog.readSince(0)).toEqual(expectedEvents);
+    for (let i = 1; i <= 40; i++) {
+      expect(await a.snapshots.load(String(i))).toEqual(snap(i));
+      expect(await a.betHistory.get(String(i))).toEqual(expected[i - 1]);
+    }
+    await a.close();
+
+    const b = openGatewayJournal<Ev, Bet>(path, { compactSlack: 10 });
+    expect((await b.snapshots.loadLive()).map((s) => s.snapshot)).toEqual(Array.from({ length: 40 }, (_, k) => snap(k + 1)));
+    expect(await b.betHistory.closedSince(0)).toEqual([closed]);
+    expect(await b.eventLog.readSince(0)).toEqual(expectedEvents);
+    expect(await b.betHistory.pageOf(closed.bettor, 100)).toEqual([...expected].reverse());
+    await b.snapshots.commit('41', { snapshot: snap(41), final: false, events: [{ type: 'bet_open', id: '41' }], rev: 1, records: [rec(41)] });
+    for (let i = 42; i <= 60; i++) await b.history.append({ price: '151.00000000', ts: 100 + i }); // past another compaction
+    expect(await b.snapshots.load('41')).toEqual(snap(41));
+    expect(await b.betHistory.get('41')).toEqual(rec(41));
+    expect(await b.betHistory.get('3')).toEqual(closed);
+    expect(await b.eventLog.readSince(70)).toEqual([...expectedEvents.slice(70), { type: 'bet_open', id: '41', seq: 81 }]);
+    await b.close();
+  });
+
+  it('holds where a snapshot, an event or a history record lies in the file, not its text (docs/operations.md#memory), also after a reopen', async () => {
+    const path = freshPath();
+    const a = openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    await a.eventLog.append({ type: 'price', price: 'p-aaaa' });
+    await a.snapshots.commit('1', {
+      snapshot: { status: 'aaaa' },
+      final: false,
+      events: [{ type: 'bet_open', id: 'e-aaaa' }],
+      rev: 1,
+      records: [record('1', { placeTx: 'tx-aaaa' })],
+    });
+    const events = async (store: typeof a) => (await store.eventLog.readSince(0)).map((e) => [e.seq, e.price ?? e.id]);
+    // the file changed under the store, same length: what is read is what the file now says
+    const swap = (from: string, to: string) => writeFileSync(path, readFileSync(path, 'utf8').replaceAll(from, to));
+    swap('aaaa', 'bbbb');
+    expect(await a.snapshots.load('1')).toEqual({ status: 'bbbb' });
+    expect((await a.betHistory.get('1'))?.placeTx).toBe('tx-bbbb');
+    expect(await events(a)).toEqual([
+      [1, 'p-bbbb'],
+      [2, 'e-bbbb'],
+    ]);
+    await a.close();
+    const b = openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    swap('bbbb', 'cccc');
+    expect(await b.snapshots.load('1')).toEqual({ status: 'cccc' });
+    expect((await b.betHistory.get('1'))?.placeTx).toBe('tx-cccc');
+    expect(await events(b)).toEqual([
+      [1, 'p-cccc'],
+      [2, 'e-cccc'],
+    ]);
+    await b.close();
+  });
+
   it('takes in the history file an older version kept beside the journal, once', async () => {
     const path = freshPath();
     const legacy = join(dirname(path), 'history.log');

@@ -7,6 +7,10 @@
  * like the Redis script. When the file grows past twice what the state needs, it is rewritten with
  * just the state (compaction).
  *
+ * The text of a snapshot or a history record is not kept in memory once its line is written: only
+ * where it lies in the file (`@<offset>,<length>`), read back when asked (docs/operations.md#memory);
+ * a compaction moves them and notes where to.
+ *
  * Lines: `{"k":"t","ts","p"}` a tick; `{"k":"e","seq","e"}` an event; `{"k":"s","id","s","f","r","ev","h"}`
  * a snapshot commit (snapshot JSON, final flag, rev, its events with their seqs, history records);
  * `{"k":"h","r"}` a history record; `{"k":"hp","before"}` history pruned of bets opened before a time.
@@ -17,17 +21,18 @@
  *   await store.history.append({ price: '150.00000000', ts: Date.now() });
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { BetRecordSchema, type BetHistoryStore, type BetRecord } from '../bet-history/port.ts';
 import { createMemoryBetHistory, type MemoryBetHistory } from '../bet-history/memory.ts';
 import { DEFAULT_EVENT_CAPACITY, type EventLog, type LoggedEvent, type Sequenced } from '../event-log/port.ts';
 import { createMemoryEventLog, type MemoryEventLog } from '../event-log/memory.ts';
-import { LineJournal } from './line-journal.ts';
+import { LineJournal, readTextAt } from './line-journal.ts';
 import { DEFAULT_RETENTION, type PriceHistory, type PriceHistoryRetention } from '../price-history/port.ts';
 import { createMemoryPriceHistory } from '../price-history/memory.ts';
 import { createMemorySnapshotStore } from '../snapshot/memory.ts';
+import { keptJson } from '../json-text.ts';
 import { parseOrNull, type CommitResult, type SnapshotCommit, type SnapshotStore } from '../snapshot/port.ts';
 
 const Event = v.looseObject({ type: v.string() });
@@ -53,6 +58,25 @@ function recordOf(raw: unknown): BetRecord | null {
   const parsed = v.safeParse(BetRecordSchema, raw);
   return parsed.success ? parsed.output : null;
 }
+
+/**
+ * A reference to the text `piece` of `line` but its first `skip` (ASCII) characters, `line` starting
+ * at byte `at` of its file, searched from `from`; null when it is not there.
+ */
+function refIn(line: string, at: number, piece: string, skip = 0, from = 0): { ref: string; next: number } | null {
+  const i = line.indexOf(piece, from);
+  if (i < 0) return null;
+  return { ref: `@${at + Buffer.byteLength(line.slice(0, i + skip))},${Buffer.byteLength(piece) - skip}`, next: i + piece.length };
+}
+
+/** Offset and length of a reference made by `refIn`. */
+function placeOf(ref: string): [number, number] {
+  const comma = ref.indexOf(',');
+  return [Number(ref.slice(1, comma)), Number(ref.slice(comma + 1))];
+}
+
+/** The piece of a snapshot line its text is in: the JSON string after `"s":`, which the text is once parsed. */
+const snapshotPiece = (json: string): string => `"s":${JSON.stringify(json)}`;
 
 /** The bet history older versions kept beside the journal (one JSON record per line, the last of an id wins). */
 const legacyHistoryPath = (journalPath: string): string => join(dirname(journalPath), 'history.log');
@@ -148,48 +172,118 @@ function journalEpoch(path: string): string {
   return epoch;
 }
 
+/** What a line holds whose texts are read back from the file: a snapshot, events, history records. */
+interface Placed {
+  snapshot?: { id: string; rev: number; json: string };
+  events?: ReadonlyArray<{ seq: number; e: unknown }>;
+  records?: readonly BetRecord[];
+}
+
 /** Opens (or creates) the journal at `path` and replays it. */
 export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: string, options: JournalStoreOptions = {}): JournalStore<E, B> {
-  const events = createMemoryEventLog<E>(options.eventCapacity ?? DEFAULT_EVENT_CAPACITY, journalEpoch(path));
+  // texts are read back from the journal once it is open, from a file of their own while it is replayed
+  let journal: LineJournal | null = null;
+  let replayFd: number | null = null;
+  const readRef = (ref: string): string => {
+    const [offset, length] = placeOf(ref);
+    if (journal !== null) return journal.readAt(offset, length);
+    replayFd ??= openSync(path, 'r');
+    return readTextAt(replayFd, offset, length, path);
+  };
+  const events = createMemoryEventLog<E>(options.eventCapacity ?? DEFAULT_EVENT_CAPACITY, journalEpoch(path), (kept, seq) =>
+    kept.startsWith('@') ? ({ ...(JSON.parse(readRef(kept)) as E), seq } as Sequenced<E>) : (JSON.parse(keptJson(kept)) as Sequenced<E>),
+  );
   const ticks = createMemoryPriceHistory(options.retention ?? DEFAULT_RETENTION);
-  const records = createMemoryBetHistory();
+  const records = createMemoryBetHistory((text) => (text.startsWith('@') ? readRef(text) : keptJson(text)));
   // bet events are gateway events: one log holds both
-  const snaps = createMemorySnapshotStore<B, BetRecord>(events as unknown as MemoryEventLog<B>, records);
+  const snaps = createMemorySnapshotStore<B, BetRecord>(events as unknown as MemoryEventLog<B>, records, (text) =>
+    text.startsWith('@') ? (JSON.parse(readRef(text)) as string) : keptJson(text),
+  );
   const finalKeep = options.finalKeep ?? 10_000;
   const slack = options.compactSlack ?? 20_000;
+
+  /** Notes where the texts of `line` (starting at byte `at`) lie; those not found stay in memory. */
+  const place = (line: string, at: number, what: Placed): void => {
+    let from = 0;
+    const found = (piece: string, skip = 0): string | null => {
+      const hit = refIn(line, at, piece, skip, from);
+      if (hit !== null) from = hit.next;
+      return hit?.ref ?? null;
+    };
+    const { snapshot, events: evs = [], records: recs = [] } = what;
+    const s = snapshot && found(snapshotPiece(snapshot.json), 4);
+    if (snapshot && s) snaps.replaceText(snapshot.id, snapshot.rev, s);
+    for (const { seq, e } of evs) {
+      const ref = found(JSON.stringify(e));
+      if (ref !== null) events.replaceText(seq, ref);
+    }
+    for (const r of recs) {
+      const ref = found(JSON.stringify(r));
+      if (ref !== null) records.replaceText(r.id, ref);
+    }
+  };
 
   // an older version's history file first: the journal's records are newer
   const legacyHistory = legacyHistoryPath(path);
   const hadLegacyHistory = readLegacyHistory(legacyHistory, records);
-  const putRaw = (raw: unknown) => {
+  const putRaw = (raw: unknown): BetRecord[] => {
     const record = recordOf(raw);
     if (record) records.putNow(record);
+    return record ? [record] : [];
   };
-  const { journal, lines } = LineJournal.open(path, (line) => void v.parse(Line, JSON.parse(line)));
-  for (const text of lines) {
-    const line = v.parse(Line, JSON.parse(text));
-    if (line.k === 't') ticks.appendNow({ ts: line.ts, price: line.p });
-    else if (line.k === 'e') events.restore({ ...(line.e as E), seq: line.seq });
-    else if (line.k === 's') {
-      snaps.restore(line.id, { json: line.s, final: line.f === 1, rev: line.r });
-      for (const { seq, e } of line.ev) events.restore({ ...(e as E), seq });
-      for (const raw of line.h ?? []) putRaw(raw);
-    } else if (line.k === 'h') putRaw(line.r);
-    else records.pruneNow(line.before);
+  let opened: LineJournal;
+  try {
+    opened = LineJournal.openEach(path, (text, at) => {
+      const line = v.parse(Line, JSON.parse(text));
+      if (line.k === 't') ticks.appendNow({ ts: line.ts, price: line.p });
+      else if (line.k === 'e') {
+        events.restore({ ...(line.e as E), seq: line.seq });
+        place(text, at, { events: [line] });
+      } else if (line.k === 's') {
+        snaps.restore(line.id, { json: line.s, final: line.f === 1, rev: line.r });
+        for (const { seq, e } of line.ev) events.restore({ ...(e as E), seq });
+        const recs = (line.h ?? []).flatMap(putRaw);
+        place(text, at, { snapshot: { id: line.id, rev: line.r, json: line.s }, events: line.ev, records: recs });
+      } else if (line.k === 'h') place(text, at, { records: putRaw(line.r) });
+      else records.pruneNow(line.before);
+    });
+  } finally {
+    if (replayFd !== null) closeSync(replayFd);
   }
-  let compactAt = journal.length + slack;
+  journal = opened;
+  let compactAt = opened.length + slack;
 
   /** Rewrites the file with the state only: ticks, events held, live and recent final snapshots, the bet history. */
   const compact = () => {
     const finals = snaps.finalIds();
     for (const id of finals.slice(0, Math.max(0, finals.length - finalKeep))) snaps.forget(id);
     const out: string[] = [];
-    for (const t of ticks.all()) out.push(JSON.stringify({ k: 't', ts: t.ts, p: t.price } satisfies Line));
-    for (const e of events.held()) out.push(JSON.stringify({ k: 'e', seq: e.seq, e: stripSeq(e) }));
-    for (const [id, r] of snaps.entries()) out.push(JSON.stringify({ k: 's', id, s: r.json, f: r.final ? 1 : 0, r: r.rev, ev: [] } satisfies Line));
-    for (const r of records.all()) out.push(JSON.stringify({ k: 'h', r } satisfies Line));
-    journal.rewrite(out);
-    compactAt = journal.length + Math.max(slack, journal.length);
+    // what each line holds, to note where its texts now lie
+    const moved: Placed[] = [];
+    for (const t of ticks.all()) {
+      moved.push({});
+      out.push(JSON.stringify({ k: 't', ts: t.ts, p: t.price } satisfies Line));
+    }
+    for (const held of events.held()) {
+      const e = { seq: held.seq, e: stripSeq(held) };
+      moved.push({ events: [e] });
+      out.push(JSON.stringify({ k: 'e', ...e }));
+    }
+    for (const [id, r] of snaps.entries()) {
+      moved.push({ snapshot: { id, rev: r.rev, json: r.json } });
+      out.push(JSON.stringify({ k: 's', id, s: r.json, f: r.final ? 1 : 0, r: r.rev, ev: [] } satisfies Line));
+    }
+    for (const r of records.all()) {
+      moved.push({ records: [r] });
+      out.push(JSON.stringify({ k: 'h', r } satisfies Line));
+    }
+    opened.rewrite(out);
+    let at = 0;
+    out.forEach((line, i) => {
+      place(line, at, moved[i] as Placed);
+      at += Buffer.byteLength(line) + 1;
+    });
+    compactAt = opened.length + Math.max(slack, opened.length);
   };
   if (hadLegacyHistory) {
     // the journal now holds the old file's records; it is not read again
@@ -197,14 +291,14 @@ export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: str
     rmSync(legacyHistory, { force: true });
   }
   const written = () => {
-    if (journal.length >= compactAt) compact();
+    if (opened.length >= compactAt) compact();
   };
 
   const history: PriceHistory = {
     async append(tick) {
       if (!Number.isSafeInteger(tick.ts)) throw new Error(`tick ts must be an integer of ms, got ${tick.ts}`);
       ticks.appendNow(tick);
-      journal.append(JSON.stringify({ k: 't', ts: tick.ts, p: tick.price } satisfies Line));
+      opened.append(JSON.stringify({ k: 't', ts: tick.ts, p: tick.price } satisfies Line));
       written();
     },
     latest: () => ticks.latest(),
@@ -217,7 +311,12 @@ export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: str
   const eventLog: EventLog<E> = {
     async append(event) {
       const stored = events.appendNow(event);
-      await journal.appendDurably(JSON.stringify({ k: 'e', seq: stored.seq, e: stripSeq(stored) }));
+      const e = { seq: stored.seq, e: stripSeq(stored) };
+      const line = JSON.stringify({ k: 'e', ...e });
+      const at = opened.end;
+      const durable = opened.appendDurably(line);
+      place(line, at, { events: [e] });
+      await durable;
       written();
       return stored;
     },
@@ -232,10 +331,14 @@ export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: str
       const out = snaps.commitNow(id, change);
       if (!out.applied) return out;
       const ev = out.events.map((e: Sequenced<B>) => ({ seq: e.seq, e: stripSeq(e) }));
-      const h = change.records && change.records.length > 0 ? { h: [...change.records] } : {};
-      await journal.appendDurably(
-        JSON.stringify({ k: 's', id, s: change.json ?? JSON.stringify(change.snapshot), f: change.final ? 1 : 0, r: change.rev, ev, ...h }),
-      );
+      const recs = change.records ?? [];
+      const h = recs.length > 0 ? { h: [...recs] } : {};
+      const json = change.json ?? JSON.stringify(change.snapshot);
+      const line = JSON.stringify({ k: 's', id, s: json, f: change.final ? 1 : 0, r: change.rev, ev, ...h });
+      const at = opened.end;
+      const durable = opened.appendDurably(line);
+      place(line, at, { snapshot: { id, rev: change.rev, json }, events: ev, records: recs });
+      await durable;
       written();
       return out;
     },
@@ -248,7 +351,11 @@ export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: str
   const betHistory: BetHistoryStore = {
     async put(record) {
       records.putNow(record);
-      await journal.appendDurably(JSON.stringify({ k: 'h', r: record } satisfies Line));
+      const line = JSON.stringify({ k: 'h', r: record } satisfies Line);
+      const at = opened.end;
+      const durable = opened.appendDurably(line);
+      place(line, at, { records: [record] });
+      await durable;
       written();
     },
     get: (id) => records.get(id),
@@ -257,7 +364,7 @@ export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: str
     async pruneOpenedBefore(cutoffMs) {
       const gone = records.pruneNow(cutoffMs);
       if (gone.length > 0) {
-        await journal.appendDurably(JSON.stringify({ k: 'hp', before: cutoffMs } satisfies Line));
+        await opened.appendDurably(JSON.stringify({ k: 'hp', before: cutoffMs } satisfies Line));
         written();
       }
       return gone.length;
@@ -270,9 +377,9 @@ export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: str
     eventLog,
     snapshots,
     betHistory,
-    lines: () => journal.length,
+    lines: () => opened.length,
     async close() {
-      journal.close();
+      opened.close();
     },
   };
 }

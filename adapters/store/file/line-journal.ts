@@ -28,12 +28,12 @@ export function syncDir(dir: string): void {
 const READ_CHUNK = 1 << 20;
 
 /**
- * Calls `visit` with each complete line of `path` in order (nothing when it does not exist) and
- * returns how many bytes the accepted lines span. The file is read in chunks, so its size is
+ * Calls `visit` with each complete line of `path` in order and the byte offset it starts at (nothing
+ * when the file does not exist) and returns how many bytes the accepted lines span. The file is read in chunks, so its size is
  * bounded by the disk, not by one buffer. A line `visit` throws on is a torn tail when no complete
  * line follows it; otherwise the file is damaged and the read stops with an error.
  */
-function scanLines(path: string, visit: (line: string) => void): number {
+function scanLines(path: string, visit: (line: string, at: number) => void): number {
   if (!existsSync(path)) return 0;
   const fd = openSync(path, 'r');
   try {
@@ -54,7 +54,7 @@ function scanLines(path: string, visit: (line: string) => void): number {
         pending = [];
         if (rejected) throw new Error(`${path} is corrupt at byte ${rejected.at}`, { cause: rejected.err });
         try {
-          visit(bytes.toString('utf8'));
+          visit(bytes.toString('utf8'), lineStart);
           goodBytes = lineStart + bytes.length + 1;
         } catch (err) {
           rejected = { at: lineStart, err };
@@ -68,6 +68,18 @@ function scanLines(path: string, visit: (line: string) => void): number {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The text of `length` bytes at `offset` of the file open as `fd` (`path`, for the error when it is shorter). */
+export function readTextAt(fd: number, offset: number, length: number, path: string): string {
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, offset + got);
+    if (n === 0) throw new Error(`${path} ends before byte ${offset + length}`);
+    got += n;
+  }
+  return buf.toString('utf8');
 }
 
 /** Reads the complete lines of `path` (none when it does not exist) and how many bytes they span. */
@@ -88,14 +100,18 @@ export class LineJournal {
   private appended = 0;
   private waiters: { upTo: number; resolve: () => void }[] = [];
   private syncing = false;
+  /** bytes in the file: where the next line starts */
+  private bytes: number;
 
   private constructor(
     readonly path: string,
     fd: number,
     count: number,
+    bytes: number,
   ) {
     this.fd = fd;
     this.count = count;
+    this.bytes = bytes;
   }
 
   /**
@@ -107,7 +123,7 @@ export class LineJournal {
     const { lines, goodBytes } = readLines(path, check);
     const fd = openSync(path, 'a+');
     ftruncateSync(fd, goodBytes);
-    return { journal: new LineJournal(path, fd, lines.length), lines };
+    return { journal: new LineJournal(path, fd, lines.length, goodBytes), lines };
   }
 
   /**
@@ -115,16 +131,16 @@ export class LineJournal {
    * returning them all: replaying a journal of any size holds one line at a time. `visit` throwing
    * is a torn tail on the last line, damage elsewhere.
    */
-  static openEach(path: string, visit: (line: string) => void): LineJournal {
+  static openEach(path: string, visit: (line: string, at: number) => void): LineJournal {
     mkdirSync(dirname(path), { recursive: true });
     let count = 0;
-    const goodBytes = scanLines(path, (line) => {
-      visit(line);
+    const goodBytes = scanLines(path, (line, at) => {
+      visit(line, at);
       count++;
     });
     const fd = openSync(path, 'a+');
     ftruncateSync(fd, goodBytes);
-    return new LineJournal(path, fd, count);
+    return new LineJournal(path, fd, count, goodBytes);
   }
 
   /** Hands each complete line of a journal to `visit` without opening it for writing (see `read`); returns how many there were. */
@@ -150,11 +166,27 @@ export class LineJournal {
     return this.count;
   }
 
+  /** Where the next line appended will start, in bytes (see `readAt`). */
+  get end(): number {
+    return this.bytes;
+  }
+
+  /**
+   * The text of `length` bytes at `offset` of the file, read back (docs/operations.md#memory). A line
+   * appended is readable at once, synced or not: it is in the file (the page cache) when `append` returns.
+   */
+  readAt(offset: number, length: number): string {
+    if (this.fd === null) throw new Error(`${this.path} is closed`);
+    return readTextAt(this.fd, offset, length, this.path);
+  }
+
   /** Appends one line (into the page cache: it survives the process being killed, not the machine failing). */
   append(line: string): void {
     if (this.fd === null) throw new Error(`${this.path} is closed`);
     if (line.includes('\n')) throw new Error('a journal line must not contain a newline');
-    writeSync(this.fd, `${line}\n`);
+    const bytes = Buffer.from(`${line}\n`, 'utf8');
+    writeSync(this.fd, bytes);
+    this.bytes += bytes.length;
     this.count++;
     this.appended++;
   }
@@ -204,6 +236,7 @@ export class LineJournal {
     ftruncateSync(this.fd, 0);
     fsyncSync(this.fd);
     this.count = 0;
+    this.bytes = 0;
     this.release(this.appended); // folded into something durable by the caller
   }
 
@@ -211,8 +244,13 @@ export class LineJournal {
   rewrite(lines: readonly string[]): void {
     const tmp = `${this.path}.tmp`;
     const fd = openSync(tmp, 'w');
+    let bytes = 0;
     try {
-      if (lines.length > 0) writeSync(fd, `${lines.join('\n')}\n`);
+      if (lines.length > 0) {
+        const text = `${lines.join('\n')}\n`;
+        writeSync(fd, text);
+        bytes = Buffer.byteLength(text);
+      }
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -222,6 +260,7 @@ export class LineJournal {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = openSync(this.path, 'a+');
     this.count = lines.length;
+    this.bytes = bytes;
     // the new file holds the state every appended line led to, and it is on disk
     this.release(this.appended);
   }

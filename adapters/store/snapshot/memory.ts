@@ -2,7 +2,9 @@
  * In-memory `SnapshotStore` (unit tests, and the state behind the embedded file store): keeps
  * JSON text, not objects, so it round-trips exactly like Redis does (in the compact form of
  * `../json-text.ts`, docs/operations.md#memory), and appends committed events to its event log in
- * the same synchronous step as the snapshot.
+ * the same synchronous step as the snapshot. A store built on it may swap a record's text for a
+ * reference of its own and read it back through `readText` (the embedded journal keeps where the
+ * text lies in its file, docs/operations.md#memory).
  *
  * @example
  *   const events = createMemoryEventLog<GatewayEvent>();
@@ -31,7 +33,9 @@ const keep = (json: string, final: boolean, rev: number): string => flatText(`${
 const textAt = (kept: string): number => kept.indexOf(',', kept.indexOf(',') + 1) + 1;
 const revOf = (kept: string): number => Number(kept.slice(0, kept.indexOf(',')));
 const finalOf = (kept: string): boolean => kept.charCodeAt(kept.indexOf(',') + 1) === 49; // '1'
-const jsonOf = (kept: string): string => keptJson(kept.slice(textAt(kept)));
+
+/** How a store reads the text part of a kept record back: `keptJson` unless it keeps references of its own. */
+export type ReadText = (text: string) => string;
 
 /** Snapshots in a Map; lost when the process ends (the file store journals them). */
 export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never> implements SnapshotStore<E, R> {
@@ -40,7 +44,18 @@ export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never>
   constructor(
     readonly events: MemoryEventLog<E> = createMemoryEventLog<E>(),
     private readonly sink: RecordSink<R> | null = null,
+    private readonly readText: ReadText = keptJson,
   ) {}
+
+  private jsonOf(kept: string): string {
+    return this.readText(kept.slice(textAt(kept)));
+  }
+
+  /** Swaps the text of record `id` for `text` (read back by `readText`) if the record is still at `rev`. */
+  replaceText(id: string, rev: number, text: string): void {
+    const kept = this.records.get(id);
+    if (kept !== undefined && revOf(kept) === rev) this.records.set(id, flatText(`${rev},${finalOf(kept) ? 1 : 0},${text}`));
+  }
 
   async commit(id: string, change: SnapshotCommit<E, R>): Promise<CommitResult<E>> {
     return this.commitNow(id, change);
@@ -63,7 +78,7 @@ export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never>
 
   /** Every record (compaction of the file store). */
   *entries(): IterableIterator<[string, SnapshotRecord]> {
-    for (const [id, kept] of this.records) yield [id, { json: jsonOf(kept), final: finalOf(kept), rev: revOf(kept) }];
+    for (const [id, kept] of this.records) yield [id, { json: this.jsonOf(kept), final: finalOf(kept), rev: revOf(kept) }];
   }
 
   /** Ids of the final records, in the order their ids were first stored (retention). */
@@ -79,12 +94,12 @@ export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never>
 
   async load(id: string): Promise<unknown | null> {
     const kept = this.records.get(id);
-    return kept === undefined ? null : (JSON.parse(jsonOf(kept)) as unknown);
+    return kept === undefined ? null : (JSON.parse(this.jsonOf(kept)) as unknown);
   }
 
   async loadLive(): Promise<StoredSnapshot[]> {
     const out: StoredSnapshot[] = [];
-    for (const [id, kept] of this.records) if (!finalOf(kept)) out.push({ id, snapshot: parseOrNull(jsonOf(kept)), rev: revOf(kept) });
+    for (const [id, kept] of this.records) if (!finalOf(kept)) out.push({ id, snapshot: parseOrNull(this.jsonOf(kept)), rev: revOf(kept) });
     return out;
   }
 
@@ -96,10 +111,11 @@ export class MemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never>
   async close(): Promise<void> {}
 }
 
-/** An empty memory snapshot store appending to `events` (a fresh log by default); records go to `sink`. */
+/** An empty memory snapshot store appending to `events` (a fresh log by default); records go to `sink`; texts are read back by `readText`. */
 export function createMemorySnapshotStore<E extends LoggedEvent = LoggedEvent, R = never>(
   events: MemoryEventLog<E> = createMemoryEventLog<E>(),
   sink: RecordSink<R> | null = null,
+  readText: ReadText = keptJson,
 ): MemorySnapshotStore<E, R> {
-  return new MemorySnapshotStore<E, R>(events, sink);
+  return new MemorySnapshotStore<E, R>(events, sink, readText);
 }
