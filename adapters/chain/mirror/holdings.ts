@@ -122,11 +122,18 @@ export class MirrorHoldings {
   heldAt(address: string, slot: number, timeoutMs: number): Promise<boolean> {
     if (this.heldSlot(address) >= slot) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const waiter = { slot, resolve: () => resolve(true) };
+      // a waiter woken in time stops its timer: nothing of it outlives the wait
+      const waiter = {
+        slot,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
       const list = this.writeWaiters.get(address) ?? [];
       list.push(waiter);
       this.writeWaiters.set(address, list);
-      setTimeout(() => {
+      const timer = setTimeout(() => {
         const now = this.writeWaiters.get(address)?.filter((w) => w !== waiter) ?? [];
         if (now.length === 0) this.writeWaiters.delete(address);
         else this.writeWaiters.set(address, now);
