@@ -66,7 +66,9 @@ function recordOf(raw: unknown): BetRecord | null {
 function refIn(line: string, at: number, piece: string, skip = 0, from = 0): { ref: string; next: number } | null {
   const i = line.indexOf(piece, from);
   if (i < 0) return null;
-  return { ref: `@${at + Buffer.byteLength(line.slice(0, i + skip))},${Buffer.byteLength(piece) - skip}`, next: i + piece.length };
+  const ref = `@${at + Buffer.byteLength(line.slice(0, i + skip))},${Buffer.byteLength(piece) - skip}`;
+  // held for as long as the record: one flat string, not the pieces a concatenation is made of
+  return { ref: Buffer.from(ref, 'latin1').toString('latin1'), next: i + piece.length };
 }
 
 /** Offset and length of a reference made by `refIn`. */
