@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { Keypair } from '@solana/web3.js';
 import { loadLocalChainInfo, loadOrCreateRoleKeys } from '../../adapters/chain/local/data-dir.ts';
-import { ChainUnavailable, type Placed } from '../../adapters/chain/port.ts';
+import { ChainUnavailable, OutcomeUnknown, type Placed } from '../../adapters/chain/port.ts';
 import { RpcChain } from '../../adapters/chain/rpc-chain/index.ts';
 import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
 import { untilUnix } from './support.ts';
@@ -68,7 +68,8 @@ describe('local chain killed with SIGKILL mid-stream', () => {
     expect(proc.child.signalCode).toBe('SIGKILL');
     expect(placed.length).toBeGreaterThanOrEqual(8);
     expect(placed.length).toBeLessThan(bettors.length); // the kill really interrupted the stream
-    for (const f of failures) expect(f).toBeInstanceOf(ChainUnavailable);
+    // a send the chain took just before it died is an unknown outcome (docs/architecture.md#landing-transactions), the rest unavailable
+    for (const f of failures) expect(f instanceof ChainUnavailable || f instanceof OutcomeUnknown, String(f)).toBe(true);
 
     proc = await startService('chain', env, port);
     chain.close();
