@@ -12,6 +12,9 @@ import type { BetContext, BetInput } from '../../../machines/bet-types.ts';
 import type { SeriesCommits } from './series-commits.ts';
 import type { buildSeriesMachine, Series, SeriesActor, XstateClock } from './series.ts';
 
+/** A wake whose snapshot read took longer than this does not deliver the tick that asked for it. */
+const STALE_WAKE_MS = 500;
+
 /** What actors are run with. */
 export interface SeriesActorsDeps {
   machine: ReturnType<typeof buildSeriesMachine>;
@@ -82,13 +85,17 @@ export class SeriesActors {
   /** Reads a dormant series' snapshot back from the store and starts its actor; a failed read is supervised like a failed start. */
   private wake(series: Series, now: number | undefined): void {
     if (series.waking) return;
+    const askedAt = performance.now();
     const woken = (stored: unknown) => {
       series.waking = null;
       if (this.d.stopped() || !this.d.isLive(series) || series.actor || !series.dormant) return;
       if (stored === null) throw new Error(`bet series ${series.id} is dormant but the store has no snapshot of it`);
       series.latest = JSON.stringify(upgradeBetSnapshot(stored));
       this.start(series);
-      if (now !== undefined) tickOf(series, now);
+      // the tick that woke it is delivered only while it is still the present: after a pause (the
+      // process stopped, its lease perhaps gone) the next tick, given only while leading, drives it
+      // (docs/architecture.md#the-leader)
+      if (now !== undefined && performance.now() - askedAt < STALE_WAKE_MS) tickOf(series, now);
     };
     series.waking = this.d
       .load(series.id)
