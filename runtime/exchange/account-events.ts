@@ -10,35 +10,24 @@
  */
 import * as v from 'valibot';
 import type { LedgerCommit } from '../../adapters/store/exchange/port.ts';
-import { BOOK_SYMBOLS } from '../../kernel/domain.ts';
 import type { ExchangeEvent } from './events.ts';
-import { BalanceEventSchema, OrderEventSchema } from './events.ts';
+import { BalanceEventSchema, FillEventSchema, OrderEventSchema, decimal } from './events.ts';
 import { balanceViews } from './engine/views.ts';
 import { dec, fmt } from '../../machines/exchange/money.ts';
 
 /** Money as the native API writes it: 10 fraction digits. */
 const money = (s: string): string => fmt(dec(s));
 
-const decimal = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/));
 const { kind: _orderKind, type: orderType, ...orderFields } = OrderEventSchema.entries;
 const { kind: _balanceKind, ...balanceFields } = BalanceEventSchema.entries;
+const { kind: _fillKind, ts: _fillTs, ...fillFields } = FillEventSchema.entries;
 
 /** An engine order was placed, filled, canceled or expired (docs/orders.md#events); the order's type is `orderType` (`type` names the event). */
 export const AccountOrderEventSchema = v.strictObject({ type: v.literal('order'), orderType, ...orderFields });
 /** Free and locked balances after a change. */
 export const AccountBalanceEventSchema = v.strictObject({ type: v.literal('balance'), ...balanceFields });
 /** One book level a native market order took (docs/exchange-api.md#place). */
-export const AccountFillEventSchema = v.strictObject({
-  type: v.literal('fill'),
-  accountId: v.string(),
-  orderId: v.string(),
-  symbol: v.picklist(BOOK_SYMBOLS),
-  side: v.picklist(['BUY', 'SELL']),
-  price: decimal,
-  qty: decimal,
-  gross: decimal,
-  time: v.number(),
-});
+export const AccountFillEventSchema = v.strictObject({ type: v.literal('fill'), ...fillFields, time: v.number() });
 /** A deposit, withdrawal or cash adjustment (docs/exchange-api.md#deposits-and-withdrawals): `amount` is the signed change of USDT. */
 export const AccountCashEventSchema = v.strictObject({
   type: v.literal('cash'),

@@ -15,7 +15,8 @@ import type { LedgerCommit } from '../../adapters/store/exchange/port.ts';
 import { journalFields, JournalEntrySchema, type JournalEntry } from '../../machines/exchange/journal.ts';
 import { BOOK_SYMBOLS } from '../../kernel/domain.ts';
 
-const decimal = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/));
+/** A decimal number as text, as money and quantities are written on the wire. */
+export const decimal = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/));
 
 /** `exchange.<accountId>.journal`: one journal entry as stored. */
 export const JournalEventSchema = v.strictObject({ kind: v.literal('journal'), accountId: v.string(), entry: JournalEntrySchema });

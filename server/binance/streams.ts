@@ -12,6 +12,7 @@ import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 import { DepthBatches, fmt8, type SequencedBook } from '../../runtime/binance/book-sequence.ts';
 import type { BinanceContext } from '../../runtime/binance/context.ts';
 import { parseStream } from './stream-names.ts';
+import { streamSocketLimits } from '../http/sockets.ts';
 
 /** How a connection's events are written: as they are (`/ws`) or wrapped (`/stream`). */
 type Mode = 'raw' | 'combined';
@@ -27,8 +28,6 @@ interface Conn {
 export const MAX_MESSAGES_PER_SECOND = 5;
 /** Most streams one connection may hold (Binance's limit). */
 export const MAX_STREAMS_PER_CONNECTION = 1024;
-/** Bytes a client may fall behind before it is disconnected. */
-const MAX_BACKPRESSURE = 1024 * 1024;
 
 /** The running streams: `close` stops their timers. */
 export interface BinanceStreams {
@@ -40,11 +39,7 @@ const topic = (mode: Mode, name: string) => `${mode}|${name}`;
 /** Mounts `/ws`, `/ws/*` and `/stream` on `app` and starts the depth timers. */
 export function mountBinanceStreams(app: TemplatedApp, ctx: BinanceContext): BinanceStreams {
   const behavior = {
-    maxPayloadLength: 64 * 1024,
-    maxBackpressure: MAX_BACKPRESSURE,
-    closeOnBackpressureLimit: 1,
-    idleTimeout: 120,
-    sendPingsAutomatically: true,
+    ...streamSocketLimits(64 * 1024),
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
       const url = req.getUrl();
       const combined = url === '/stream';

@@ -16,10 +16,10 @@ import type { ExchangeContext } from '../../runtime/exchange/context.ts';
 import type { AccountResumeMessage } from '../../runtime/exchange/account-events.ts';
 import type { AccountStream } from '../../runtime/exchange/account-stream.ts';
 import { reply, sendJson } from '../http/reply.ts';
+import { streamSocketLimits } from '../http/sockets.ts';
 
 /** The stream's path (uWS pattern). */
 export const ACCOUNT_STREAM_PATH = '/api/v1/accounts/:id/ws';
-const MAX_BACKPRESSURE = 1024 * 1024;
 const REPLAY_HIGH_WATER = 256 * 1024;
 const PAGE = 500;
 
@@ -38,12 +38,7 @@ const topicOf = (accountId: string) => `account|${accountId}`;
 export function mountAccountStream(app: TemplatedApp, ctx: ExchangeContext, stream: AccountStream): () => void {
   const sockets = new Set<WebSocket<Socket>>();
   app.ws<Socket>(ACCOUNT_STREAM_PATH, {
-    maxPayloadLength: 4 * 1024,
-    maxBackpressure: MAX_BACKPRESSURE,
-    // typed as number in this build's .d.ts; the addon reads it as a boolean
-    closeOnBackpressureLimit: 1,
-    idleTimeout: 120,
-    sendPingsAutomatically: true,
+    ...streamSocketLimits(4 * 1024),
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => upgrade(ctx, res, req, context),
     open: (ws) => {
       sockets.add(ws);

@@ -16,12 +16,12 @@ import { reply, sendJson } from '../../http/reply.ts';
 import { BinanceError, binance } from '../errors.ts';
 import { verifySubscription } from './subscribe.ts';
 import { userDataEvents } from './user-data.ts';
+import { streamSocketLimits } from '../../http/sockets.ts';
 
 /** The path of the WebSocket API. */
 export const WS_API_PATH = '/ws-api/v3';
 /** Most subscriptions one connection holds at once (Binance's limit). */
 export const MAX_SUBSCRIPTIONS = 1000;
-const MAX_BACKPRESSURE = 1024 * 1024;
 const WEIGHTS: Record<string, number> = {
   ping: 1,
   time: 1,
@@ -120,11 +120,7 @@ export function mountWsApi(app: TemplatedApp, ctx: BinanceContext, stream: Accou
   } as const;
 
   app.ws<Session>(WS_API_PATH, {
-    maxPayloadLength: 64 * 1024,
-    maxBackpressure: MAX_BACKPRESSURE,
-    closeOnBackpressureLimit: 1,
-    idleTimeout: 120,
-    sendPingsAutomatically: true,
+    ...streamSocketLimits(64 * 1024),
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
       const session: Session = { address: Buffer.from(res.getRemoteAddressAsText()).toString(), open: true, nextId: 0, subscriptions: new Map() };
       res.upgrade(session, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
