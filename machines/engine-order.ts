@@ -92,6 +92,16 @@ const fitsOrder = ({ context, event }: { context: EngineOrderContext; event: Eng
 const completesOrder = ({ context, event }: { context: EngineOrderContext; event: EngineOrderEvent }) =>
   event.type === 'FILL' && dec(context.executedQty).plus(event.fill.qty).eq(context.origQty);
 
+/** The transitions of an open order (new or partially filled): a fill that completes it or fits it, a cancel, an expiry. */
+const OPEN_TRANSITIONS = {
+  FILL: [
+    { guard: 'completesOrder', target: 'filled', actions: 'recordFill' },
+    { guard: 'fitsOrder', target: 'partiallyFilled', actions: 'recordFill' },
+  ],
+  CANCEL: { target: 'canceled', actions: 'releaseAll' },
+  EXPIRE: { target: 'expired', actions: 'releaseAll' },
+} as const;
+
 /** The engine order machine. */
 export const engineOrderMachine = setup({
   types: { context: {} as EngineOrderContext, input: {} as EngineOrderInput, events: {} as EngineOrderEvent },
@@ -127,26 +137,9 @@ export const engineOrderMachine = setup({
     updatedAt: input.createdAt,
   }),
   states: {
-    new: {
-      on: {
-        FILL: [
-          { guard: 'completesOrder', target: 'filled', actions: 'recordFill' },
-          { guard: 'fitsOrder', target: 'partiallyFilled', actions: 'recordFill' },
-        ],
-        CANCEL: { target: 'canceled', actions: 'releaseAll' },
-        EXPIRE: { target: 'expired', actions: 'releaseAll' },
-      },
-    },
-    partiallyFilled: {
-      on: {
-        FILL: [
-          { guard: 'completesOrder', target: 'filled', actions: 'recordFill' },
-          { guard: 'fitsOrder', target: 'partiallyFilled', actions: 'recordFill' },
-        ],
-        CANCEL: { target: 'canceled', actions: 'releaseAll' },
-        EXPIRE: { target: 'expired', actions: 'releaseAll' },
-      },
-    },
+    // an order with a fill behind it answers the same events as a new one
+    new: { on: OPEN_TRANSITIONS },
+    partiallyFilled: { on: OPEN_TRANSITIONS },
     filled: { type: 'final' },
     canceled: { type: 'final' },
     expired: { type: 'final' },
