@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exchangeForSuite } from './harness.ts';
 import { expectCode, orderClient, signedCall } from './binance-support.ts';
+import { NEW_ORDER_PARAMS } from '../../server/binance/order-request.ts';
 
 const t = exchangeForSuite({ BINANCE_WEIGHT_LIMIT: '1000000' });
 const { trader, place, call, balanceOf } = orderClient(t);
@@ -154,18 +155,7 @@ describe('random order requests', () => {
   it('never get a 500: every answer is 200 or a Binance error with a 4xx status', async () => {
     await t.freshBooks();
     const { key } = await trader('fuzzer', '1000');
-    const NEW = [
-      'symbol',
-      'side',
-      'type',
-      'timeInForce',
-      'quantity',
-      'quoteOrderQty',
-      'price',
-      'newClientOrderId',
-      'newOrderRespType',
-      'selfTradePreventionMode',
-    ];
+    const NEW = [...NEW_ORDER_PARAMS];
     const REF = ['symbol', 'orderId', 'origClientOrderId'];
     const PAGE = ['symbol', 'startTime', 'endTime', 'limit'];
     const routes: [string, string, string[]][] = [
