@@ -2,7 +2,9 @@
  * The gateway's Prometheus metrics (`GET /metrics`), in a registry of its own with the
  * `gateway_` prefix. Counters are moved by the runtime as things happen (bets placed, events
  * of settled bets, HTTP answers, chain RPC calls); gauges that describe the present (sockets,
- * live actors by state, price age) are read when scraped. No label carries a bet id or an address.
+ * live actors by state, price age) are read when scraped, and so are the standing gauges alerts
+ * read (`standing-metrics.ts`: bets past expiry, leader, relay lag, dependencies). No label
+ * carries a bet id or an address.
  *
  * @example
  *   const metrics = createGatewayMetrics();
