@@ -11,6 +11,7 @@ import type { BookFeed } from '../adapters/feed/port.ts';
 import type { ExchangeStore } from '../adapters/store/exchange/port.ts';
 import { bookCache } from '../runtime/exchange/book-cache.ts';
 import type { ExchangeContext } from '../runtime/exchange/context.ts';
+import type { DependencyLinks } from '../runtime/dependency-links.ts';
 import { createExchangeMetrics, type ExchangeMetrics } from '../runtime/exchange/metrics.ts';
 import { createOrderEngine, type OrderEngine } from '../runtime/exchange/engine/engine.ts';
 import type { ExchangeEvent } from '../runtime/exchange/events.ts';
@@ -57,6 +58,8 @@ export interface ExchangeOptions {
   now?: () => number;
   /** metrics registry and instruments (default: a fresh one) */
   metrics?: ExchangeMetrics;
+  /** the exchange's Redis and NATS connections, for exchange_dependency_up (with the default metrics) */
+  dependencies?: DependencyLinks;
   /** API keys of the Binance-shaped surface (default: in memory) */
   apiKeys?: ApiKeyStore;
   /** one-minute candles for klines (default: in memory) */
@@ -93,7 +96,7 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
   const log = componentLog(options.logger ?? rootLog, 'exchange');
   const now = options.now ?? Date.now;
   const books = bookCache(options.bookMaxAgeMs, now);
-  const metrics = options.metrics ?? createExchangeMetrics(now);
+  const metrics = options.metrics ?? createExchangeMetrics(now, options.dependencies);
   const accountLogs = options.accountEvents ?? createMemoryAccountEventLogs<AccountEventBody>();
   const accountStream = new AccountStream(accountLogs, log);
   let wsApi: WsApi | null = null;

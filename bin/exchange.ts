@@ -12,6 +12,7 @@ import { openFileExchangeStore } from '../adapters/store/exchange/file.ts';
 import type { ExchangeStore } from '../adapters/store/exchange/port.ts';
 import { redactUrl } from '../adapters/store/redis/client.ts';
 import { createRedisExchangeStore } from '../adapters/store/exchange/redis.ts';
+import { DependencyLinks } from '../runtime/dependency-links.ts';
 import { natsExchangeEvents } from '../runtime/exchange/nats-events.ts';
 import { publishingStore } from '../runtime/exchange/published-store.ts';
 import { log } from '../kernel/log.ts';
@@ -36,11 +37,11 @@ import { AccountEventBodySchema, type AccountEventBody } from '../runtime/exchan
 export { startExchange, exchangeEnv, exchangeEnvFields };
 export type { ExchangeOptions, RunningExchange } from './exchange-app.ts';
 
-/** Picks the ledger store: Redis when REDIS_URL is set, else the journal file in DATA_DIR (locked for this process). */
-export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; DATA_DIR: string }): ExchangeStore {
+/** Picks the ledger store: Redis when REDIS_URL is set (its connection linked in `links`), else the journal file in DATA_DIR (locked for this process). */
+export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; DATA_DIR: string }, links?: DependencyLinks): ExchangeStore {
   if (env.REDIS_URL) {
     log.info({ redis: redactUrl(env.REDIS_URL) }, 'exchange ledger in Redis');
-    return createRedisExchangeStore(env.REDIS_URL);
+    return createRedisExchangeStore(env.REDIS_URL, undefined, log, links?.link('redis'));
   }
   const lock = lockDataDir(env.DATA_DIR, 'exchange');
   const path = join(env.DATA_DIR, 'exchange', 'ledger.log');
@@ -56,15 +57,18 @@ export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; DATA_DIR:
 }
 
 /** The Binance surface's stores: API keys and candles in Redis when REDIS_URL is set, else files in DATA_DIR/exchange. */
-export async function binanceStoresOf(env: {
-  REDIS_URL?: string | undefined;
-  DATA_DIR: string;
-  EXCHANGE_API_KEY_SECRET?: string | undefined;
-}): Promise<{ apiKeys: ApiKeyStore; candles: CandleStore }> {
+export async function binanceStoresOf(
+  env: {
+    REDIS_URL?: string | undefined;
+    DATA_DIR: string;
+    EXCHANGE_API_KEY_SECRET?: string | undefined;
+  },
+  links?: DependencyLinks,
+): Promise<{ apiKeys: ApiKeyStore; candles: CandleStore }> {
   const sealing = resolveApiKeyServerKey(env.EXCHANGE_API_KEY_SECRET, env.DATA_DIR);
   log.info({ source: sealing.source, file: sealing.file }, 'api key secrets are sealed at rest');
   if (env.REDIS_URL) {
-    const redis = openRedis(env.REDIS_URL, { log, name: 'exchange-binance' });
+    const redis = openRedis(env.REDIS_URL, { log, name: 'exchange-binance', watch: links?.link('redis') });
     const apiKeys = createRedisApiKeyStore(redis, sealing.key);
     return { apiKeys: { ...apiKeys, close: async () => void redis.disconnect() }, candles: createRedisCandleStore(redis) };
   }
@@ -73,19 +77,21 @@ export async function binanceStoresOf(env: {
 }
 
 /** The account streams' logs (docs/exchange-api.md#account-stream): in Redis when REDIS_URL is set (kept across restarts), else in memory. */
-export function accountEventLogsOf(env: { REDIS_URL?: string | undefined }): AccountEventLogs<AccountEventBody> {
+export function accountEventLogsOf(env: { REDIS_URL?: string | undefined }, links?: DependencyLinks): AccountEventLogs<AccountEventBody> {
   if (!env.REDIS_URL) return createMemoryAccountEventLogs();
-  const redis = openRedis(env.REDIS_URL, { log, name: 'exchange-account-events' });
+  const redis = openRedis(env.REDIS_URL, { log, name: 'exchange-account-events', watch: links?.link('redis') });
   return createRedisAccountEventLogs(redis, { owned: true, parse: (raw) => v.parse(AccountEventBodySchema, raw) });
 }
 
 /** Starts the exchange from the environment. */
 export async function startExchangeFromEnv(source: Record<string, string | undefined> = process.env): Promise<RunningExchange> {
   const env = exchangeEnv(source);
-  const feed = bookFeedFromEnv(source);
-  const ledger = exchangeStoreOf(env);
+  // every Redis and NATS connection of the exchange, for exchange_dependency_up (docs/operations.md#metrics)
+  const dependencies = new DependencyLinks();
+  const feed = bookFeedFromEnv(source, log, dependencies);
+  const ledger = exchangeStoreOf(env, dependencies);
   // with NATS, every committed journal entry and fill is also announced on exchange.<accountId>.<kind>
-  const events = env.NATS_URL ? natsExchangeEvents(env.NATS_URL, log) : null;
+  const events = env.NATS_URL ? natsExchangeEvents(env.NATS_URL, log, dependencies.link('nats')) : null;
   const store: ExchangeStore = events
     ? {
         ...publishingStore(ledger, (e) => events.publish(e), log),
@@ -96,7 +102,7 @@ export async function startExchangeFromEnv(source: Record<string, string | undef
       }
     : ledger;
   try {
-    const { apiKeys, candles } = await binanceStoresOf(env);
+    const { apiKeys, candles } = await binanceStoresOf(env, dependencies);
     return await startExchange({
       port: env.EXCHANGE_PORT,
       mgmtPort: env.EXCHANGE_MGMT_PORT,
@@ -107,7 +113,8 @@ export async function startExchangeFromEnv(source: Record<string, string | undef
       apiKeys,
       candles,
       weightLimit: env.BINANCE_WEIGHT_LIMIT,
-      accountEvents: accountEventLogsOf(env),
+      accountEvents: accountEventLogsOf(env, dependencies),
+      dependencies,
       ...(events ? { publish: (e) => events.publish(e) } : {}),
     });
   } catch (err) {

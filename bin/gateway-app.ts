@@ -30,6 +30,7 @@ import { OutboxRelay } from '../runtime/gateway/events/outbox-relay.ts';
 import { openSharedStream } from '../runtime/gateway/events/shared-stream.ts';
 import { openStores, REDIS_PREFIX } from './gateway-stores.ts';
 import type { GatewayEvent } from '../runtime/gateway/events/schemas.ts';
+import { DependencyLinks } from '../runtime/dependency-links.ts';
 import { waitFor } from '../runtime/wait-for.ts';
 import { componentLog, log as rootLog, type Logger } from '../kernel/log.ts';
 import { registerGatewayRoutes } from '../server/gateway/routes.ts';
@@ -72,7 +73,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   };
   try {
     const metrics = createGatewayMetrics();
-    const stores = await openStores(config, log);
+    // every Redis and NATS connection of the gateway, and the chain probe, for gateway_dependency_up
+    const dependencies = new DependencyLinks();
+    const stores = await openStores(config, log, dependencies);
     cleanups.push(() => stores.close());
     const chainConn = await connectChain(config, log, processLog, options.localChain ?? null, metrics.rpc, stores.intents);
     cleanups.push(() => chainConn.stop());
@@ -81,7 +84,13 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     // with NATS the broadcast events live in a JetStream stream shared by every gateway; the
     // store's own log stays the outbox of bet commits, relayed to the stream by the leader; the
     // stream belongs to the chain connected above (another chain's is recreated, a new epoch)
-    const shared = await openSharedStream(config.NATS_URL, log, config.GW_EVENT_STREAM, { chain, outbox: stores.eventLog });
+    const shared = await openSharedStream(
+      config.NATS_URL,
+      log,
+      config.GW_EVENT_STREAM,
+      { chain, outbox: stores.eventLog },
+      config.NATS_URL ? dependencies.link('nats') : undefined,
+    );
     if (shared) cleanups.push(() => shared.close());
     const shell = createGatewayShell<GatewayEvent>({ eventLog: shared?.log ?? stores.eventLog, logger: log, answered: metrics.httpAnswered });
     await shell.events.start();
@@ -97,7 +106,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     cleanups.push(() => settlement.stop());
     const { leadership, role, liveBets, policy } = settlement;
 
-    const feed = options.feed ?? priceFeedFromEnv({ NATS_URL: config.NATS_URL }, processLog);
+    const feed = options.feed ?? priceFeedFromEnv({ NATS_URL: config.NATS_URL }, processLog, dependencies);
     const prices = await startPriceIngestion({
       feed,
       history: stores.history,
@@ -126,6 +135,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       sockets: () => shell.events.connections,
       lastTickMs: () => prices.current()?.ts,
       landing: () => chain.landing(),
+      leader: () => leadership.isLeader(),
+      relay,
+      dependencies,
     });
 
     const betDeps: BetDeps = {
@@ -162,6 +174,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       leader: () => leadership.isLeader(),
     });
     cleanups.push(async () => health.stop());
+    dependencies.probe('chain', () => health.report().checks.chain === 'UP');
 
     const history = { store: stores.betHistory, retentionDays: config.GW_HISTORY_DAYS, now: Date.now };
     registerGatewayRoutes(shell.router, { config, chain, keys: stores.keys, prices, bets: betDeps, fixed, health, history, metrics: metrics.registry, log });

@@ -140,8 +140,9 @@ export async function startSettlement(d: SettlementPhaseDeps): Promise<Settlemen
         role: leaderRole,
         log,
         hold,
+        changed: metrics.leaderChanged,
       })
-    : await soleLeadership(leaderRole, hold);
+    : await soleLeadership(leaderRole, hold, metrics.leaderChanged);
   return {
     leadership,
     role,

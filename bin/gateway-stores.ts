@@ -30,6 +30,7 @@ import type { BetEmittedEvent } from '../machines/bet-events.ts';
 import type { Logger } from '../kernel/log.ts';
 import type { GatewayConfig } from './gateway-env.ts';
 import type { GatewayEvent } from '../runtime/gateway/events/schemas.ts';
+import type { DependencyLinks } from '../runtime/dependency-links.ts';
 import { waitFor } from '../runtime/wait-for.ts';
 
 /** Prefix of every gateway key in Redis. */
@@ -53,13 +54,13 @@ export interface GatewayStores {
   close(): Promise<void>;
 }
 
-/** Opens the stores for `config`; with Redis configured, waits (logging) until it answers. */
-export async function openStores(config: GatewayConfig, log: Logger): Promise<GatewayStores> {
+/** Opens the stores for `config`; with Redis configured, waits (logging) until it answers (its connection linked in `links`). */
+export async function openStores(config: GatewayConfig, log: Logger, links?: DependencyLinks): Promise<GatewayStores> {
   const secret = resolveKeystoreSecret({ secret: config.GW_KEYSTORE_SECRET, mode: config.SMART_MODE, dataDir: config.DATA_DIR });
   log.info({ source: secret.source, file: secret.file }, 'key store secret resolved');
   const key = deriveKeystoreKey(secret.secret);
   if (config.REDIS_URL) {
-    const redis = openRedis(config.REDIS_URL, { log, name: 'gateway' });
+    const redis = openRedis(config.REDIS_URL, { log, name: 'gateway', watch: links?.link('redis') });
     await waitFor(`Redis at ${redactUrl(config.REDIS_URL)}`, () => redis.ping(), log);
     return {
       history: createRedisPriceHistory(redis, { prefix: REDIS_PREFIX }),

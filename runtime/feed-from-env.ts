@@ -16,6 +16,7 @@ import type { BookFeed, PriceFeed } from '../adapters/feed/port.ts';
 import { SyntheticBookFeed } from '../adapters/feed/synthetic-book.ts';
 import { SyntheticPriceFeed } from '../adapters/feed/synthetic-price.ts';
 import { ConfigError } from '../kernel/errors.ts';
+import type { DependencyLinks } from './dependency-links.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -26,26 +27,26 @@ export const EXCHANGE_FEEDS = ['nats', 'synthetic', 'binance'] as const;
 export const binanceWsUrl = (): v.GenericSchema<string | undefined, string> =>
   v.optional(v.pipe(v.string(), v.regex(/^wss?:\/\/[^\s/?#]+\/?$/, 'must be ws:// or wss:// host[:port], without path')), BINANCE_WS_URL);
 
-/** The gateway's SOL/USDT source: NATS `market.price.solusdt` when `NATS_URL` is set, else synthetic ticks. */
-export function priceFeedFromEnv(env: Env = process.env, logger: Logger = rootLog): PriceFeed {
+/** The gateway's SOL/USDT source: NATS `market.price.solusdt` when `NATS_URL` is set, else synthetic ticks; a NATS feed's connection is linked in `links`. */
+export function priceFeedFromEnv(env: Env = process.env, logger: Logger = rootLog, links?: DependencyLinks): PriceFeed {
   const { NATS_URL } = readEnv({ NATS_URL: natsUrl() }, env);
   if (NATS_URL) {
     logger.info({ feed: 'nats', url: NATS_URL }, 'SOL/USDT prices from NATS');
-    return new NatsPriceFeed({ url: NATS_URL, name: 'price-feed', logger });
+    return new NatsPriceFeed({ url: NATS_URL, name: 'price-feed', logger, watch: links?.link('nats') });
   }
   logger.warn({ feed: 'synthetic' }, 'NATS_URL unset: SOL/USDT prices are synthetic');
   return new SyntheticPriceFeed({ logger });
 }
 
-/** The exchange's book source, from `EXCHANGE_FEED` (default nats when `NATS_URL` is set, else synthetic). */
-export function bookFeedFromEnv(env: Env = process.env, logger: Logger = rootLog): BookFeed {
+/** The exchange's book source, from `EXCHANGE_FEED` (default nats when `NATS_URL` is set, else synthetic); a NATS feed's connection is linked in `links`. */
+export function bookFeedFromEnv(env: Env = process.env, logger: Logger = rootLog, links?: DependencyLinks): BookFeed {
   const { NATS_URL } = readEnv({ NATS_URL: natsUrl() }, env);
   const cfg = readEnv({ EXCHANGE_FEED: oneOf(EXCHANGE_FEEDS, NATS_URL ? 'nats' : 'synthetic'), BINANCE_WS_URL: binanceWsUrl() }, env);
   switch (cfg.EXCHANGE_FEED) {
     case 'nats':
       if (!NATS_URL) throw new ConfigError('NATS_URL', 'is required when EXCHANGE_FEED=nats');
       logger.info({ feed: 'nats', url: NATS_URL }, 'order books from NATS');
-      return new NatsBookFeed({ url: NATS_URL, name: 'book-feed', logger });
+      return new NatsBookFeed({ url: NATS_URL, name: 'book-feed', logger, watch: links?.link('nats') });
     case 'binance':
       logger.info({ feed: 'binance', url: cfg.BINANCE_WS_URL }, 'order books from Binance');
       return new BinanceBookFeed({ baseUrl: cfg.BINANCE_WS_URL, logger });

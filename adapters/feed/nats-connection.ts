@@ -35,9 +35,11 @@ export function describeStatus(status: Status): { level: 'debug' | 'info' | 'war
 
 /**
  * Connects to `url` with endless reconnects (1 s apart) and logs every status change.
- * Rejects, naming the URL, when the first connection cannot be made.
+ * Rejects, naming the URL, when the first connection cannot be made. `watch` is told whether the
+ * connection is up: true once connected and on each reconnect, false on a disconnect and when it
+ * closes (`runtime/dependency-links.ts`).
  */
-export async function connectNats(url: string, name: string, logger: Logger = rootLog): Promise<NatsConnection> {
+export async function connectNats(url: string, name: string, logger: Logger = rootLog, watch?: (up: boolean) => void): Promise<NatsConnection> {
   const log = componentLog(logger, 'nats', { connection: name });
   let nc: NatsConnection;
   try {
@@ -55,17 +57,24 @@ export async function connectNats(url: string, name: string, logger: Logger = ro
     throw new Error(`cannot connect to NATS at ${url}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   log.info({ server: nc.getServer() }, 'connected to NATS');
+  watch?.(true);
   (async () => {
     for await (const status of nc.status()) {
+      if (status.type === 'disconnect') watch?.(false);
+      else if (status.type === 'reconnect') watch?.(true);
       const { level, fields } = describeStatus(status);
       log[level]({ status: fields }, `NATS ${status.type}`);
     }
   })().catch((err: unknown) => log.warn({ err }, 'NATS status feed ended'));
   nc.closed().then(
     (err) => {
+      watch?.(false);
       if (err) log.error({ err }, 'NATS connection closed on error');
     },
-    (err: unknown) => log.error({ err }, 'NATS connection closed on error'),
+    (err: unknown) => {
+      watch?.(false);
+      log.error({ err }, 'NATS connection closed on error');
+    },
   );
   return nc;
 }

@@ -20,6 +20,8 @@ export type NatsFeedOptions = ({ url: string; connection?: undefined } | { conne
   /** client name shown by the server; defaults to the feed's kind */
   name?: string;
   logger?: Logger;
+  /** told whether its own connection is up (`connectNats`) */
+  watch?: (up: boolean) => void;
 };
 
 /** Subscribes to fixed subjects and hands decoded values to listeners. */
@@ -50,7 +52,7 @@ class NatsSubjectsFeed<T> {
 
   private async subscribe(): Promise<void> {
     if (this.nc) return;
-    const nc = this.options.connection ?? (await connectNats(this.options.url, this.options.name ?? this.kind, this.log));
+    const nc = this.options.connection ?? (await connectNats(this.options.url, this.options.name ?? this.kind, this.log, this.options.watch));
     this.nc = nc;
     this.subs = this.subjects.map((subject) =>
       nc.subscribe(subject, {

@@ -1,8 +1,8 @@
 /**
  * The exchange's Prometheus metrics (`GET /actuator/prometheus` on the management port), in a
  * registry of its own with the `exchange_` prefix: orders by final status (or refusal code) and
- * their duration, idempotent replays, the age of each symbol's latest book, and the round trips
- * to the Redis ledger. No label carries an account or order id.
+ * their duration, idempotent replays, the age of each symbol's latest book, the round trips
+ * to the Redis ledger, and whether Redis and NATS are reachable. No label carries an account or order id.
  *
  * @example
  *   const metrics = createExchangeMetrics();
@@ -12,6 +12,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
+import { setDependencyGauge, type DependencyLinks } from '../dependency-links.ts';
 import { LATENCY_BUCKETS, serviceRegistry } from '../metrics.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
@@ -26,8 +27,8 @@ export interface ExchangeMetrics {
   timedRedisStore(store: ExchangeStore): ExchangeStore;
 }
 
-/** Creates the exchange's registry and metrics; `now` is the clock of book ages. */
-export function createExchangeMetrics(now: () => number = Date.now): ExchangeMetrics {
+/** Creates the exchange's registry and metrics; `now` is the clock of book ages; `dependencies` its Redis and NATS connections. */
+export function createExchangeMetrics(now: () => number = Date.now, dependencies?: DependencyLinks): ExchangeMetrics {
   const registry = serviceRegistry();
   const registers = [registry];
   const orders = new Counter({
@@ -60,6 +61,16 @@ export function createExchangeMetrics(now: () => number = Date.now): ExchangeMet
         const ts = lastBook.get(symbol);
         if (ts !== undefined) this.set({ symbol }, Math.max(0, (now() - ts) / 1000));
       }
+    },
+  });
+
+  new Gauge({
+    name: 'exchange_dependency_up',
+    help: 'Whether each dependency is reachable now (1) or not (0), as its connections know it: redis, nats',
+    labelNames: ['dependency'],
+    registers,
+    collect() {
+      setDependencyGauge(this, dependencies);
     },
   });
 

@@ -11,6 +11,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats } from '../../adapters/feed/nats-connection.ts';
 import type { Logger } from '../../kernel/log.ts';
+import type { LinkWatch } from '../dependency-links.ts';
 import { waitFor } from '../wait-for.ts';
 import { exchangeSubject, type ExchangeEvent } from './events.ts';
 
@@ -20,12 +21,12 @@ export interface ExchangeEventsPublisher {
   close(): Promise<void>;
 }
 
-/** Starts connecting to `url`; `publish` drops events (logged once per outage) until connected. */
-export function natsExchangeEvents(url: string, log: Logger): ExchangeEventsPublisher {
+/** Starts connecting to `url`; `publish` drops events (logged once per outage) until connected; `watch` follows the connection. */
+export function natsExchangeEvents(url: string, log: Logger, watch?: LinkWatch): ExchangeEventsPublisher {
   let nc: NatsConnection | null = null;
   let closed = false;
   let dropping = false;
-  const connecting = waitFor(`NATS at ${url} (exchange events)`, () => connectNats(url, 'exchange-events', log), log).then((c) => {
+  const connecting = waitFor(`NATS at ${url} (exchange events)`, () => connectNats(url, 'exchange-events', log, watch), log).then((c) => {
     if (closed)
       c.close().catch(() => undefined); // closing a connection nobody uses
     else nc = c;

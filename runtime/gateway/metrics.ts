@@ -2,7 +2,9 @@
  * The gateway's Prometheus metrics (`GET /metrics`), in a registry of its own with the
  * `gateway_` prefix. Counters are moved by the runtime as things happen (bets placed, events
  * of settled bets, HTTP answers, chain RPC calls); gauges that describe the present (sockets,
- * live actors by state, price age) are read when scraped. No label carries a bet id or an address.
+ * live actors by state, price age) are read when scraped, and so are the standing gauges alerts
+ * read (`standing-metrics.ts`: bets past expiry, leader, relay lag, dependencies). No label
+ * carries a bet id or an address.
  *
  * @example
  *   const metrics = createGatewayMetrics();
@@ -15,10 +17,11 @@ import type { LandingReport } from '../../adapters/chain/port.ts';
 import type { BetEmittedEvent } from '../../machines/bet-events.ts';
 import { LATENCY_BUCKETS, serviceRegistry } from '../metrics.ts';
 import type { LiveBetStats } from './bets/live-bets.ts';
+import { standingMetrics, type GatewayStanding } from './standing-metrics.ts';
 import { stateName } from './bets/state-name.ts';
 
-/** What the scrape-time gauges read from the running gateway. */
-export interface LiveGatewayState {
+/** What the scrape-time gauges read from the running gateway (the standing ones: `standing-metrics.ts`). */
+export interface LiveGatewayState extends GatewayStanding {
   /** open WebSocket connections */
   sockets: () => number;
   /** ts (unix ms) of the newest SOL tick; undefined before the first */
@@ -26,12 +29,11 @@ export interface LiveGatewayState {
   /** live bet series and the runtime's failure counters */
   actors: {
     seriesIds(): string[];
-    summaryOf(seriesId: string): { value: unknown } | undefined;
+    summaryOf(seriesId: string): { value: unknown; expireTime: number } | undefined;
     stats(): LiveBetStats;
   };
   /** the chain adapter's landing engine, when it has one */
   landing?: () => LandingReport;
-  now?: () => number;
 }
 
 /** Metrics of one gateway. */
@@ -49,6 +51,8 @@ export interface GatewayMetrics {
   rpc(method: string, seconds: number, failed: boolean): void;
   /** connects the scrape-time gauges to the running gateway */
   observeLive(state: LiveGatewayState): void;
+  /** this node became the leader (true) or stopped being it (false) */
+  leaderChanged(leading: boolean): void;
 }
 
 /** Creates the gateway's registry and metrics. */
@@ -141,6 +145,7 @@ export function createGatewayMetrics(): GatewayMetrics {
   });
 
   followLanding(registers, () => live?.landing?.());
+  const standing = standingMetrics(registers, () => live);
 
   // expiry (unix s) of each bet seen open, until its settlement is observed
   const expiries = new Map<string, number>();
@@ -175,6 +180,7 @@ export function createGatewayMetrics(): GatewayMetrics {
     observeLive(state) {
       live = state;
     },
+    leaderChanged: standing.leaderChanged,
   };
 }
 

@@ -100,9 +100,10 @@ export function commitArgs(expectedVersion: number, c: CommitText): string[] {
  * Connects to `url` and returns the store (the connection is closed by `close`). The client is
  * made for outages (`../redis/client.ts`): while Redis is down every call rejects with
  * RedisUnavailable within 2 s, and a write that reaches Redis after its deadline writes nothing.
+ * `watch` follows the connection (`openRedis`).
  */
-export function createRedisExchangeStore(url: string, prefix = 'exchange', log: Logger = rootLog): ExchangeStore {
-  const redis = openRedis(url, { log, name: 'exchange' });
+export function createRedisExchangeStore(url: string, prefix = 'exchange', log: Logger = rootLog, watch?: (up: boolean) => void): ExchangeStore {
+  const redis = openRedis(url, { log, name: 'exchange', watch });
   const names = `${prefix}:names`;
   const accounts = `${prefix}:accounts`;
   const allOpen = `${prefix}:open-orders`;

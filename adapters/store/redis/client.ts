@@ -55,6 +55,8 @@ export interface OpenRedisOptions {
   commandTimeoutMs?: number;
   /** extra ioredis options (tests) */
   redis?: RedisOptions;
+  /** told when the connection is ready (true) and when it closes (false): `runtime/dependency-links.ts` */
+  watch?: (up: boolean) => void;
 }
 
 /** A guarded client: the same ioredis API, rejections mapped to RedisUnavailable. */
@@ -95,7 +97,9 @@ export function openRedis(url: string, options: OpenRedisOptions): GuardedRedis 
     if (!down) log.warn({ err: err.message, redis: redactUrl(url) }, 'redis connection lost; commands fail with 503 until it is back');
     down = true;
   });
+  client.on('close', () => options.watch?.(false));
   client.on('ready', () => {
+    options.watch?.(true);
     everReady = true;
     if (down) log.info({ redis: redactUrl(url) }, 'redis reachable again');
     down = false;

@@ -75,4 +75,29 @@ describe('OutboxRelay', () => {
     await relay.stop();
     expect(stream.relayed.map((r) => r.dedupId)).toEqual(['bet:9:bet_closed']);
   });
+
+  it('reports its lag and backlog: both grow while the stream refuses, and fall back once it takes the events', async () => {
+    const outbox = createMemoryEventLog<E>();
+    const stream = fakeStream();
+    const relay = new OutboxRelay<E>({ outbox, stream, dedupIdOf: (e) => `bet:${e.id}:${e.type}`, log, pollMs: 10 });
+    expect(relay.lagSeconds()).toBe(0); // not relaying: a follower
+    expect(await relay.backlog()).toBe(0);
+    await relay.start();
+    await outbox.append({ type: 'bet_open', id: '1' });
+    relay.kick();
+    await until(() => stream.relayed.length === 1);
+    stream.fail(true);
+    for (const id of ['2', '3']) await outbox.append({ type: 'bet_open', id });
+    relay.kick();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(relay.lagSeconds()).toBeGreaterThanOrEqual(0.25);
+    expect(await relay.backlog()).toBe(2);
+    stream.fail(false);
+    await until(() => stream.relayed.length === 3);
+    await until(() => relay.lagSeconds() < 0.25);
+    expect(relay.lagSeconds()).toBeLessThan(0.25);
+    expect(await relay.backlog()).toBe(0);
+    await relay.stop();
+    expect(relay.lagSeconds()).toBe(0);
+  });
 });

@@ -10,6 +10,7 @@
  *   const relay = new OutboxRelay({ outbox: stores.eventLog, stream, log });
  *   await relay.start(); // leader only
  *   relay.kick();        // after a local commit: relay now rather than at the next poll
+ *   relay.lagSeconds();  // since the relay last found nothing left to relay (docs/operations.md#metrics)
  */
 import type { JetStreamEventLog } from '../../../adapters/store/event-log/jetstream.ts';
 import type { EventLog, LoggedEvent, Sequenced } from '../../../adapters/store/event-log/port.ts';
@@ -39,12 +40,17 @@ export class OutboxRelay<E extends LoggedEvent> implements LeaderRole {
   private wake: (() => void) | null = null;
   private kicked = false;
   private idleWaiter: (() => void) | null = null;
+  /** the outbox seq of the last event relayed, once known */
+  private cursor: number | null = null;
+  /** when (performance.now ms) a pass last found the outbox relayed to its end; null when not running */
+  private caughtUpAt: number | null = null;
 
   constructor(private readonly deps: OutboxRelayDeps<E>) {}
 
   async start(): Promise<void> {
     await this.stop();
     this.running = true;
+    this.caughtUpAt = performance.now();
     this.loop = this.run();
   }
 
@@ -57,6 +63,22 @@ export class OutboxRelay<E extends LoggedEvent> implements LeaderRole {
     this.wake?.();
     await this.loop;
     this.loop = null;
+    this.caughtUpAt = null;
+    this.cursor = null;
+  }
+
+  /**
+   * Seconds since a pass last found every committed event relayed: an event not relayed yet was
+   * committed at most this long ago. 0 when this node does not relay (a follower).
+   */
+  lagSeconds(): number {
+    return this.caughtUpAt === null ? 0 : (performance.now() - this.caughtUpAt) / 1000;
+  }
+
+  /** Committed events not relayed yet (one read of the outbox's last seq); 0 when this node does not relay. */
+  async backlog(): Promise<number> {
+    if (this.cursor === null) return 0;
+    return Math.max(0, (await this.deps.outbox.lastSeq()) - this.cursor);
   }
 
   /** Resolves once a pass finds nothing new after the last kick. */
@@ -88,7 +110,7 @@ export class OutboxRelay<E extends LoggedEvent> implements LeaderRole {
   }
 
   /** Where to resume: the outbox seq of the last relayed event, unless the outbox started over below it. */
-  private async cursor(): Promise<number> {
+  private async resumeAt(): Promise<number> {
     const [relayed, last] = await Promise.all([this.deps.stream.lastOutboxSeq(), this.deps.outbox.lastSeq()]);
     if (relayed > last) {
       this.deps.log.warn({ relayed, outboxLast: last }, 'the outbox numbers below what the stream holds (store wiped?): relaying all it holds');
@@ -99,22 +121,22 @@ export class OutboxRelay<E extends LoggedEvent> implements LeaderRole {
 
   private async run(): Promise<void> {
     const { outbox, stream, log } = this.deps;
-    let cursor: number | null = null;
     let failing = false;
     while (this.running) {
       try {
-        cursor ??= await this.cursor();
+        this.cursor ??= await this.resumeAt();
         this.kicked = false;
-        const page = await outbox.readSince(cursor, PAGE);
+        const page = await outbox.readSince(this.cursor, PAGE);
         for (const event of page) {
           if (!this.running) return;
           await stream.appendFromOutbox(event, event.seq, this.deps.dedupIdOf(event));
-          cursor = event.seq;
+          this.cursor = event.seq;
         }
-        if (page.length > 0) await stream.markRelayed(cursor);
-        if (failing) log.info({ cursor }, 'event stream reachable again; relaying the outbox');
+        if (page.length > 0) await stream.markRelayed(this.cursor);
+        if (failing) log.info({ cursor: this.cursor }, 'event stream reachable again; relaying the outbox');
         failing = false;
         if (page.length < PAGE) {
+          this.caughtUpAt = performance.now();
           if (!this.kicked) {
             this.idleWaiter?.();
             this.idleWaiter = null;
@@ -122,7 +144,7 @@ export class OutboxRelay<E extends LoggedEvent> implements LeaderRole {
           await this.pause(this.deps.pollMs ?? 100);
         }
       } catch (err) {
-        if (!failing) log.error({ err: message(err), cursor }, 'outbox not relayed to the event stream; retrying');
+        if (!failing) log.error({ err: message(err), cursor: this.cursor }, 'outbox not relayed to the event stream; retrying');
         failing = true;
         await this.pause(RETRY_MS);
       }

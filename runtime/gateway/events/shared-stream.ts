@@ -14,6 +14,7 @@ import { connectNats } from '../../../adapters/feed/nats-connection.ts';
 import { openJetStreamEventLog, type JetStreamEventLog } from '../../../adapters/store/event-log/jetstream.ts';
 import type { EventLog, Sequenced } from '../../../adapters/store/event-log/port.ts';
 import type { Logger } from '../../../kernel/log.ts';
+import type { LinkWatch } from '../../dependency-links.ts';
 import { waitFor } from '../../wait-for.ts';
 import { GatewayEventSchema, type GatewayEvent } from './schemas.ts';
 import { adoptsWhenRelayedFrom, reportOwnership } from './stream-ownership.ts';
@@ -51,11 +52,18 @@ export const streamNameOf = (subjectPrefix: string): string => subjectPrefix.toU
  * Opens the shared stream when `natsUrl` is set; null otherwise. `subjectPrefix` (GW_EVENT_STREAM)
  * names the deployment's stream: gateways of one deployment share it; another deployment on the
  * same NATS takes its own, or each start of the one would take the stream from the other.
+ * `watch` follows the stream's connection (`runtime/dependency-links.ts`).
  */
-export async function openSharedStream(natsUrl: string | undefined, log: Logger, subjectPrefix: string, owner: StreamOwnerSide): Promise<SharedStream | null> {
+export async function openSharedStream(
+  natsUrl: string | undefined,
+  log: Logger,
+  subjectPrefix: string,
+  owner: StreamOwnerSide,
+  watch?: LinkWatch,
+): Promise<SharedStream | null> {
   if (!natsUrl) return null;
   const genesis = await waitFor("the chain (its genesis hash names the event stream's owner)", () => owner.chain.genesisHash(), log);
-  const nc = await waitFor(`NATS at ${natsUrl} (event stream)`, () => connectNats(natsUrl, 'gateway-events', log), log);
+  const nc = await waitFor(`NATS at ${natsUrl} (event stream)`, () => connectNats(natsUrl, 'gateway-events', log, watch), log);
   try {
     const stream = streamNameOf(subjectPrefix);
     const claim = randomUUID(); // one per start: a retried open carries on its own claim

@@ -45,15 +45,25 @@ describe('lease leadership', () => {
     await lb.stop();
   });
 
-  it('a leader whose lease was taken stops its role', async () => {
+  it('a leader whose lease was taken stops its role, and says it was elected and lost', async () => {
     const key = `${redis.prefix()}leader`;
     const a = recordingRole();
-    const la = startLeaseLeadership({ lease: createRedisLease(redis.redis(), { key, node: 'a', ttlMs: 300 }), role: a.role, log });
+    const changes: boolean[] = [];
+    const la = startLeaseLeadership({
+      lease: createRedisLease(redis.redis(), { key, node: 'a', ttlMs: 300 }),
+      role: a.role,
+      log,
+      changed: (leading) => changes.push(leading),
+    });
     await until(() => la.isLeader());
     await redis.redis().set(key, 'intruder:999', 'PX', 5_000);
     await until(() => !la.isLeader());
     expect(a.calls.at(-1)).toBe('stop');
+    // gateway_leader_changes_total: elected, then lost (docs/operations.md#metrics)
+    await until(() => changes.length === 2);
+    expect(changes).toEqual([true, false]);
     await la.stop();
+    expect(changes).toEqual([true, false]);
   });
 
   it('a leader stops holding the moment its lease may have passed on the monotonic clock, before any renewal says so', async () => {

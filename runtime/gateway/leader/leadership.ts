@@ -54,11 +54,19 @@ export interface Leadership {
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/** Told each time this node becomes the leader (true) or stops being it (false): `gateway_leader_changes_total`. */
+export type LeadershipChanged = (leading: boolean) => void;
+
 /** A lone gateway (no Redis): the leader at once, fence 0. */
-export async function soleLeadership(role: LeaderRole, hold: LeaseHold = new LeaseHold()): Promise<Leadership> {
+export async function soleLeadership(role: LeaderRole, hold: LeaseHold = new LeaseHold(), changed?: LeadershipChanged): Promise<Leadership> {
   hold.forever();
   await role.start(0);
-  return { isLeader: () => true, holds: () => hold.holds(), fence: () => 0, stop: () => role.stop() };
+  changed?.(true);
+  const stop = async () => {
+    changed?.(false);
+    await role.stop();
+  };
+  return { isLeader: () => true, holds: () => hold.holds(), fence: () => 0, stop };
 }
 
 /** The part of the TTL a leader counts on: what is left for clock drift and for Redis applying the TTL after we asked. */
@@ -72,6 +80,7 @@ export interface LeaseLeadershipOptions {
   now?: () => number;
   /** until when the lease surely holds; read by whatever must not act without it [a new one on performance.now] */
   hold?: LeaseHold;
+  changed?: LeadershipChanged;
 }
 
 /** Starts competing for the lease; the first attempt runs at once. */
@@ -91,6 +100,7 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
     const was = fence;
     fence = null;
     hold.lost();
+    options.changed?.(false);
     log.warn({ fence: was, why }, 'leadership lost: stopping the bet actors and the settler');
     await role.stop().catch((err: unknown) => log.error({ err: message(err) }, 'stopping the leader role failed'));
   };
@@ -121,12 +131,14 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
     lastRenewed = now();
     hold.heldFrom(asked, counted);
     log.info({ fence, node: lease.options.node, ttlMs: ttl }, `elected leader (fence ${got}): running the bet actors and the settler`);
+    options.changed?.(true);
     try {
       await role.start(got);
     } catch (err) {
       log.error({ err: message(err), fence: got }, 'starting the leader role failed; giving the lease up');
       fence = null;
       hold.lost();
+      options.changed?.(false);
       await role.stop().catch(() => undefined);
       await lease.release().catch(() => undefined);
     }
@@ -153,6 +165,7 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
       if (fence === null) return;
       fence = null;
       hold.lost();
+      options.changed?.(false);
       await role.stop().catch((err: unknown) => log.error({ err: message(err) }, 'stopping the leader role failed'));
       await lease.release().catch((err: unknown) => log.warn({ err: message(err) }, 'lease not released; it expires by its TTL'));
     },
