@@ -10,7 +10,8 @@ import { bookFeedFromEnv } from '../runtime/feed-from-env.ts';
 import { lockDataDir } from '../adapters/store/file/data-dir-lock.ts';
 import { openFileExchangeStore } from '../adapters/store/exchange/file.ts';
 import type { ExchangeStore } from '../adapters/store/exchange/port.ts';
-import { redactUrl } from '../adapters/store/redis/client.ts';
+import { targetText } from '../adapters/store/redis/target.ts';
+import type { RedisConfig } from './redis-env.ts';
 import { createRedisExchangeStore } from '../adapters/store/exchange/redis.ts';
 import { natsExchangeEvents } from '../runtime/exchange/nats-events.ts';
 import { publishingStore } from '../runtime/exchange/published-store.ts';
@@ -36,11 +37,12 @@ import { AccountEventBodySchema, type AccountEventBody } from '../runtime/exchan
 export { startExchange, exchangeEnv, exchangeEnvFields };
 export type { ExchangeOptions, RunningExchange } from './exchange-app.ts';
 
-/** Picks the ledger store: Redis when REDIS_URL is set, else the journal file in DATA_DIR (locked for this process). */
-export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; DATA_DIR: string }): ExchangeStore {
-  if (env.REDIS_URL) {
-    log.info({ redis: redactUrl(env.REDIS_URL) }, 'exchange ledger in Redis');
-    return createRedisExchangeStore(env.REDIS_URL);
+/** Picks the ledger store: Redis when REDIS_URL or REDIS_SENTINELS is set, else the journal file in DATA_DIR (locked for this process). */
+export function exchangeStoreOf(env: { redis: RedisConfig; DATA_DIR: string }): ExchangeStore {
+  const { target, durability } = env.redis;
+  if (target) {
+    log.info({ redis: targetText(target), minReplicas: durability.minReplicas }, 'exchange ledger in Redis');
+    return createRedisExchangeStore(target, 'exchange', log, durability);
   }
   const lock = lockDataDir(env.DATA_DIR, 'exchange');
   const path = join(env.DATA_DIR, 'exchange', 'ledger.log');
@@ -55,16 +57,16 @@ export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; DATA_DIR:
   };
 }
 
-/** The Binance surface's stores: API keys and candles in Redis when REDIS_URL is set, else files in DATA_DIR/exchange. */
+/** The Binance surface's stores: API keys and candles in Redis when configured, else files in DATA_DIR/exchange. */
 export async function binanceStoresOf(env: {
-  REDIS_URL?: string | undefined;
+  redis: RedisConfig;
   DATA_DIR: string;
   EXCHANGE_API_KEY_SECRET?: string | undefined;
 }): Promise<{ apiKeys: ApiKeyStore; candles: CandleStore }> {
   const sealing = resolveApiKeyServerKey(env.EXCHANGE_API_KEY_SECRET, env.DATA_DIR);
   log.info({ source: sealing.source, file: sealing.file }, 'api key secrets are sealed at rest');
-  if (env.REDIS_URL) {
-    const redis = openRedis(env.REDIS_URL, { log, name: 'exchange-binance' });
+  if (env.redis.target) {
+    const redis = openRedis(env.redis.target, { log, name: 'exchange-binance' });
     const apiKeys = createRedisApiKeyStore(redis, sealing.key);
     return { apiKeys: { ...apiKeys, close: async () => void redis.disconnect() }, candles: createRedisCandleStore(redis) };
   }
@@ -72,10 +74,10 @@ export async function binanceStoresOf(env: {
   return { apiKeys: await openFileApiKeyStore(join(dir, 'api-keys.json'), sealing.key), candles: openFileCandleStore(join(dir, 'candles.log')) };
 }
 
-/** The account streams' logs (docs/exchange-api.md#account-stream): in Redis when REDIS_URL is set (kept across restarts), else in memory. */
-export function accountEventLogsOf(env: { REDIS_URL?: string | undefined }): AccountEventLogs<AccountEventBody> {
-  if (!env.REDIS_URL) return createMemoryAccountEventLogs();
-  const redis = openRedis(env.REDIS_URL, { log, name: 'exchange-account-events' });
+/** The account streams' logs (docs/exchange-api.md#account-stream): in Redis when configured (kept across restarts), else in memory. */
+export function accountEventLogsOf(env: { redis: RedisConfig }): AccountEventLogs<AccountEventBody> {
+  if (!env.redis.target) return createMemoryAccountEventLogs();
+  const redis = openRedis(env.redis.target, { log, name: 'exchange-account-events' });
   return createRedisAccountEventLogs(redis, { owned: true, parse: (raw) => v.parse(AccountEventBodySchema, raw) });
 }
 
