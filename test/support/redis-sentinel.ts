@@ -45,7 +45,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A short-lived client for one question; null when the node does not answer in time. */
 async function ask<T>(port: number, question: (r: Redis) => Promise<T>): Promise<T | null> {
-  const r = new Redis({ host: '127.0.0.1', port, lazyConnect: true, connectTimeout: 500, commandTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const r = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    connectTimeout: 500,
+    commandTimeout: 500,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   r.on('error', () => undefined);
   try {
     await r.connect();
@@ -58,7 +66,22 @@ async function ask<T>(port: number, question: (r: Redis) => Promise<T>): Promise
 }
 
 function dataNode(port: number, dir: string, replicaOf: number | null): Managed {
-  const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no', '--repl-diskless-sync', 'yes', '--repl-diskless-sync-delay', '0'];
+  const args = [
+    '--bind',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--repl-diskless-sync',
+    'yes',
+    '--repl-diskless-sync-delay',
+    '0',
+  ];
   if (replicaOf !== null) args.push('--replicaof', '127.0.0.1', String(replicaOf));
   return new Managed(`redis :${port}`, port, () => spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] }));
 }

@@ -101,7 +101,7 @@ export function targetText(target: string | RedisTarget): string {
 export function connectTarget(target: string | RedisTarget, options: RedisOptions): Redis {
   const t = asTarget(target);
   if (t.kind === 'url') return new Redis(t.url, options);
-  return new Redis({
+  const client = new Redis({
     failoverDetector: true,
     sentinelMaxConnections: 3,
     sentinelCommandTimeout: 1_000,
@@ -113,4 +113,7 @@ export function connectTarget(target: string | RedisTarget, options: RedisOption
     name: t.name,
     role: 'master',
   });
+  // a client closed for good (quit) also closes its connections to the sentinels, or they keep the process alive
+  client.once('end', () => client.disconnect());
+  return client;
 }
