@@ -1,5 +1,6 @@
 /** Exchange configuration, validated once at boot (docs/operations.md#processes); `--help` prints it. */
 import { EXCHANGE_FEEDS, binanceWsUrl } from '../runtime/feed-from-env.ts';
+import { redisConfigOf, redisEnvFields } from './redis-env.ts';
 import { commonEnv, describe, integer, natsUrl, optionalOneOf, optionalText, port, readEnv, text, url } from '../runtime/env.ts';
 
 /** The exchange's variables, each with its default and meaning (`--help`). */
@@ -12,13 +13,15 @@ export const exchangeEnvFields = {
   NATS_URL: describe('NATS for market.book.<SYMBOL>; journal entries and fills are published on exchange.<accountId>.journal|fill', natsUrl()),
   BINANCE_WS_URL: describe('Binance stream base URL (EXCHANGE_FEED=binance)', binanceWsUrl()),
   REDIS_URL: describe('Redis for the ledger (unset: a journal file in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
+  ...redisEnvFields,
   DATA_DIR: describe('where the embedded ledger file lives', text('.data')),
   BINANCE_WEIGHT_LIMIT: describe('request weight per client address and minute on /api/v3 before 429 (-1003)', integer(6_000, 1)),
   EXCHANGE_API_KEY_SECRET: describe('seals HMAC API key secrets at rest (unset: generated into DATA_DIR/exchange/api-keys.secret)', optionalText()),
   ...commonEnv,
 };
 
-/** Reads the exchange's own variables; throws ConfigError naming a bad one. */
+/** Reads the exchange's own variables; throws ConfigError naming a bad one. `redis`: where its Redis is (REDIS_URL or REDIS_SENTINELS), null for none. */
 export function exchangeEnv(source: Record<string, string | undefined> = process.env) {
-  return readEnv(exchangeEnvFields, source);
+  const env = readEnv(exchangeEnvFields, source);
+  return { ...env, redis: redisConfigOf(env) };
 }

@@ -10,7 +10,8 @@ import { bookFeedFromEnv } from '../runtime/feed-from-env.ts';
 import { lockDataDir } from '../adapters/store/file/data-dir-lock.ts';
 import { openFileExchangeStore } from '../adapters/store/exchange/file.ts';
 import type { ExchangeStore } from '../adapters/store/exchange/port.ts';
-import { redactUrl } from '../adapters/store/redis/client.ts';
+import { targetText } from '../adapters/store/redis/target.ts';
+import type { RedisConfig } from './redis-env.ts';
 import { createRedisExchangeStore } from '../adapters/store/exchange/redis.ts';
 import { DependencyLinks } from '../runtime/dependency-links.ts';
 import { natsExchangeEvents } from '../runtime/exchange/nats-events.ts';
@@ -37,11 +38,12 @@ import { AccountEventBodySchema, type AccountEventBody } from '../runtime/exchan
 export { startExchange, exchangeEnv, exchangeEnvFields };
 export type { ExchangeOptions, RunningExchange } from './exchange-app.ts';
 
-/** Picks the ledger store: Redis when REDIS_URL is set (its connection linked in `links`), else the journal file in DATA_DIR (locked for this process). */
-export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; DATA_DIR: string }, links?: DependencyLinks): ExchangeStore {
-  if (env.REDIS_URL) {
-    log.info({ redis: redactUrl(env.REDIS_URL) }, 'exchange ledger in Redis');
-    return createRedisExchangeStore(env.REDIS_URL, undefined, log, links?.link('redis'));
+/** Picks the ledger store: Redis when REDIS_URL or REDIS_SENTINELS is set, else the journal file in DATA_DIR (locked for this process); its connection is linked in `links`. */
+export function exchangeStoreOf(env: { redis: RedisConfig; DATA_DIR: string }, links?: DependencyLinks): ExchangeStore {
+  const { target, durability } = env.redis;
+  if (target) {
+    log.info({ redis: targetText(target), minReplicas: durability.minReplicas }, 'exchange ledger in Redis');
+    return createRedisExchangeStore(target, 'exchange', log, durability, links?.link('redis'));
   }
   const lock = lockDataDir(env.DATA_DIR, 'exchange');
   const path = join(env.DATA_DIR, 'exchange', 'ledger.log');
@@ -56,10 +58,10 @@ export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; DATA_DIR:
   };
 }
 
-/** The Binance surface's stores: API keys and candles in Redis when REDIS_URL is set, else files in DATA_DIR/exchange. */
+/** The Binance surface's stores: API keys and candles in Redis when configured, else files in DATA_DIR/exchange. */
 export async function binanceStoresOf(
   env: {
-    REDIS_URL?: string | undefined;
+    redis: RedisConfig;
     DATA_DIR: string;
     EXCHANGE_API_KEY_SECRET?: string | undefined;
   },
@@ -67,8 +69,8 @@ export async function binanceStoresOf(
 ): Promise<{ apiKeys: ApiKeyStore; candles: CandleStore }> {
   const sealing = resolveApiKeyServerKey(env.EXCHANGE_API_KEY_SECRET, env.DATA_DIR);
   log.info({ source: sealing.source, file: sealing.file }, 'api key secrets are sealed at rest');
-  if (env.REDIS_URL) {
-    const redis = openRedis(env.REDIS_URL, { log, name: 'exchange-binance', watch: links?.link('redis') });
+  if (env.redis.target) {
+    const redis = openRedis(env.redis.target, { log, name: 'exchange-binance', watch: links?.link('redis') });
     const apiKeys = createRedisApiKeyStore(redis, sealing.key);
     return { apiKeys: { ...apiKeys, close: async () => void redis.disconnect() }, candles: createRedisCandleStore(redis) };
   }
@@ -76,10 +78,10 @@ export async function binanceStoresOf(
   return { apiKeys: await openFileApiKeyStore(join(dir, 'api-keys.json'), sealing.key), candles: openFileCandleStore(join(dir, 'candles.log')) };
 }
 
-/** The account streams' logs (docs/exchange-api.md#account-stream): in Redis when REDIS_URL is set (kept across restarts), else in memory. */
-export function accountEventLogsOf(env: { REDIS_URL?: string | undefined }, links?: DependencyLinks): AccountEventLogs<AccountEventBody> {
-  if (!env.REDIS_URL) return createMemoryAccountEventLogs();
-  const redis = openRedis(env.REDIS_URL, { log, name: 'exchange-account-events', watch: links?.link('redis') });
+/** The account streams' logs (docs/exchange-api.md#account-stream): in Redis when configured (kept across restarts), else in memory. */
+export function accountEventLogsOf(env: { redis: RedisConfig }, links?: DependencyLinks): AccountEventLogs<AccountEventBody> {
+  if (!env.redis.target) return createMemoryAccountEventLogs();
+  const redis = openRedis(env.redis.target, { log, name: 'exchange-account-events', watch: links?.link('redis') });
   return createRedisAccountEventLogs(redis, { owned: true, parse: (raw) => v.parse(AccountEventBodySchema, raw) });
 }
 

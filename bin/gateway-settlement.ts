@@ -87,6 +87,23 @@ function logSettlements(log: Logger, fence: () => number | null) {
   };
 }
 
+/** Events before the outbox's last seq that the relay goes over again after a failover (the stream drops what it already holds). */
+const RELAY_REWIND = 200;
+
+/**
+ * Redis is another server than before (docs/operations.md#redis-with-sentinel): it may lack the
+ * last commits. The relay goes back to before the outbox's tail (new commits reuse lost seqs), and
+ * the leader restarts its role from the store: every live series rehydrated, open bets adopted
+ * from the chain, each expired bet settled once (the chain refuses a second close).
+ */
+async function reconcileAfterFailover(d: SettlementPhaseDeps, leadership: Leadership): Promise<void> {
+  if (d.relay) {
+    const last = await d.stores.eventLog.lastSeq().catch(() => 0);
+    d.relay.rewindTo(last - RELAY_REWIND);
+  }
+  leadership.refresh('redis failed over: the store may have lost its last commits');
+}
+
 /** Builds the phase and starts competing for leadership (at once the leader without Redis). */
 export async function startSettlement(d: SettlementPhaseDeps): Promise<SettlementPhase> {
   const { config, stores, chain, metrics, log } = d;
@@ -136,13 +153,24 @@ export async function startSettlement(d: SettlementPhaseDeps): Promise<Settlemen
   const leaderRole = allRoles(d.relay, role);
   const leadership = stores.redis
     ? startLeaseLeadership({
-        lease: createRedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }),
+        lease: createRedisLease(stores.redis, {
+          key: `${REDIS_PREFIX}leader`,
+          node: config.GW_NODE_ID,
+          ttlMs: config.GW_LEASE_TTL_MS,
+          durability: config.redis.durability,
+        }),
         role: leaderRole,
         log,
         hold,
         changed: metrics.leaderChanged,
       })
     : await soleLeadership(leaderRole, hold, metrics.leaderChanged);
+  stores.onRedisChange(
+    () =>
+      void reconcileAfterFailover(d, leadership).catch((err: unknown) =>
+        log.error({ err: err instanceof Error ? err.message : String(err) }, 'reconciliation after a redis failover failed'),
+      ),
+  );
   return {
     leadership,
     role,

@@ -1,6 +1,6 @@
 /**
  * The gateway's stores, chosen from the environment (docs/architecture.md#stores): Redis when
- * `REDIS_URL` is set (price history, event log, key store, bet snapshots survive restarts and
+ * `REDIS_URL` or `REDIS_SENTINELS` is set (price history, event log, key store, bet snapshots survive restarts and
  * are readable by an operator), otherwise one journal file and a key store file in DATA_DIR
  * (they survive kill -9 like the Redis setup: docs/architecture.md#the-embedded-journal), held by this
  * process alone (`DATA_DIR/gateway.lock`).
@@ -23,7 +23,9 @@ import type { IntentStore } from '../adapters/store/intents/port.ts';
 import { createRedisIntentStore } from '../adapters/store/intents/redis.ts';
 import type { PriceHistory } from '../adapters/store/price-history/port.ts';
 import { createRedisPriceHistory } from '../adapters/store/price-history/redis.ts';
-import { openRedis, redactUrl } from '../adapters/store/redis/client.ts';
+import { openRedis } from '../adapters/store/redis/client.ts';
+import { watchServerChanges, type ServerChange } from '../adapters/store/redis/failover.ts';
+import { targetText } from '../adapters/store/redis/target.ts';
 import type { SnapshotStore } from '../adapters/store/snapshot/port.ts';
 import { createRedisSnapshotStore } from '../adapters/store/snapshot/redis.ts';
 import type { BetEmittedEvent } from '../machines/bet-events.ts';
@@ -51,6 +53,8 @@ export interface GatewayStores {
   kind: 'redis' | 'file';
   /** the Redis connection, when the stores are in Redis (health checks) */
   redis: Redis | null;
+  /** runs `listener` each time the Redis behind the stores turns out to be another server (a failover); a no-op without Redis */
+  onRedisChange(listener: (change: ServerChange) => void): void;
   close(): Promise<void>;
 }
 
@@ -59,19 +63,29 @@ export async function openStores(config: GatewayConfig, log: Logger, links?: Dep
   const secret = resolveKeystoreSecret({ secret: config.GW_KEYSTORE_SECRET, mode: config.SMART_MODE, dataDir: config.DATA_DIR });
   log.info({ source: secret.source, file: secret.file }, 'key store secret resolved');
   const key = deriveKeystoreKey(secret.secret);
-  if (config.REDIS_URL) {
-    const redis = openRedis(config.REDIS_URL, { log, name: 'gateway', watch: links?.link('redis') });
-    await waitFor(`Redis at ${redactUrl(config.REDIS_URL)}`, () => redis.ping(), log);
+  const { target, durability } = config.redis;
+  if (target) {
+    const redis = openRedis(target, { log, name: 'gateway', watch: links?.link('redis') });
+    await waitFor(`Redis at ${targetText(target)}`, () => redis.ping(), log);
+    const listeners: Array<(change: ServerChange) => void> = [];
+    const unwatch = watchServerChanges(redis, (change) => listeners.forEach((l) => l(change)), log);
     return {
       history: createRedisPriceHistory(redis, { prefix: REDIS_PREFIX }),
       eventLog: createRedisEventLog<GatewayEvent>(redis, { prefix: REDIS_PREFIX }),
       keys: await openRedisKeyStore(redis, key, { prefix: REDIS_PREFIX }),
-      snapshots: createRedisSnapshotStore<BetEmittedEvent, BetRecord>(redis, { kind: 'bet', prefix: REDIS_PREFIX, records: redisHistoryLayout(REDIS_PREFIX) }),
+      snapshots: createRedisSnapshotStore<BetEmittedEvent, BetRecord>(redis, {
+        kind: 'bet',
+        prefix: REDIS_PREFIX,
+        records: redisHistoryLayout(REDIS_PREFIX),
+        durability,
+      }),
       betHistory: createRedisBetHistory(redis, { prefix: REDIS_PREFIX }),
       intents: createRedisIntentStore(redis, { prefix: REDIS_PREFIX }),
       kind: 'redis',
       redis,
+      onRedisChange: (listener) => void listeners.push(listener),
       close: async () => {
+        unwatch();
         await redis.quit().catch(() => undefined);
       },
     };
@@ -93,6 +107,7 @@ export async function openStores(config: GatewayConfig, log: Logger, links?: Dep
     intents,
     kind: 'file',
     redis: null,
+    onRedisChange: () => undefined,
     close: async () => {
       intents.close();
       await journal.close();

@@ -40,6 +40,8 @@ function program(io: OpsIo, done: (code: number) => void): Command {
   const cmd = new Command('ops')
     .description('Operator CLI of the betting gateway and the exchange: reads their Redis (REDIS_URL) or DATA_DIR stores')
     .addOption(new Option('--redis-url <url>', 'Redis the services use (unset: the files in DATA_DIR)').env('REDIS_URL'))
+    .addOption(new Option('--redis-sentinels <list>', 'instead of --redis-url: the Sentinels, host:port separated by commas').env('REDIS_SENTINELS'))
+    .addOption(new Option('--redis-master-name <name>', 'with --redis-sentinels: the master name they monitor').env('REDIS_MASTER_NAME'))
     .addOption(new Option('--data-dir <dir>', 'data dir of the embedded stores').env('DATA_DIR').default('.data'))
     .addOption(new Option('--rpc-url <url>', 'chain JSON-RPC').env('SOLANA_RPC_URL').default(DEFAULT_RPC_URL))
     .addOption(new Option('--nats-url <url>', 'NATS of the gateways (set: events come from their shared JetStream stream)').env('NATS_URL'))

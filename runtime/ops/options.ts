@@ -1,9 +1,10 @@
 /**
  * What the operator CLI reads, validated once at the edge (valibot): where the stores are
- * (`REDIS_URL`, else the files in `DATA_DIR`), the chain's JSON-RPC, the key prefixes the
+ * (`REDIS_URL` or `REDIS_SENTINELS`, else the files in `DATA_DIR`), the chain's JSON-RPC, the key prefixes the
  * services use, and the identifiers commands take.
  */
 import * as v from 'valibot';
+import { MasterName, SentinelList } from '../../adapters/store/redis/target.ts';
 import { OpsError } from './errors.ts';
 
 /** Default JSON-RPC url of the local chain. */
@@ -27,6 +28,8 @@ const Url = (protocols: readonly string[]) =>
 /** Global options of every command. */
 export const OpsOptions = v.object({
   redisUrl: v.optional(Url(['redis:', 'rediss:'])),
+  redisSentinels: SentinelList,
+  redisMasterName: MasterName,
   dataDir: v.pipe(v.string(), v.nonEmpty('must not be empty')),
   rpcUrl: Url(['http:', 'https:']),
   natsUrl: v.optional(Url(['nats:', 'tls:'])),

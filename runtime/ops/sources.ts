@@ -5,12 +5,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { readFileExchangeLedger } from '../../adapters/store/exchange/file.ts';
 import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
 import { createRedisExchangeStore } from '../../adapters/store/exchange/redis.ts';
-import { redactUrl } from '../../adapters/store/redis/client.ts';
+import { connectTarget, redisTargetOf, targetText, type RedisTarget } from '../../adapters/store/redis/target.ts';
+import { ConfigError } from '../../kernel/errors.ts';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { openJetStreamEventLog } from '../../adapters/store/event-log/jetstream.ts';
 import type { LoggedEvent } from '../../adapters/store/event-log/port.ts';
@@ -27,15 +28,26 @@ export type ExchangeReads = Pick<ExchangeStore, 'load' | 'listAccountIds' | 'ord
   close(): Promise<void>;
 };
 
+/** The Redis the options name (a URL, or a primary named by Sentinels), null for the files in DATA_DIR. */
+export function opsRedisTarget(o: OpsOptions): RedisTarget | null {
+  try {
+    return redisTargetOf({ REDIS_URL: o.redisUrl, REDIS_SENTINELS: o.redisSentinels, REDIS_MASTER_NAME: o.redisMasterName });
+  } catch (err) {
+    if (err instanceof ConfigError) throw new OpsError(`option: ${err.message}`);
+    throw err;
+  }
+}
+
 /** Connects to Redis, failing with an OpsError that names it when it does not answer. */
-async function connectRedis(url: string): Promise<Redis> {
-  const redis = new Redis(url, {
+async function connectRedis(target: RedisTarget): Promise<Redis> {
+  const redis = connectTarget(target, {
     lazyConnect: true,
     connectTimeout: 2_000,
     commandTimeout: 5_000,
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
     retryStrategy: () => null,
+    sentinelRetryStrategy: () => null,
   });
   let lastError: Error | null = null;
   redis.on('error', (err: Error) => (lastError = err)); // reported by connect() below
@@ -44,15 +56,16 @@ async function connectRedis(url: string): Promise<Redis> {
     await redis.ping();
   } catch (err) {
     redis.disconnect();
-    throw new OpsError(`cannot reach Redis at ${redactUrl(url)}: ${messageOf(lastError ?? err)}`, 3, { cause: err });
+    throw new OpsError(`cannot reach Redis at ${targetText(target)}: ${messageOf(lastError ?? err)}`, 3, { cause: err });
   }
   return redis;
 }
 
 /** The gateway's records (snapshots, events, retry requests); with NATS, the events of the gateways' shared stream. */
 export async function openGatewayRecords(o: OpsOptions): Promise<GatewayRecords> {
-  const records = o.redisUrl
-    ? redisGatewayRecords(await connectRedis(o.redisUrl), o.gatewayPrefix, `Redis ${redactUrl(o.redisUrl)} (prefix ${o.gatewayPrefix})`)
+  const target = opsRedisTarget(o);
+  const records = target
+    ? redisGatewayRecords(await connectRedis(target), o.gatewayPrefix, `Redis ${targetText(target)} (prefix ${o.gatewayPrefix})`)
     : fileGatewayRecords(o.dataDir);
   if (!o.natsUrl) return records;
   try {
@@ -85,14 +98,15 @@ async function openStreamEvents(natsUrl: string, subjectPrefix: string): Promise
 
 /** The exchange ledger, read-only. */
 export async function openExchangeReads(o: OpsOptions): Promise<ExchangeReads> {
-  if (o.redisUrl) {
-    (await connectRedis(o.redisUrl)).disconnect(); // reachable: the store's own client (made for outages) takes over
-    const store = createRedisExchangeStore(o.redisUrl, o.exchangePrefix, pino({ level: 'silent' }));
+  const target = opsRedisTarget(o);
+  if (target) {
+    (await connectRedis(target)).disconnect(); // reachable: the store's own client (made for outages) takes over
+    const store = createRedisExchangeStore(target, o.exchangePrefix, pino({ level: 'silent' }));
     await store.ping().catch(async (err: unknown) => {
       await store.close();
-      throw new OpsError(`cannot reach Redis at ${redactUrl(o.redisUrl ?? '')}: ${messageOf(err)}`, 3, { cause: err });
+      throw new OpsError(`cannot reach Redis at ${targetText(target)}: ${messageOf(err)}`, 3, { cause: err });
     }); // its transactions are refused until the connection is up
-    return { ...store, where: `Redis ${redactUrl(o.redisUrl)} (prefix ${o.exchangePrefix})`, close: () => store.close() };
+    return { ...store, where: `Redis ${targetText(target)} (prefix ${o.exchangePrefix})`, close: () => store.close() };
   }
   const path = join(o.dataDir, 'exchange', 'ledger.log');
   if (!existsSync(path))

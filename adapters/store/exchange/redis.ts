@@ -25,6 +25,8 @@ import { AccountJson, DecimalText, PositionJson, positionsFromJson, positionToJs
 import type { AccountRecord, EquityPoint, ExchangeStore, IdempotencyRecord, LoadedAccount, OpenEngineOrder, OrderRecord, TradeRecord } from './port.ts';
 import { COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, LOAD, SET_FEES } from './redis-scripts.ts';
 import { openRedis } from '../redis/client.ts';
+import { awaitReplicas, NO_REPLICA_WAIT, type Durability } from '../redis/durability.ts';
+import type { RedisTarget } from '../redis/target.ts';
 
 /** The account hash: the account's own fields and its balances' scalars, with the version commits check. */
 const AccountHash = v.object({
@@ -97,13 +99,27 @@ export function commitArgs(expectedVersion: number, c: CommitText): string[] {
 }
 
 /**
- * Connects to `url` and returns the store (the connection is closed by `close`). The client is
- * made for outages (`../redis/client.ts`): while Redis is down every call rejects with
- * RedisUnavailable within 2 s, and a write that reaches Redis after its deadline writes nothing.
+ * Connects to `target` (a URL, or a primary named by Sentinels) and returns the store (the
+ * connection is closed by `close`). The client is made for outages (`../redis/client.ts`): while
+ * Redis is down every call rejects with RedisUnavailable within 2 s, and a write that reaches
+ * Redis after its deadline writes nothing. With `durability.minReplicas` > 0 every write (account
+ * creation, each ledger commit, fees, deletion) is followed by WAIT on the same connection and
+ * rejects with RedisNotDurable when too few replicas took it (docs/operations.md#redis-with-sentinel).
  * `watch` follows the connection (`openRedis`).
  */
-export function createRedisExchangeStore(url: string, prefix = 'exchange', log: Logger = rootLog, watch?: (up: boolean) => void): ExchangeStore {
-  const redis = openRedis(url, { log, name: 'exchange', watch });
+export function createRedisExchangeStore(
+  target: string | RedisTarget,
+  prefix = 'exchange',
+  log: Logger = rootLog,
+  durability: Durability = NO_REPLICA_WAIT,
+  watch?: (up: boolean) => void,
+): ExchangeStore {
+  const redis = openRedis(target, { log, name: 'exchange', watch });
+  /** `out` once enough replicas hold the write that produced it (docs/decisions.md#a-commit-waits-for-a-replica). */
+  const replicated = async <T>(out: T): Promise<T> => {
+    await awaitReplicas(redis, durability);
+    return out;
+  };
   const names = `${prefix}:names`;
   const accounts = `${prefix}:accounts`;
   const allOpen = `${prefix}:open-orders`;
@@ -168,7 +184,7 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
           JSON.stringify(point),
         ],
       );
-      return out === 'created' ? 'created' : 'name_taken';
+      return out === 'created' ? replicated('created') : 'name_taken';
     },
 
     async load(id, idempotencyKey): Promise<LoadedAccount | null> {
@@ -241,7 +257,7 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
           ...(change.trades ? { trades: change.trades.map((t) => JSON.stringify(t)) } : {}),
         }),
       );
-      return out === 'committed' ? 'committed' : out === 'missing' ? 'missing' : 'conflict';
+      return out === 'committed' ? replicated('committed') : out === 'missing' ? 'missing' : 'conflict';
     },
 
     async listAccountIds() {
@@ -312,7 +328,7 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
     },
 
     async setFees(id, fees) {
-      return (await SET_FEES.run(redis, [k(id).account], [fees.feeRate.toFixed(), fees.makerFeeRate.toFixed()])) === 1;
+      return replicated((await SET_FEES.run(redis, [k(id).account], [fees.feeRate.toFixed(), fees.makerFeeRate.toFixed()])) === 1);
     },
 
     async deleteAccount(id) {
@@ -338,7 +354,7 @@ export function createRedisExchangeStore(url: string, prefix = 'exchange', log: 
         ],
         [id],
       );
-      return out === 1;
+      return replicated(out === 1);
     },
 
     async ping() {

@@ -12,6 +12,7 @@
  *   await lease.release();
  */
 import type { Redis } from 'ioredis';
+import { awaitReplicas, NO_REPLICA_WAIT, type Durability } from '../redis/durability.ts';
 import { redisScript } from '../redis/script.ts';
 
 // KEYS: lease, fence counter. ARGV: node, ttl ms. Returns the fence held by `node` (new or its own), or 0.
@@ -49,6 +50,8 @@ export interface RedisLeaseOptions {
   /** this node's id (must not contain a newline) */
   node: string;
   ttlMs: number;
+  /** replicas a take or renewal waits for, so a failover keeps the fence (docs/operations.md#redis-with-sentinel) [none] */
+  durability?: Durability;
 }
 
 /** One node's handle on a lease. */
@@ -67,8 +70,12 @@ export class RedisLease {
   /** Takes the lease when it is free (or already ours); the fence when held, null otherwise. */
   async acquire(): Promise<number | null> {
     const out = Number(await ACQUIRE.run(this.redis, [this.options.key, `${this.options.key}:fence`], [this.options.node, this.options.ttlMs]));
-    this.fence = out > 0 ? out : null;
-    return this.fence;
+    this.fence = null;
+    if (out <= 0) return null;
+    // not led on until a replica holds the fence: a promoted replica must not hand it out again
+    await awaitReplicas(this.redis, this.options.durability ?? NO_REPLICA_WAIT);
+    this.fence = out;
+    return out;
   }
 
   /** Extends the lease by its TTL; false when it is no longer ours. */
@@ -76,6 +83,7 @@ export class RedisLease {
     if (this.fence === null) return false;
     const ok = Number(await RENEW.run(this.redis, [this.options.key], [this.value(this.fence), this.options.ttlMs])) === 1;
     if (!ok) this.fence = null;
+    else await awaitReplicas(this.redis, this.options.durability ?? NO_REPLICA_WAIT);
     return ok;
   }
 

@@ -14,9 +14,10 @@
  *   const redis = openRedis('redis://127.0.0.1:6379', { log, name: 'gateway' });
  *   await redis.ping(); // RedisUnavailable while Redis is down
  */
-import { Redis, ReplyError, type RedisOptions } from 'ioredis';
+import { ReplyError, type Redis, type RedisOptions } from 'ioredis';
 import { DependencyUnavailable } from '../../../kernel/errors.ts';
 import type { Logger } from '../../../kernel/log.ts';
+import { connectTarget, targetText, type RedisTarget } from './target.ts';
 
 /** Redis did not answer in time, or is not connected. */
 export class RedisUnavailable extends DependencyUnavailable {
@@ -63,13 +64,15 @@ export interface OpenRedisOptions {
 export type GuardedRedis = Redis;
 
 /**
- * Connects to `url` (lazily: the first command connects) and returns the guarded client. Its
- * promises reject with RedisUnavailable during an outage; `multi()`/`pipeline()` results too.
+ * Connects to `target` (a URL, or a primary named by Sentinels: `./target.ts`; lazily: the first
+ * command connects) and returns the guarded client. Its promises reject with RedisUnavailable
+ * during an outage; `multi()`/`pipeline()` results too.
  */
-export function openRedis(url: string, options: OpenRedisOptions): GuardedRedis {
+export function openRedis(target: string | RedisTarget, options: OpenRedisOptions): GuardedRedis {
   const log = options.log;
   const timeoutMs = options.commandTimeoutMs ?? 2_000;
-  const client = new Redis(url, {
+  const url = targetText(target);
+  const client = connectTarget(target, {
     connectionName: options.name,
     enableOfflineQueue: false,
     commandTimeout: timeoutMs,
@@ -94,14 +97,14 @@ export function openRedis(url: string, options: OpenRedisOptions): GuardedRedis 
       }, reject);
     });
   client.on('error', (err: Error) => {
-    if (!down) log.warn({ err: err.message, redis: redactUrl(url) }, 'redis connection lost; commands fail with 503 until it is back');
+    if (!down) log.warn({ err: err.message, redis: url }, 'redis connection lost; commands fail with 503 until it is back');
     down = true;
   });
   client.on('close', () => options.watch?.(false));
   client.on('ready', () => {
     options.watch?.(true);
     everReady = true;
-    if (down) log.info({ redis: redactUrl(url) }, 'redis reachable again');
+    if (down) log.info({ redis: url }, 'redis reachable again');
     down = false;
   });
   return new Proxy(client, {

@@ -15,6 +15,7 @@
 import type { Redis } from 'ioredis';
 import { DEFAULT_EVENT_CAPACITY, type LoggedEvent, type Sequenced } from '../event-log/port.ts';
 import { redisEventLogKeys } from '../event-log/redis.ts';
+import { awaitReplicas, NO_REPLICA_WAIT, type Durability } from '../redis/durability.ts';
 import { redisScript } from '../redis/script.ts';
 import { parseOrNull, type CommitResult, type SnapshotCommit, type SnapshotStore, type StoredSnapshot } from './port.ts';
 
@@ -74,6 +75,8 @@ export interface RedisSnapshotOptions {
   finalTtlSeconds?: number;
   /** events the log keeps (approximately) */
   eventCapacity?: number;
+  /** replicas a commit waits for before it counts as done (docs/operations.md#redis-with-sentinel) [none] */
+  durability?: Durability;
 }
 
 /** Options of a store whose commits carry records. */
@@ -89,6 +92,7 @@ export class RedisSnapshotStore<E extends LoggedEvent = LoggedEvent, R = never> 
   private readonly events: { counter: string; stream: string };
   private readonly capacity: number;
   private readonly layout: RedisRecordLayout<R> | null;
+  private readonly durability: Durability;
 
   constructor(
     private readonly redis: Redis,
@@ -101,6 +105,7 @@ export class RedisSnapshotStore<E extends LoggedEvent = LoggedEvent, R = never> 
     this.finalTtl = options.finalTtlSeconds ?? 7 * 24 * 3600;
     this.events = redisEventLogKeys(prefix);
     this.capacity = options.eventCapacity ?? DEFAULT_EVENT_CAPACITY;
+    this.durability = options.durability ?? NO_REPLICA_WAIT;
   }
 
   /** The Redis key of one snapshot. */
@@ -137,6 +142,8 @@ export class RedisSnapshotStore<E extends LoggedEvent = LoggedEvent, R = never> 
     }
     const out = await COMMIT.run(this.redis, keys, args);
     if (!Array.isArray(out)) throw new Error(`snapshot commit answered ${JSON.stringify(out)}`);
+    // a retried commit ('dup') waits too: it confirms the write an earlier attempt made
+    await awaitReplicas(this.redis, this.durability);
     if (out[0] === 'dup') return { applied: false };
     return { applied: true, events: fields.map((f, i) => ({ ...f, seq: Number(out[i]) }) as Sequenced<E>) };
   }

@@ -40,8 +40,12 @@ export class OutboxRelay<E extends LoggedEvent> implements LeaderRole {
   private wake: (() => void) | null = null;
   private kicked = false;
   private idleWaiter: (() => void) | null = null;
-  /** the outbox seq of the last event relayed, once known */
+  /** the outbox seq of the last event relayed, once known (while running) */
   private cursor: number | null = null;
+  /** the outbox seq relayed last (kept across a stop and start) */
+  private position: number | null = null;
+  /** where to go on from instead, after the outbox lost its tail (a Redis failover) */
+  private rewound: number | null = null;
   /** when (performance.now ms) a pass last found the outbox relayed to its end; null when not running */
   private caughtUpAt: number | null = null;
 
@@ -109,6 +113,17 @@ export class OutboxRelay<E extends LoggedEvent> implements LeaderRole {
     });
   }
 
+  /**
+   * The outbox may have lost events after `seq` (its Redis failed over: docs/operations.md#redis-with-sentinel),
+   * and new commits take those seqs again: relay from `seq` at the latest. What is relayed twice is
+   * dropped by the stream's duplicate window (the dedup id is the event's, not the seq's).
+   */
+  rewindTo(seq: number): void {
+    this.rewound = Math.max(0, Math.min(seq, this.position ?? seq, this.rewound ?? seq));
+    this.deps.log.warn({ from: this.rewound, was: this.position }, 'outbox relay rewound: the outbox may have lost its last events');
+    this.kick();
+  }
+
   /** Where to resume: the outbox seq of the last relayed event, unless the outbox started over below it. */
   private async resumeAt(): Promise<number> {
     const [relayed, last] = await Promise.all([this.deps.stream.lastOutboxSeq(), this.deps.outbox.lastSeq()]);
@@ -124,6 +139,10 @@ export class OutboxRelay<E extends LoggedEvent> implements LeaderRole {
     let failing = false;
     while (this.running) {
       try {
+        if (this.rewound !== null) {
+          this.cursor = this.cursor === null ? this.rewound : Math.min(this.cursor, this.rewound);
+          this.rewound = null;
+        }
         this.cursor ??= await this.resumeAt();
         this.kicked = false;
         const page = await outbox.readSince(this.cursor, PAGE);
@@ -131,6 +150,7 @@ export class OutboxRelay<E extends LoggedEvent> implements LeaderRole {
           if (!this.running) return;
           await stream.appendFromOutbox(event, event.seq, this.deps.dedupIdOf(event));
           this.cursor = event.seq;
+          this.position = event.seq;
         }
         if (page.length > 0) await stream.markRelayed(this.cursor);
         if (failing) log.info({ cursor: this.cursor }, 'event stream reachable again; relaying the outbox');

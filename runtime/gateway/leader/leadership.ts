@@ -50,6 +50,12 @@ export interface Leadership {
   fence(): number | null;
   /** stops the role (when leading) and releases the lease */
   stop(): Promise<void>;
+  /**
+   * While leading: the role is stopped and started again under the same fence (its next round),
+   * rehydrating from the store — after the store may have lost writes the role holds in memory
+   * (a Redis failover: docs/operations.md#redis-with-sentinel).
+   */
+  refresh(why: string): void;
 }
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -62,11 +68,20 @@ export async function soleLeadership(role: LeaderRole, hold: LeaseHold = new Lea
   hold.forever();
   await role.start(0);
   changed?.(true);
-  const stop = async () => {
-    changed?.(false);
-    await role.stop();
+  let restarting: Promise<void> = Promise.resolve();
+  return {
+    isLeader: () => true,
+    holds: () => hold.holds(),
+    fence: () => 0,
+    stop: async () => {
+      await restarting;
+      changed?.(false);
+      await role.stop();
+    },
+    refresh: () => {
+      restarting = restarting.then(() => role.start(0)).catch(() => undefined);
+    },
   };
-  return { isLeader: () => true, holds: () => hold.holds(), fence: () => 0, stop };
 }
 
 /** The part of the TTL a leader counts on: what is left for clock drift and for Redis applying the TTL after we asked. */
@@ -95,6 +110,7 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
   const holds = () => fence !== null && hold.holds();
   let busy: Promise<void> | null = null;
   let stopped = false;
+  let refreshFor: string | null = null;
 
   const depose = async (why: string) => {
     const was = fence;
@@ -112,6 +128,7 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
         if (await lease.renew()) {
           lastRenewed = now();
           hold.heldFrom(asked, counted);
+          if (refreshFor !== null) await restart(fence, refreshFor);
         } else await depose('the lease is held by another node');
       } catch (err) {
         if (now() - lastRenewed >= (ttl * 2) / 3) await depose(`the lease could not be renewed: ${message(err)}`);
@@ -127,6 +144,8 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
       return;
     }
     if (got === null || stopped) return;
+    // a new role rehydrates from the store anyway
+    refreshFor = null;
     fence = got;
     lastRenewed = now();
     hold.heldFrom(asked, counted);
@@ -140,6 +159,18 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
       hold.lost();
       options.changed?.(false);
       await role.stop().catch(() => undefined);
+      await lease.release().catch(() => undefined);
+    }
+  };
+
+  // the lease renewed under `held`: the role starts over from the store
+  const restart = async (held: number, why: string) => {
+    refreshFor = null;
+    log.warn({ fence: held, why }, 'restarting the bet actors and the settler from the store');
+    try {
+      await role.start(held);
+    } catch (err) {
+      await depose(`restarting the leader role failed: ${message(err)}`);
       await lease.release().catch(() => undefined);
     }
   };
@@ -158,6 +189,11 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
     isLeader: holds,
     holds,
     fence: () => fence,
+    refresh(why) {
+      if (fence === null) return;
+      refreshFor = why;
+      tick();
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);

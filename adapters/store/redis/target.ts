@@ -1,0 +1,119 @@
+/**
+ * Where a service's Redis is (docs/operations.md#redis-with-sentinel): one server by URL
+ * (`REDIS_URL`), or the primary that a set of Sentinels names (`REDIS_SENTINELS` +
+ * `REDIS_MASTER_NAME`). With Sentinels the client asks them for the primary on every connect and
+ * follows `+switch-master`, so a failover is a short outage, not a reconfiguration.
+ *
+ * @example
+ *   const target = redisTargetOf({ REDIS_SENTINELS: '127.0.0.1:26379,127.0.0.1:26380', REDIS_MASTER_NAME: 'main' });
+ *   const redis = connectTarget(target!, { enableOfflineQueue: false });
+ */
+import * as v from 'valibot';
+import { Redis, type RedisOptions } from 'ioredis';
+import { ConfigError } from '../../../kernel/errors.ts';
+
+/** One Sentinel's address. */
+export interface SentinelAddress {
+  host: string;
+  port: number;
+}
+
+/** A Redis to connect to. */
+export type RedisTarget = { kind: 'url'; url: string } | { kind: 'sentinel'; sentinels: SentinelAddress[]; name: string };
+
+const HOST_PORT = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})$/;
+
+/** `host:port,host:port,...` as addresses; throws an Error saying which part is wrong. */
+export function parseSentinels(text: string): SentinelAddress[] {
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (parts.length === 0) throw new Error('must name at least one sentinel as host:port');
+  return parts.map((part) => {
+    const m = HOST_PORT.exec(part);
+    const port = Number(m?.[2]);
+    if (!m || port < 1 || port > 65_535) throw new Error(`${JSON.stringify(part)} is not host:port (e.g. 127.0.0.1:26379)`);
+    return { host: (m[1] as string).replace(/^\[|\]$/g, ''), port };
+  });
+}
+
+/** A valibot check of a Sentinel list (an env field); absent when unset. */
+export const SentinelList = v.optional(
+  v.pipe(
+    v.string(),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      try {
+        parseSentinels(dataset.value);
+      } catch (err) {
+        addIssue({ message: `must be host:port of each sentinel, separated by commas: ${(err as Error).message}` });
+      }
+    }),
+  ),
+);
+
+/** A master name as Sentinel knows it; absent when unset. */
+export const MasterName = v.optional(
+  v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]+$/, 'must be the master name the sentinels monitor (letters, digits, . _ -)')),
+);
+
+/** The variables a target is read from (already checked one by one). */
+export interface RedisTargetEnv {
+  REDIS_URL?: string | undefined;
+  REDIS_SENTINELS?: string | undefined;
+  REDIS_MASTER_NAME?: string | undefined;
+}
+
+/** The target the variables name, null when neither is set; throws ConfigError on a combination that cannot be used. */
+export function redisTargetOf(env: RedisTargetEnv): RedisTarget | null {
+  if (env.REDIS_SENTINELS) {
+    if (env.REDIS_URL)
+      throw new ConfigError('REDIS_SENTINELS', 'set either REDIS_URL (one server) or REDIS_SENTINELS (a primary named by sentinels), not both');
+    if (!env.REDIS_MASTER_NAME) throw new ConfigError('REDIS_MASTER_NAME', 'must be set with REDIS_SENTINELS (the name the sentinels monitor)');
+    return { kind: 'sentinel', sentinels: parseSentinels(env.REDIS_SENTINELS), name: env.REDIS_MASTER_NAME };
+  }
+  if (env.REDIS_MASTER_NAME) throw new ConfigError('REDIS_MASTER_NAME', 'only means something with REDIS_SENTINELS');
+  return env.REDIS_URL ? { kind: 'url', url: env.REDIS_URL } : null;
+}
+
+/** The target as a string or a target. */
+export const asTarget = (target: string | RedisTarget): RedisTarget => (typeof target === 'string' ? { kind: 'url', url: target } : target);
+
+/** The target for logs, without a password. */
+export function targetText(target: string | RedisTarget): string {
+  const t = asTarget(target);
+  if (t.kind === 'sentinel') return `sentinel master ${t.name} via ${t.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
+  try {
+    const u = new URL(t.url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return t.url;
+  }
+}
+
+/**
+ * An ioredis client for `target` with `options`. With Sentinels it connects to the primary only
+ * (never a replica), watches the sentinels for `+switch-master`, and a `READONLY` reply (a demoted
+ * primary still answering) makes it reconnect, asking the sentinels again.
+ */
+export function connectTarget(target: string | RedisTarget, options: RedisOptions): Redis {
+  const t = asTarget(target);
+  if (t.kind === 'url') return new Redis(t.url, options);
+  const client = new Redis({
+    failoverDetector: true,
+    sentinelMaxConnections: 3,
+    sentinelCommandTimeout: 1_000,
+    sentinelRetryStrategy: (attempt: number) => Math.min(100 * 2 ** Math.min(attempt, 4), 1_000),
+    // 1: reconnect (through the sentinels), never resend: the caller was already told the write failed
+    reconnectOnError: (err: Error) => (/^READONLY\b/.test(err.message) ? 1 : false),
+    ...options,
+    sentinels: t.sentinels,
+    name: t.name,
+    role: 'master',
+  });
+  // a client closed for good (quit) also closes its connections to the sentinels, or they keep the process alive
+  client.once('end', () => client.disconnect());
+  return client;
+}
