@@ -81,7 +81,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     // with NATS the broadcast events live in a JetStream stream shared by every gateway; the
     // store's own log stays the outbox of bet commits, relayed to the stream by the leader; the
     // stream belongs to the chain connected above (another chain's is recreated, a new epoch)
-    const shared = await openSharedStream(config.NATS_URL, log, config.GW_EVENT_STREAM, { chain, outbox: stores.eventLog });
+    const shared = await openSharedStream(config.NATS_URL, log, config.GW_EVENT_STREAM, { chain, outbox: stores.eventLog }, config.GW_EVENT_REPLICAS);
     if (shared) cleanups.push(() => shared.close());
     const shell = createGatewayShell<GatewayEvent>({ eventLog: shared?.log ?? stores.eventLog, logger: log, answered: metrics.httpAnswered });
     await shell.events.start();
@@ -93,7 +93,17 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const relay = shared ? new OutboxRelay<GatewayEvent>({ outbox: stores.eventLog, stream: shared.log, dedupIdOf: shared.dedupIdOf, log }) : null;
 
     const priceSource = config.NATS_URL ? 'nats:market.price.solusdt' : options.feed ? 'feed' : 'synthetic';
-    const settlement = await startSettlement({ config, stores, chain, relay, deliver: (events) => shell.events.deliver(events), metrics, priceSource, log });
+    const settlement = await startSettlement({
+      config,
+      stores,
+      chain,
+      shared,
+      relay,
+      deliver: (events) => shell.events.deliver(events),
+      metrics,
+      priceSource,
+      log,
+    });
     cleanups.push(() => settlement.stop());
     const { leadership, role, liveBets, policy } = settlement;
 

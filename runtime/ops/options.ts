@@ -4,6 +4,7 @@
  * services use, and the identifiers commands take.
  */
 import * as v from 'valibot';
+import { NatsServerList } from '../env.ts';
 import { OpsError } from './errors.ts';
 
 /** Default JSON-RPC url of the local chain. */
@@ -29,7 +30,7 @@ export const OpsOptions = v.object({
   redisUrl: v.optional(Url(['redis:', 'rediss:'])),
   dataDir: v.pipe(v.string(), v.nonEmpty('must not be empty')),
   rpcUrl: Url(['http:', 'https:']),
-  natsUrl: v.optional(Url(['nats:', 'tls:'])),
+  natsUrl: v.optional(NatsServerList),
   eventStream: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be NATS subject tokens joined by dots')),
   gatewayPrefix: v.pipe(v.string(), v.maxLength(200)),
   exchangePrefix: v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200)),

@@ -23,7 +23,7 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import { Kvm } from '@nats-io/kv';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '../../../kernel/log.ts';
-import { ensureStream, streamInfo, type StreamSpec } from './stream-config.ts';
+import { ensureReplicas, ensureStream, streamInfo, type StreamSpec } from './stream-config.ts';
 import { claimEventStream, recordedOwner, type Ownership } from './stream-owner.ts';
 import { asLoggedEvent, DEFAULT_READ_LIMIT, type AppendOptions, type EventLog, type LoggedEvent, type Sequenced } from './port.ts';
 
@@ -41,6 +41,8 @@ export interface JetStreamEventLogOptions<E extends LoggedEvent> {
   maxMsgs?: number;
   /** how long a dedup id is remembered [2 min] */
   duplicateWindowMs?: number;
+  /** copies of the stream and of its `<stream>_RELAY` bucket on a cluster's servers; one found with fewer is raised to it [1] */
+  replicas?: number;
   /** validates a record read back (default: any object with a string `type`) */
   parse?: (raw: unknown) => E;
   log?: Logger;
@@ -102,6 +104,15 @@ async function lastRelayedIn(jsm: JetStreamManager, stream: string, outboxSubjec
   return { outboxSeq: Number(m.header.get(OUTBOX_SEQ_HEADER)) || 0, fields };
 }
 
+/** Raises each stream named to `replicas` when it has fewer (see `ensureReplicas`), logging what changed. */
+async function raiseReplicas(jsm: JetStreamManager, streams: string[], replicas: number, log: Logger | undefined): Promise<void> {
+  for (const stream of streams) {
+    const change = await ensureReplicas(jsm, stream, replicas);
+    if (change.now !== change.found) log?.warn(change, `stream ${stream} had ${change.found} replica(s): raised to ${change.now}`);
+    else if (change.found > replicas) log?.info(change, `stream ${stream} has ${change.found} replicas, more than the ${replicas} asked for: kept`);
+  }
+}
+
 /** Opens (creating when missing; claiming it for `options.owner.chain` when given) the stream on `nc`; the caller owns the connection. */
 export async function openJetStreamEventLog<E extends LoggedEvent>(
   nc: NatsConnection,
@@ -119,10 +130,12 @@ export async function openJetStreamEventLog<E extends LoggedEvent>(
     maxMsgs: options.maxMsgs ?? -1,
   };
   const owner = options.owner;
-  const spec: StreamSpec = { name, subjects: [`${prefix}.>`], bounds, ...(owner ? { chain: owner.chain } : {}) };
+  const replicas = options.replicas ?? 1;
+  const spec: StreamSpec = { name, subjects: [`${prefix}.>`], bounds, replicas, ...(owner ? { chain: owner.chain } : {}) };
   const jsm = await jetstreamManager(nc);
   const js: JetStreamClient = jetstream(nc);
-  const relayKv = await new Kvm(js).create(`${name}_RELAY`, { history: 1 });
+  const relayKv = await new Kvm(js).create(`${name}_RELAY`, { history: 1, replicas });
+  if (options.replicas !== undefined) await raiseReplicas(jsm, [`KV_${name}_RELAY`], replicas, options.log);
   const keptCursor = async () => {
     const kept = await relayKv.get(CURSOR_KEY);
     return kept?.operation === 'PUT' ? Number(kept.string()) || 0 : 0;
@@ -142,6 +155,7 @@ export async function openJetStreamEventLog<E extends LoggedEvent>(
       })
     : null;
   if (!ownership) await ensureStream(jsm, spec);
+  if (options.replicas !== undefined) await raiseReplicas(jsm, [name], replicas, options.log);
   // a stream deleted while we run is recreated by the next read of its state (a new epoch),
   // unless another chain has taken it over since: then this gateway must not bring it back
   const info = async (): Promise<StreamInfo> => {

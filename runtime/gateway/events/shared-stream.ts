@@ -8,6 +8,7 @@
  *   const shared = await openSharedStream(config.NATS_URL, log, config.GW_EVENT_STREAM, { chain, outbox: stores.eventLog }); // null without NATS
  */
 import { randomUUID } from 'node:crypto';
+import type { NatsConnection } from '@nats-io/transport-node';
 import * as v from 'valibot';
 import type { ChainPort } from '../../../adapters/chain/port.ts';
 import { connectNats } from '../../../adapters/feed/nats-connection.ts';
@@ -21,6 +22,10 @@ import { adoptsWhenRelayedFrom, reportOwnership } from './stream-ownership.ts';
 /** The shared stream and its connection. */
 export interface SharedStream {
   log: JetStreamEventLog<GatewayEvent>;
+  /** the stream's connection (the leader lease's bucket lives on the same NATS) */
+  connection: NatsConnection;
+  /** the stream's name (`GW_EVENTS`): the lease's bucket is `<name>_LEADER` */
+  name: string;
   /** the dedup id of a committed event of this gateway's chain (see `dedupIdsOf`) */
   dedupIdOf(event: Sequenced<GatewayEvent>): string;
   close(): Promise<void>;
@@ -52,7 +57,13 @@ export const streamNameOf = (subjectPrefix: string): string => subjectPrefix.toU
  * names the deployment's stream: gateways of one deployment share it; another deployment on the
  * same NATS takes its own, or each start of the one would take the stream from the other.
  */
-export async function openSharedStream(natsUrl: string | undefined, log: Logger, subjectPrefix: string, owner: StreamOwnerSide): Promise<SharedStream | null> {
+export async function openSharedStream(
+  natsUrl: string | undefined,
+  log: Logger,
+  subjectPrefix: string,
+  owner: StreamOwnerSide,
+  replicas = 1,
+): Promise<SharedStream | null> {
   if (!natsUrl) return null;
   const genesis = await waitFor("the chain (its genesis hash names the event stream's owner)", () => owner.chain.genesisHash(), log);
   const nc = await waitFor(`NATS at ${natsUrl} (event stream)`, () => connectNats(natsUrl, 'gateway-events', log), log);
@@ -66,6 +77,7 @@ export async function openSharedStream(natsUrl: string | undefined, log: Logger,
           stream,
           subjectPrefix,
           parse: (raw) => v.parse(GatewayEventSchema, raw),
+          replicas,
           log,
           owner: { chain: genesis, claim, adoptUnowned: adoptsWhenRelayedFrom(owner.outbox) },
         }),
@@ -75,6 +87,8 @@ export async function openSharedStream(natsUrl: string | undefined, log: Logger,
     reportOwnership(log, opened.ownership, { stream, subjectPrefix, genesis, epoch: await opened.epoch() });
     return {
       log: opened,
+      connection: nc,
+      name: stream,
       dedupIdOf: dedupIdsOf(genesis),
       close: async () => {
         await nc.drain().catch(() => undefined);
