@@ -19,7 +19,15 @@
  *   await log.append(event, { dedupId: `price:${ts}` });
  *   const live = await log.follow(await log.lastSeq() + 1, (e) => stream.deliver([e]));
  */
-import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg, type StreamInfo } from '@nats-io/jetstream';
+import {
+  jetstream,
+  jetstreamManager,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type StreamInfo,
+} from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '../../../kernel/log.ts';
@@ -102,6 +110,72 @@ async function lastRelayedIn(jsm: JetStreamManager, stream: string, outboxSubjec
     // not JSON: an event nobody can match
   }
   return { outboxSeq: Number(m.header.get(OUTBOX_SEQ_HEADER)) || 0, fields };
+}
+
+/** A follower that received nothing this long while the stream holds more is restarted from where it stopped. */
+const FOLLOW_STALL_MS = 3_000;
+/** How long one pull of the follower waits; its idle heartbeats (half of it) tell a dead server within about this long. */
+const FOLLOW_EXPIRES_MS = 5_000;
+
+/**
+ * Follows stream `name` from `fromSeq` with an ordered consumer, recreated from the next seq when
+ * it ends or stalls (the server it lived on died: docs/operations.md#nats-cluster); every event is
+ * handed on once, in stream order.
+ */
+async function followStream<E extends LoggedEvent>(
+  s: { js: JetStreamClient; jsm: JetStreamManager; name: string; log: Logger | undefined },
+  fromSeq: number,
+  decode: (m: JsMsg) => Sequenced<E> | null,
+  onEvent: (event: Sequenced<E>) => void,
+): Promise<Following> {
+  let next = Math.max(1, fromSeq);
+  let stopped = false;
+  let current: ConsumerMessages | null = null;
+  let progress = performance.now();
+  const open = async (): Promise<ConsumerMessages> => {
+    const consumer = await s.js.consumers.get(s.name, { opt_start_seq: next });
+    return consumer.consume({ max_messages: 256, expires: FOLLOW_EXPIRES_MS });
+  };
+  current = await open();
+  const done = (async () => {
+    while (!stopped) {
+      try {
+        current ??= await open();
+        for await (const m of current) {
+          progress = performance.now();
+          if (m.seq < next) continue; // already handed on before a restart
+          next = m.seq + 1;
+          const e = decode(m);
+          if (e) onEvent(e);
+        }
+      } catch (err) {
+        s.log?.warn({ stream: s.name, next, err: err instanceof Error ? err.message : String(err) }, 'event stream follower failed; recreating it');
+      }
+      current = null;
+      if (!stopped) await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  const watchdog = setInterval(() => {
+    if (stopped || performance.now() - progress < FOLLOW_STALL_MS) return;
+    streamInfo(s.jsm, s.name).then(
+      (info) => {
+        progress = performance.now();
+        if (!info || info.state.last_seq < next || stopped) return;
+        s.log?.warn({ stream: s.name, next, last: info.state.last_seq }, 'event stream follower stalled behind the stream; recreating it');
+        void current?.close().catch(() => undefined);
+      },
+      () => undefined, // the stream does not answer either: asked again on the next beat
+    );
+  }, 1_000);
+  watchdog.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(watchdog);
+      await current?.close().catch(() => undefined);
+      await done;
+    },
+  };
 }
 
 /** Raises each stream named to `replicas` when it has fewer (see `ensureReplicas`), logging what changed. */
@@ -234,21 +308,6 @@ export async function openJetStreamEventLog<E extends LoggedEvent>(
       return (await info()).created;
     },
 
-    async follow(fromSeq, onEvent) {
-      const consumer = await js.consumers.get(name, { opt_start_seq: Math.max(1, fromSeq) });
-      const messages = await consumer.consume();
-      const done = (async () => {
-        for await (const m of messages) {
-          const e = decode(m);
-          if (e) onEvent(e);
-        }
-      })();
-      return {
-        async stop() {
-          await messages.close();
-          await done;
-        },
-      };
-    },
+    follow: (fromSeq, onEvent) => followStream({ js, jsm, name, log: options.log }, fromSeq, decode, onEvent),
   };
 }
