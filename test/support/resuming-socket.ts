@@ -39,7 +39,7 @@ export function resumingSocket(url: () => string): ResumingSocket {
       current?.close();
     },
   };
-  void (async () => {
+  (async () => {
     let first = true;
     while (!stopped) {
       const since = state.lastSeq();
@@ -70,7 +70,7 @@ export function resumingSocket(url: () => string): ResumingSocket {
       current = null;
       if (!stopped) await sleep(200);
     }
-  })();
+  })().catch(() => undefined); // every failure is caught inside: a connect that fails is tried again
   return state;
 }
 

@@ -162,7 +162,7 @@ async function followStream<E extends LoggedEvent>(
         progress = performance.now();
         if (!info || info.state.last_seq < next || stopped) return;
         s.log?.warn({ stream: s.name, next, last: info.state.last_seq }, 'event stream follower stalled behind the stream; recreating it');
-        void current?.close().catch(() => undefined);
+        current?.close().catch(() => undefined);
       },
       () => undefined, // the stream does not answer either: asked again on the next beat
     );
