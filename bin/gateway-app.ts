@@ -89,6 +89,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       log,
       config.GW_EVENT_STREAM,
       { chain, outbox: stores.eventLog },
+      config.GW_EVENT_REPLICAS,
       config.NATS_URL ? dependencies.link('nats') : undefined,
     );
     if (shared) cleanups.push(() => shared.close());
@@ -102,7 +103,17 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const relay = shared ? new OutboxRelay<GatewayEvent>({ outbox: stores.eventLog, stream: shared.log, dedupIdOf: shared.dedupIdOf, log }) : null;
 
     const priceSource = config.NATS_URL ? 'nats:market.price.solusdt' : options.feed ? 'feed' : 'synthetic';
-    const settlement = await startSettlement({ config, stores, chain, relay, deliver: (events) => shell.events.deliver(events), metrics, priceSource, log });
+    const settlement = await startSettlement({
+      config,
+      stores,
+      chain,
+      shared,
+      relay,
+      deliver: (events) => shell.events.deliver(events),
+      metrics,
+      priceSource,
+      log,
+    });
     cleanups.push(() => settlement.stop());
     const { leadership, role, liveBets, policy } = settlement;
 

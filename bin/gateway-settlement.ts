@@ -11,13 +11,17 @@
  */
 import type { RpcChain } from '../adapters/chain/rpc-chain/index.ts';
 import { heldBettorName } from '../adapters/chain/codec.ts';
-import { createRedisLease } from '../adapters/store/lease/redis.ts';
+import { createNatsKvFenceRecord, createNatsKvLease, openLeaderBucket } from '../adapters/store/lease/nats-kv.ts';
+import type { FenceRecord, LeaderLease } from '../adapters/store/lease/port.ts';
+import { createRedisFenceRecord, createRedisLease } from '../adapters/store/lease/redis.ts';
 import type { Sequenced } from '../adapters/store/event-log/port.ts';
 import type { Logger } from '../kernel/log.ts';
 import type { BetEmittedEvent } from '../machines/bet-events.ts';
 import { CommitListeners } from '../runtime/gateway/bets/commit-listeners.ts';
 import { LiveBets, type LiveBetsOptions } from '../runtime/gateway/bets/live-bets.ts';
 import type { OutboxRelay } from '../runtime/gateway/events/outbox-relay.ts';
+import type { SharedStream } from '../runtime/gateway/events/shared-stream.ts';
+import { fenceGuard } from '../runtime/gateway/leader/fence-guard.ts';
 import type { GatewayEvent } from '../runtime/gateway/events/schemas.ts';
 import { betRecords } from '../runtime/gateway/history/records.ts';
 import { LeaseHold } from '../runtime/gateway/leader/lease-hold.ts';
@@ -35,6 +39,8 @@ export interface SettlementPhaseDeps {
   config: GatewayConfig;
   stores: GatewayStores;
   chain: RpcChain;
+  /** the shared event stream (with NATS), else null: with Redis too, the leader lease lives in its NATS */
+  shared: SharedStream | null;
   /** the shared stream's relay of the outbox (with NATS), else null */
   relay: OutboxRelay<GatewayEvent> | null;
   /** hands committed events to this node's sockets (without NATS; with it the relay does) */
@@ -104,6 +110,24 @@ async function reconcileAfterFailover(d: SettlementPhaseDeps, leadership: Leader
   leadership.refresh('redis failed over: the store may have lost its last commits');
 }
 
+/** Where the lease and the highest fence used are kept (docs/decisions.md#the-leader-lease-in-nats-kv-when-nats-is-configured), or null for a lone gateway. */
+async function leaseOf(d: SettlementPhaseDeps): Promise<{ lease: LeaderLease; fences: FenceRecord; where: string } | null> {
+  const { config, stores, shared } = d;
+  if (!stores.redis) return null; // alone on its DATA_DIR: the leader for good
+  const identity = { node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS };
+  if (shared) {
+    const bucket = `${shared.name}_LEADER`;
+    const kv = await openLeaderBucket(shared.connection, { bucket, replicas: config.GW_EVENT_REPLICAS });
+    return { lease: createNatsKvLease(kv, identity), fences: createNatsKvFenceRecord(kv), where: `NATS KV ${bucket}` };
+  }
+  const key = `${REDIS_PREFIX}leader`;
+  return {
+    lease: createRedisLease(stores.redis, { key, ...identity, durability: config.redis.durability }),
+    fences: createRedisFenceRecord(stores.redis, key),
+    where: `Redis ${key}`,
+  };
+}
+
 /** Builds the phase and starts competing for leadership (at once the leader without Redis). */
 export async function startSettlement(d: SettlementPhaseDeps): Promise<SettlementPhase> {
   const { config, stores, chain, metrics, log } = d;
@@ -111,11 +135,20 @@ export async function startSettlement(d: SettlementPhaseDeps): Promise<Settlemen
   // a paused leader resumed past its lease sends no close and starts no settlement run, before any renewal tells it so
   const hold = new LeaseHold();
   chain.guardSettlement(() => hold.holds());
+  const leasing = await leaseOf(d);
+  // checked before every close: the fence of the role (made below) that the effects run under
+  const beforeSettling = leasing ? fenceGuard({ fences: leasing.fences, fence: () => role.fence(), hold, log }) : undefined;
 
   const listeners = new CommitListeners(log);
   const options: LiveBetsOptions = {
     store: stores.snapshots,
-    effects: settlementEffects({ chain, history: stores.history, keyFor: (address) => stores.keys.get(address), now: Date.now }),
+    effects: settlementEffects({
+      chain,
+      history: stores.history,
+      keyFor: (address) => stores.keys.get(address),
+      now: Date.now,
+      ...(beforeSettling ? { beforeSettling } : {}),
+    }),
     records: betRecords({ stored: (id) => stores.betHistory.get(id), history: stores.history, source: d.priceSource, multiplierBps: multiplierOf(chain) }),
     publish: listeners.publish,
     log,
@@ -151,19 +184,9 @@ export async function startSettlement(d: SettlementPhaseDeps): Promise<Settlemen
 
   // the relay starts first and stops last: the leader's final commits are still relayed
   const leaderRole = allRoles(d.relay, role);
-  const leadership = stores.redis
-    ? startLeaseLeadership({
-        lease: createRedisLease(stores.redis, {
-          key: `${REDIS_PREFIX}leader`,
-          node: config.GW_NODE_ID,
-          ttlMs: config.GW_LEASE_TTL_MS,
-          durability: config.redis.durability,
-        }),
-        role: leaderRole,
-        log,
-        hold,
-        changed: metrics.leaderChanged,
-      })
+  if (leasing) log.info({ lease: leasing.where, ttlMs: config.GW_LEASE_TTL_MS }, `leader lease in ${leasing.where}`);
+  const leadership = leasing
+    ? startLeaseLeadership({ lease: leasing.lease, fences: leasing.fences, role: leaderRole, log, hold, changed: metrics.leaderChanged })
     : await soleLeadership(leaderRole, hold, metrics.leaderChanged);
   stores.onRedisChange(
     () =>

@@ -91,16 +91,34 @@ export function urlList(schemes: readonly string[], example: string): Field<stri
   );
 }
 
-/** A NATS server list: `nats://host:port` (or tls/ws/wss), `host:port`, comma-separated. */
+/** Whether `s` is one NATS server: `nats://host:port` (or tls/ws/wss), or `host:port`. */
+function isNatsServer(s: string): boolean {
+  return /^[^\s:/,]+:\d+$/.test(s) || isUrlOf(s, ['nats:', 'tls:', 'ws:', 'wss:']);
+}
+
+/** The first entry of a comma-separated NATS server list that is not a server, or null when every entry is one. */
+export function badNatsServer(list: string): string | null {
+  return list.split(',').find((part) => !isNatsServer(part.trim())) ?? null;
+}
+
+/** A NATS server list, as one string: one server or several separated by commas (the servers of one cluster). */
+export const NatsServerList = v.pipe(
+  v.string(),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const bad = badNatsServer(dataset.value);
+    if (bad !== null)
+      addIssue({
+        message: `must be a NATS URL such as nats://127.0.0.1:4222, or several of one cluster separated by commas (nats://a:4222,nats://b:4222); ${JSON.stringify(bad.trim())} is not one`,
+      });
+  }),
+);
+
+/** A NATS server list: `nats://host:port` (or tls/ws/wss), `host:port`, comma-separated (docs/operations.md#nats-cluster). */
 export function natsUrl(): Field<string | undefined>;
 export function natsUrl(fallback: string): Field<string>;
 export function natsUrl(fallback?: string): Field<string | undefined> {
-  const one = (s: string) => /^[^\s:/,]+:\d+$/.test(s) || isUrlOf(s, ['nats:', 'tls:', 'ws:', 'wss:']);
-  const check = v.pipe(
-    v.string(),
-    v.check((s: string) => s.split(',').every((part) => one(part.trim())), 'must be a NATS URL such as nats://127.0.0.1:4222'),
-  );
-  return fallback === undefined ? v.optional(check) : v.optional(check, fallback);
+  return fallback === undefined ? v.optional(NatsServerList) : v.optional(NatsServerList, fallback);
 }
 
 /** The variables every process reads. */

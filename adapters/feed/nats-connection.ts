@@ -2,8 +2,13 @@
  * One NATS connection with reconnect on and its typed lifecycle status sent to the logs,
  * shared by the NATS consumers and the publisher (docs/operations.md#market-data-on-nats).
  *
+ * `url` may name several servers of one cluster, comma-separated (docs/operations.md#nats-cluster):
+ * the client connects to one of them, learns the others from it, and reconnects to any that
+ * answers when the one it is on dies.
+ *
  * @example
  *   const nc = await connectNats('nats://127.0.0.1:4222', 'gateway-price-feed');
+ *   const cluster = await connectNats('nats://a:4222,nats://b:4222,nats://c:4222', 'gateway-events');
  */
 import { connect, type NatsConnection, type Status } from '@nats-io/transport-node';
 import { componentLog, log as rootLog, type Logger } from '../../kernel/log.ts';
@@ -33,18 +38,26 @@ export function describeStatus(status: Status): { level: 'debug' | 'info' | 'war
   }
 }
 
+/** The servers of a comma-separated list (`nats://a:4222, nats://b:4222`), trimmed, empty entries dropped. */
+export function natsServers(list: string): string[] {
+  return list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
 /**
- * Connects to `url` with endless reconnects (1 s apart) and logs every status change.
- * Rejects, naming the URL, when the first connection cannot be made. `watch` is told whether the
- * connection is up: true once connected and on each reconnect, false on a disconnect and when it
- * closes (`runtime/dependency-links.ts`).
+ * Connects to `url` (one server or several, comma-separated) with endless reconnects (1 s apart)
+ * and logs every status change. Rejects, naming the URL, when the first connection cannot be
+ * made. `watch` is told whether the connection is up: true once connected and on each reconnect,
+ * false on a disconnect and when it closes (`runtime/dependency-links.ts`).
  */
 export async function connectNats(url: string, name: string, logger: Logger = rootLog, watch?: (up: boolean) => void): Promise<NatsConnection> {
   const log = componentLog(logger, 'nats', { connection: name });
   let nc: NatsConnection;
   try {
     nc = await connect({
-      servers: url,
+      servers: natsServers(url),
       name,
       reconnect: true,
       maxReconnectAttempts: -1,

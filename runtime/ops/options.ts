@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { MasterName, SentinelList } from '../../adapters/store/redis/target.ts';
+import { NatsServerList } from '../env.ts';
 import { OpsError } from './errors.ts';
 
 /** Default JSON-RPC url of the local chain. */
@@ -32,7 +33,7 @@ export const OpsOptions = v.object({
   redisMasterName: MasterName,
   dataDir: v.pipe(v.string(), v.nonEmpty('must not be empty')),
   rpcUrl: Url(['http:', 'https:']),
-  natsUrl: v.optional(Url(['nats:', 'tls:'])),
+  natsUrl: v.optional(NatsServerList),
   eventStream: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be NATS subject tokens joined by dots')),
   gatewayPrefix: v.pipe(v.string(), v.maxLength(200)),
   exchangePrefix: v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200)),

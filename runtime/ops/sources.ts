@@ -13,6 +13,7 @@ import { createRedisExchangeStore } from '../../adapters/store/exchange/redis.ts
 import { connectTarget, redisTargetOf, targetText, type RedisTarget } from '../../adapters/store/redis/target.ts';
 import { ConfigError } from '../../kernel/errors.ts';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { natsServers } from '../../adapters/feed/nats-connection.ts';
 import { openJetStreamEventLog } from '../../adapters/store/event-log/jetstream.ts';
 import type { LoggedEvent } from '../../adapters/store/event-log/port.ts';
 import { streamNameOf } from '../gateway/events/shared-stream.ts';
@@ -88,7 +89,7 @@ export async function openGatewayRecords(o: OpsOptions): Promise<GatewayRecords>
 async function openStreamEvents(natsUrl: string, subjectPrefix: string): Promise<Pick<GatewayRecords, 'eventsSince' | 'close'>> {
   let nc: NatsConnection;
   try {
-    nc = await connect({ servers: natsUrl, timeout: 2_000, reconnect: false });
+    nc = await connect({ servers: natsServers(natsUrl), timeout: 2_000, reconnect: false });
   } catch (err) {
     throw new OpsError(`cannot reach NATS at ${natsUrl}: ${messageOf(err)}`, 3, { cause: err });
   }

@@ -65,6 +65,12 @@ export function clusterGateway(g: ClusterGatewaySpec): Managed {
   );
 }
 
+/** The NATS the gateways share: one server, or the servers of a cluster (`url` lists them all). */
+export interface ClusterNats {
+  url: string;
+  stop(): Promise<void>;
+}
+
 export class GatewayCluster {
   private ticker: NodeJS.Timeout | null = null;
   private price = 150;
@@ -73,17 +79,20 @@ export class GatewayCluster {
 
   private constructor(
     readonly dataDir: string,
-    readonly nats: Managed & { url: string },
+    readonly nats: ClusterNats,
     readonly redis: Managed & { url: string },
     readonly chain: Managed,
     readonly nodes: ClusterNode[],
     private readonly nc: NatsConnection,
   ) {}
 
-  /** Starts `n` gateways (ids gw-1..gw-n) with short windows; `env` goes on top of every gateway's env. */
-  static async start(n: number, env: Record<string, string> = {}): Promise<GatewayCluster> {
+  /**
+   * Starts `n` gateways (ids gw-1..gw-n) with short windows; `env` goes on top of every gateway's
+   * env; `nats` is the NATS they share [one server of their own] (stopped with the cluster).
+   */
+  static async start(n: number, env: Record<string, string> = {}, nats?: ClusterNats): Promise<GatewayCluster> {
     const dataDir = mkdtempSync(join(tmpdir(), 'gw-cluster-'));
-    const nats = await managedNats();
+    nats ??= await managedNats();
     const redis = await managedRedis();
     const { chain, chainPort } = await startClusterChain(dataDir);
     const nodes: ClusterNode[] = [];
@@ -95,7 +104,7 @@ export class GatewayCluster {
     // one at a time: the first boot initialises the contract and the key store secret
     await nodes[0]!.process.start();
     await Promise.all(nodes.slice(1).map((node) => node.process.start()));
-    const nc = await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 200 });
+    const nc = await connect({ servers: nats.url.split(','), maxReconnectAttempts: -1, reconnectTimeWait: 200 });
     const cluster = new GatewayCluster(dataDir, nats, redis, chain, nodes, nc);
     cluster.ticker = setInterval(() => {
       cluster.price *= Math.exp(0.0004 * (Math.random() - 0.5));

@@ -19,11 +19,19 @@
  *   await log.append(event, { dedupId: `price:${ts}` });
  *   const live = await log.follow(await log.lastSeq() + 1, (e) => stream.deliver([e]));
  */
-import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg, type StreamInfo } from '@nats-io/jetstream';
+import {
+  jetstream,
+  jetstreamManager,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type StreamInfo,
+} from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '../../../kernel/log.ts';
-import { ensureStream, streamInfo, type StreamSpec } from './stream-config.ts';
+import { ensureReplicas, ensureStream, streamInfo, type StreamSpec } from './stream-config.ts';
 import { claimEventStream, recordedOwner, type Ownership } from './stream-owner.ts';
 import { asLoggedEvent, DEFAULT_READ_LIMIT, type AppendOptions, type EventLog, type LoggedEvent, type Sequenced } from './port.ts';
 
@@ -41,6 +49,8 @@ export interface JetStreamEventLogOptions<E extends LoggedEvent> {
   maxMsgs?: number;
   /** how long a dedup id is remembered [2 min] */
   duplicateWindowMs?: number;
+  /** copies of the stream and of its `<stream>_RELAY` bucket on a cluster's servers; one found with fewer is raised to it [1] */
+  replicas?: number;
   /** validates a record read back (default: any object with a string `type`) */
   parse?: (raw: unknown) => E;
   log?: Logger;
@@ -102,6 +112,81 @@ async function lastRelayedIn(jsm: JetStreamManager, stream: string, outboxSubjec
   return { outboxSeq: Number(m.header.get(OUTBOX_SEQ_HEADER)) || 0, fields };
 }
 
+/** A follower that received nothing this long while the stream holds more is restarted from where it stopped. */
+const FOLLOW_STALL_MS = 3_000;
+/** How long one pull of the follower waits; its idle heartbeats (half of it) tell a dead server within about this long. */
+const FOLLOW_EXPIRES_MS = 5_000;
+
+/**
+ * Follows stream `name` from `fromSeq` with an ordered consumer, recreated from the next seq when
+ * it ends or stalls (the server it lived on died: docs/operations.md#nats-cluster); every event is
+ * handed on once, in stream order.
+ */
+async function followStream<E extends LoggedEvent>(
+  s: { js: JetStreamClient; jsm: JetStreamManager; name: string; log: Logger | undefined },
+  fromSeq: number,
+  decode: (m: JsMsg) => Sequenced<E> | null,
+  onEvent: (event: Sequenced<E>) => void,
+): Promise<Following> {
+  let next = Math.max(1, fromSeq);
+  let stopped = false;
+  let current: ConsumerMessages | null = null;
+  let progress = performance.now();
+  const open = async (): Promise<ConsumerMessages> => {
+    const consumer = await s.js.consumers.get(s.name, { opt_start_seq: next });
+    return consumer.consume({ max_messages: 256, expires: FOLLOW_EXPIRES_MS });
+  };
+  current = await open();
+  const done = (async () => {
+    while (!stopped) {
+      try {
+        current ??= await open();
+        for await (const m of current) {
+          progress = performance.now();
+          if (m.seq < next) continue; // already handed on before a restart
+          next = m.seq + 1;
+          const e = decode(m);
+          if (e) onEvent(e);
+        }
+      } catch (err) {
+        s.log?.warn({ stream: s.name, next, err: err instanceof Error ? err.message : String(err) }, 'event stream follower failed; recreating it');
+      }
+      current = null;
+      if (!stopped) await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  const watchdog = setInterval(() => {
+    if (stopped || performance.now() - progress < FOLLOW_STALL_MS) return;
+    streamInfo(s.jsm, s.name).then(
+      (info) => {
+        progress = performance.now();
+        if (!info || info.state.last_seq < next || stopped) return;
+        s.log?.warn({ stream: s.name, next, last: info.state.last_seq }, 'event stream follower stalled behind the stream; recreating it');
+        current?.close().catch(() => undefined);
+      },
+      () => undefined, // the stream does not answer either: asked again on the next beat
+    );
+  }, 1_000);
+  watchdog.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(watchdog);
+      await current?.close().catch(() => undefined);
+      await done;
+    },
+  };
+}
+
+/** Raises each stream named to `replicas` when it has fewer (see `ensureReplicas`), logging what changed. */
+async function raiseReplicas(jsm: JetStreamManager, streams: string[], replicas: number, log: Logger | undefined): Promise<void> {
+  for (const stream of streams) {
+    const change = await ensureReplicas(jsm, stream, replicas);
+    if (change.now !== change.found) log?.warn(change, `stream ${stream} had ${change.found} replica(s): raised to ${change.now}`);
+    else if (change.found > replicas) log?.info(change, `stream ${stream} has ${change.found} replicas, more than the ${replicas} asked for: kept`);
+  }
+}
+
 /** Opens (creating when missing; claiming it for `options.owner.chain` when given) the stream on `nc`; the caller owns the connection. */
 export async function openJetStreamEventLog<E extends LoggedEvent>(
   nc: NatsConnection,
@@ -119,10 +204,12 @@ export async function openJetStreamEventLog<E extends LoggedEvent>(
     maxMsgs: options.maxMsgs ?? -1,
   };
   const owner = options.owner;
-  const spec: StreamSpec = { name, subjects: [`${prefix}.>`], bounds, ...(owner ? { chain: owner.chain } : {}) };
+  const replicas = options.replicas ?? 1;
+  const spec: StreamSpec = { name, subjects: [`${prefix}.>`], bounds, replicas, ...(owner ? { chain: owner.chain } : {}) };
   const jsm = await jetstreamManager(nc);
   const js: JetStreamClient = jetstream(nc);
-  const relayKv = await new Kvm(js).create(`${name}_RELAY`, { history: 1 });
+  const relayKv = await new Kvm(js).create(`${name}_RELAY`, { history: 1, replicas });
+  if (options.replicas !== undefined) await raiseReplicas(jsm, [`KV_${name}_RELAY`], replicas, options.log);
   const keptCursor = async () => {
     const kept = await relayKv.get(CURSOR_KEY);
     return kept?.operation === 'PUT' ? Number(kept.string()) || 0 : 0;
@@ -142,6 +229,7 @@ export async function openJetStreamEventLog<E extends LoggedEvent>(
       })
     : null;
   if (!ownership) await ensureStream(jsm, spec);
+  if (options.replicas !== undefined) await raiseReplicas(jsm, [name], replicas, options.log);
   // a stream deleted while we run is recreated by the next read of its state (a new epoch),
   // unless another chain has taken it over since: then this gateway must not bring it back
   const info = async (): Promise<StreamInfo> => {
@@ -220,21 +308,6 @@ export async function openJetStreamEventLog<E extends LoggedEvent>(
       return (await info()).created;
     },
 
-    async follow(fromSeq, onEvent) {
-      const consumer = await js.consumers.get(name, { opt_start_seq: Math.max(1, fromSeq) });
-      const messages = await consumer.consume();
-      const done = (async () => {
-        for await (const m of messages) {
-          const e = decode(m);
-          if (e) onEvent(e);
-        }
-      })();
-      return {
-        async stop() {
-          await messages.close();
-          await done;
-        },
-      };
-    },
+    follow: (fromSeq, onEvent) => followStream({ js, jsm, name, log: options.log }, fromSeq, decode, onEvent),
   };
 }

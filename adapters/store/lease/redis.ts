@@ -14,6 +14,7 @@
 import type { Redis } from 'ioredis';
 import { awaitReplicas, NO_REPLICA_WAIT, type Durability } from '../redis/durability.ts';
 import { redisScript } from '../redis/script.ts';
+import type { FenceRecord, LeaderLease } from './port.ts';
 
 // KEYS: lease, fence counter. ARGV: node, ttl ms. Returns the fence held by `node` (new or its own), or 0.
 const ACQUIRE = redisScript(`
@@ -43,9 +44,18 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `);
 
+// KEYS: highest fence used. ARGV: fence. Raises the record to the fence; 1 unless a higher fence is recorded (0).
+const USE_FENCE = redisScript(`
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+local f = tonumber(ARGV[1])
+if cur > f then return 0 end
+if cur < f then redis.call('SET', KEYS[1], ARGV[1]) end
+return 1
+`);
+
 /** Which lease and who asks for it. */
 export interface RedisLeaseOptions {
-  /** the lease key; the fence counter is `<key>:fence` */
+  /** the lease key; the fence counter is `<key>:fence`, the highest fence used `<key>:fence-used` */
   key: string;
   /** this node's id (must not contain a newline) */
   node: string;
@@ -55,7 +65,7 @@ export interface RedisLeaseOptions {
 }
 
 /** One node's handle on a lease. */
-export class RedisLease {
+export class RedisLease implements LeaderLease {
   private fence: number | null = null;
 
   constructor(
@@ -99,6 +109,15 @@ export class RedisLease {
   async holder(): Promise<string | null> {
     return this.redis.get(this.options.key);
   }
+}
+
+/** The highest fence used under the lease `key` (`<key>:fence-used`). */
+export function createRedisFenceRecord(redis: Redis, key: string): FenceRecord {
+  const used = `${key}:fence-used`;
+  return {
+    use: async (fence) => Number(await USE_FENCE.run(redis, [used], [fence])) === 1,
+    highest: async () => Number(await redis.get(used)) || 0,
+  };
 }
 
 /** One node's handle on the lease `options.key` in `redis`. */

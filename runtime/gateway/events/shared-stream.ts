@@ -8,6 +8,7 @@
  *   const shared = await openSharedStream(config.NATS_URL, log, config.GW_EVENT_STREAM, { chain, outbox: stores.eventLog }); // null without NATS
  */
 import { randomUUID } from 'node:crypto';
+import type { NatsConnection } from '@nats-io/transport-node';
 import * as v from 'valibot';
 import type { ChainPort } from '../../../adapters/chain/port.ts';
 import { connectNats } from '../../../adapters/feed/nats-connection.ts';
@@ -22,6 +23,10 @@ import { adoptsWhenRelayedFrom, reportOwnership } from './stream-ownership.ts';
 /** The shared stream and its connection. */
 export interface SharedStream {
   log: JetStreamEventLog<GatewayEvent>;
+  /** the stream's connection (the leader lease's bucket lives on the same NATS) */
+  connection: NatsConnection;
+  /** the stream's name (`GW_EVENTS`): the lease's bucket is `<name>_LEADER` */
+  name: string;
   /** the dedup id of a committed event of this gateway's chain (see `dedupIdsOf`) */
   dedupIdOf(event: Sequenced<GatewayEvent>): string;
   close(): Promise<void>;
@@ -59,6 +64,7 @@ export async function openSharedStream(
   log: Logger,
   subjectPrefix: string,
   owner: StreamOwnerSide,
+  replicas = 1,
   watch?: LinkWatch,
 ): Promise<SharedStream | null> {
   if (!natsUrl) return null;
@@ -74,6 +80,7 @@ export async function openSharedStream(
           stream,
           subjectPrefix,
           parse: (raw) => v.parse(GatewayEventSchema, raw),
+          replicas,
           log,
           owner: { chain: genesis, claim, adoptUnowned: adoptsWhenRelayedFrom(owner.outbox) },
         }),
@@ -83,6 +90,8 @@ export async function openSharedStream(
     reportOwnership(log, opened.ownership, { stream, subjectPrefix, genesis, epoch: await opened.epoch() });
     return {
       log: opened,
+      connection: nc,
+      name: stream,
       dedupIdOf: dedupIdsOf(genesis),
       close: async () => {
         await nc.drain().catch(() => undefined);

@@ -17,7 +17,7 @@
  *   leadership.isLeader(); // true on one node
  *   await leadership.stop(); // stops the role, releases the lease
  */
-import type { RedisLease } from '../../../adapters/store/lease/redis.ts';
+import type { FenceRecord, LeaderLease } from '../../../adapters/store/lease/port.ts';
 import type { Logger } from '../../../kernel/log.ts';
 import { LeaseHold } from './lease-hold.ts';
 
@@ -89,7 +89,9 @@ const leaseMarginMs = (ttlMs: number): number => Math.max(50, Math.floor(ttlMs /
 
 /** Options of the lease loop. */
 export interface LeaseLeadershipOptions {
-  lease: RedisLease;
+  lease: LeaderLease;
+  /** the highest fence used: a fence taken below it (a lease store that went backwards) is given up at once */
+  fences?: FenceRecord;
   role: LeaderRole;
   log: Logger;
   now?: () => number;
@@ -146,6 +148,11 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
     if (got === null || stopped) return;
     // a new role rehydrates from the store anyway
     refreshFor = null;
+    if (options.fences && !(await options.fences.use(got).catch(() => false))) {
+      log.error({ fence: got, highest: await options.fences.highest().catch(() => null) }, 'lease taken with a fence below the highest used: given up');
+      await lease.release().catch(() => undefined);
+      return;
+    }
     fence = got;
     lastRenewed = now();
     hold.heldFrom(asked, counted);

@@ -19,6 +19,8 @@ export interface SettlementDeps {
   keyFor(address: string): Promise<Keypair | undefined>;
   /** unix ms */
   now(): number;
+  /** awaited right before any close, refund or replay is sent; throws to refuse it (a stale fence: `runtime/gateway/leader/fence-guard.ts`) */
+  beforeSettling?: (what: string) => Promise<void>;
 }
 
 /** A close found already made: the chain's outcome, and the transaction that made it when the chain can say. */
@@ -63,6 +65,7 @@ export function settlementEffects(deps: SettlementDeps): BetEffects {
     },
 
     async closeOnChain({ ref, exitPrice, refund: refundIt }) {
+      await deps.beforeSettling?.(refundIt ? 'refund' : 'close_bet');
       // the chain answers a bet already closed (a retry, another gateway) with its outcome; the program refuses a second close
       const closed = refundIt ? await refund(ref, exitPrice) : await chain.closeBet(ref, exitPrice);
       return closed.already ? alreadyClosed(chain, ref, closed) : { kind: 'closed', status: closed.status, signature: closed.signature };
@@ -76,6 +79,7 @@ export function settlementEffects(deps: SettlementDeps): BetEffects {
       if (!key) throw new Error(`the key store does not hold ${ref.bettor}; the tie cannot be replayed`);
       const entry = await entryPriceNow(history, deps.now());
       if (entry.kind !== 'price') throw new Error(`no fresh price to replay bet ${betId} (${entry.reason})`);
+      await deps.beforeSettling?.('close_bet + place_bet');
       try {
         const { placed } = await chain.closeAndReplace(ref, exitPrice, key, entry.value);
         const next = placed.bet;
