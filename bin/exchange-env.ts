@@ -1,6 +1,7 @@
 /** Exchange configuration, validated once at boot (docs/operations.md#processes); `--help` prints it. */
 import { EXCHANGE_FEEDS, binanceWsUrl } from '../runtime/feed-from-env.ts';
-import { commonEnv, describe, integer, natsUrl, optionalOneOf, optionalText, port, readEnv, text, url } from '../runtime/env.ts';
+import { commonEnv, describe, integer, natsUrl, optionalOneOf, optionalText, port, readEnv, redisClusterNodes, text, url } from '../runtime/env.ts';
+import { redisTargetOf } from '../adapters/store/redis/cluster.ts';
 
 /** The exchange's variables, each with its default and meaning (`--help`). */
 export const exchangeEnvFields = {
@@ -12,6 +13,7 @@ export const exchangeEnvFields = {
   NATS_URL: describe('NATS for market.book.<SYMBOL>; journal entries and fills are published on exchange.<accountId>.journal|fill', natsUrl()),
   BINANCE_WS_URL: describe('Binance stream base URL (EXCHANGE_FEED=binance)', binanceWsUrl()),
   REDIS_URL: describe('Redis for the ledger (unset: a journal file in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
+  REDIS_CLUSTER_NODES: redisClusterNodes(),
   DATA_DIR: describe('where the embedded ledger file lives', text('.data')),
   BINANCE_WEIGHT_LIMIT: describe('request weight per client address and minute on /api/v3 before 429 (-1003)', integer(6_000, 1)),
   EXCHANGE_API_KEY_SECRET: describe('seals HMAC API key secrets at rest (unset: generated into DATA_DIR/exchange/api-keys.secret)', optionalText()),
@@ -20,5 +22,7 @@ export const exchangeEnvFields = {
 
 /** Reads the exchange's own variables; throws ConfigError naming a bad one. */
 export function exchangeEnv(source: Record<string, string | undefined> = process.env) {
-  return readEnv(exchangeEnvFields, source);
+  const env = readEnv(exchangeEnvFields, source);
+  redisTargetOf(env); // one Redis target at most
+  return env;
 }

@@ -18,6 +18,8 @@ import { log } from '../kernel/log.ts';
 import { startExchange, type RunningExchange } from './exchange-app.ts';
 import { runService } from './process.ts';
 import { openRedis } from '../adapters/store/redis/client.ts';
+import { apiKeyPrefix, describeTarget, isClusterTarget, redisTargetOf } from '../adapters/store/redis/cluster.ts';
+import { ConfigError } from '../kernel/errors.ts';
 import { openFileApiKeyStore } from '../adapters/store/api-keys/file.ts';
 import type { ApiKeyStore } from '../adapters/store/api-keys/port.ts';
 import { createRedisApiKeyStore } from '../adapters/store/api-keys/redis.ts';
@@ -37,10 +39,12 @@ export { startExchange, exchangeEnv, exchangeEnvFields };
 export type { ExchangeOptions, RunningExchange } from './exchange-app.ts';
 
 /** Picks the ledger store: Redis when REDIS_URL is set, else the journal file in DATA_DIR (locked for this process). */
-export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; DATA_DIR: string }): ExchangeStore {
-  if (env.REDIS_URL) {
-    log.info({ redis: redactUrl(env.REDIS_URL) }, 'exchange ledger in Redis');
-    return createRedisExchangeStore(env.REDIS_URL);
+export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; REDIS_CLUSTER_NODES?: string | undefined; DATA_DIR: string }): ExchangeStore {
+  const target = redisTargetOf(env);
+  if (target) {
+    log.info({ redis: describeTarget(target, redactUrl) }, 'exchange ledger in Redis');
+    if (isClusterTarget(target)) throw new ConfigError('REDIS_CLUSTER_NODES', 'the exchange ledger needs one Redis server (REDIS_URL) for now');
+    return createRedisExchangeStore(target);
   }
   const lock = lockDataDir(env.DATA_DIR, 'exchange');
   const path = join(env.DATA_DIR, 'exchange', 'ledger.log');
@@ -55,28 +59,31 @@ export function exchangeStoreOf(env: { REDIS_URL?: string | undefined; DATA_DIR:
   };
 }
 
-/** The Binance surface's stores: API keys and candles in Redis when REDIS_URL is set, else files in DATA_DIR/exchange. */
+/** The Binance surface's stores: API keys and candles in Redis when REDIS_URL (or REDIS_CLUSTER_NODES) is set, else files in DATA_DIR/exchange. */
 export async function binanceStoresOf(env: {
   REDIS_URL?: string | undefined;
+  REDIS_CLUSTER_NODES?: string | undefined;
   DATA_DIR: string;
   EXCHANGE_API_KEY_SECRET?: string | undefined;
 }): Promise<{ apiKeys: ApiKeyStore; candles: CandleStore }> {
   const sealing = resolveApiKeyServerKey(env.EXCHANGE_API_KEY_SECRET, env.DATA_DIR);
   log.info({ source: sealing.source, file: sealing.file }, 'api key secrets are sealed at rest');
-  if (env.REDIS_URL) {
-    const redis = openRedis(env.REDIS_URL, { log, name: 'exchange-binance' });
-    const apiKeys = createRedisApiKeyStore(redis, sealing.key);
+  const target = redisTargetOf(env);
+  if (target) {
+    const redis = openRedis(target, { log, name: 'exchange-binance' });
+    const apiKeys = createRedisApiKeyStore(redis, sealing.key, apiKeyPrefix(target));
     return { apiKeys: { ...apiKeys, close: async () => void redis.disconnect() }, candles: createRedisCandleStore(redis) };
   }
   const dir = join(env.DATA_DIR, 'exchange');
   return { apiKeys: await openFileApiKeyStore(join(dir, 'api-keys.json'), sealing.key), candles: openFileCandleStore(join(dir, 'candles.log')) };
 }
 
-/** The account streams' logs (docs/exchange-api.md#account-stream): in Redis when REDIS_URL is set (kept across restarts), else in memory. */
-export function accountEventLogsOf(env: { REDIS_URL?: string | undefined }): AccountEventLogs<AccountEventBody> {
-  if (!env.REDIS_URL) return createMemoryAccountEventLogs();
-  const redis = openRedis(env.REDIS_URL, { log, name: 'exchange-account-events' });
-  return createRedisAccountEventLogs(redis, { owned: true, parse: (raw) => v.parse(AccountEventBodySchema, raw) });
+/** The account streams' logs (docs/exchange-api.md#account-stream): in Redis when REDIS_URL (or REDIS_CLUSTER_NODES) is set (kept across restarts), else in memory. */
+export function accountEventLogsOf(env: { REDIS_URL?: string | undefined; REDIS_CLUSTER_NODES?: string | undefined }): AccountEventLogs<AccountEventBody> {
+  const target = redisTargetOf(env);
+  if (!target) return createMemoryAccountEventLogs();
+  const redis = openRedis(target, { log, name: 'exchange-account-events' });
+  return createRedisAccountEventLogs(redis, { owned: true, cluster: isClusterTarget(target), parse: (raw) => v.parse(AccountEventBodySchema, raw) });
 }
 
 /** Starts the exchange from the environment. */

@@ -1,7 +1,8 @@
 /** Gateway configuration, validated once at boot (docs/operations.md#processes); `--help` prints it. */
 import { hostname } from 'node:os';
 import * as v from 'valibot';
-import { bigUint, chainFaultsEnv, commonEnv, describe, integer, natsUrl, oneOf, optionalText, port, readEnv, text, url, urlList } from '../runtime/env.ts';
+import { bigUint, chainFaultsEnv, commonEnv, describe, integer, natsUrl, oneOf, optionalText, port, readEnv, redisClusterNodes, text, url, urlList } from '../runtime/env.ts';
+import { redisTargetOf } from '../adapters/store/redis/cluster.ts';
 
 const base58Address = v.optional(v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address')));
 
@@ -28,6 +29,7 @@ export const gatewayEnv = {
   ),
   NATS_URL: describe('NATS for market.price.solusdt (unset: synthetic prices)', natsUrl()),
   REDIS_URL: describe('Redis for snapshots, events, prices, keys (unset: files in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
+  REDIS_CLUSTER_NODES: redisClusterNodes(),
   DATA_DIR: describe('where the local chain and the embedded stores keep their files', text('.data')),
   GW_NODE_ID: describe('name of this gateway in logs and /health (default: hostname-pid)', text(`${hostname()}-${process.pid}`)),
   GW_LEASE_TTL_MS: describe('with Redis: TTL of the leader lease (the leader runs the bet actors and the settler), ms', integer(5000, 100)),
@@ -58,5 +60,7 @@ export const gatewayEnv = {
 export type GatewayConfig = ReturnType<typeof readGatewayConfig>;
 
 export function readGatewayConfig(source: Record<string, string | undefined> = process.env) {
-  return readEnv(gatewayEnv, source);
+  const config = readEnv(gatewayEnv, source);
+  redisTargetOf(config); // one Redis target at most
+  return config;
 }

@@ -27,7 +27,7 @@ import type { GatewayMetrics } from '../runtime/gateway/metrics.ts';
 import { settlementEffects } from '../runtime/gateway/settlement/effects.ts';
 import { BetReclaimer } from '../runtime/gateway/settlement/reclaimer.ts';
 import { Settler, type ReplayPolicy } from '../runtime/gateway/settlement/settler.ts';
-import { REDIS_PREFIX, type GatewayStores } from './gateway-stores.ts';
+import type { GatewayStores } from './gateway-stores.ts';
 import type { GatewayConfig } from './gateway-env.ts';
 
 /** What the phase is built from. */
@@ -136,7 +136,7 @@ export async function startSettlement(d: SettlementPhaseDeps): Promise<Settlemen
   const leaderRole = allRoles(d.relay, role);
   const leadership = stores.redis
     ? startLeaseLeadership({
-        lease: createRedisLease(stores.redis, { key: `${REDIS_PREFIX}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }),
+        lease: createRedisLease(stores.redis, { key: `${stores.prefix}leader`, node: config.GW_NODE_ID, ttlMs: config.GW_LEASE_TTL_MS }),
         role: leaderRole,
         log,
         hold,

@@ -1,12 +1,12 @@
 /**
  * The gateway's stores, chosen from the environment (docs/architecture.md#stores): Redis when
- * `REDIS_URL` is set (price history, event log, key store, bet snapshots survive restarts and
- * are readable by an operator), otherwise one journal file and a key store file in DATA_DIR
+ * `REDIS_URL` or `REDIS_CLUSTER_NODES` is set (price history, event log, key store, bet snapshots
+ * survive restarts and are readable by an operator; on a cluster every key carries the hash tag
+ * `{gw}`: docs/operations.md#redis-cluster), otherwise one journal file and a key store file in DATA_DIR
  * (they survive kill -9 like the Redis setup: docs/architecture.md#the-embedded-journal), held by this
  * process alone (`DATA_DIR/gateway.lock`).
  */
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
 import { lockDataDir } from '../adapters/store/file/data-dir-lock.ts';
 import type { BetHistoryStore, BetRecord } from '../adapters/store/bet-history/port.ts';
 import { createRedisBetHistory, redisHistoryLayout } from '../adapters/store/bet-history/redis.ts';
@@ -23,7 +23,8 @@ import type { IntentStore } from '../adapters/store/intents/port.ts';
 import { createRedisIntentStore } from '../adapters/store/intents/redis.ts';
 import type { PriceHistory } from '../adapters/store/price-history/port.ts';
 import { createRedisPriceHistory } from '../adapters/store/price-history/redis.ts';
-import { openRedis, redactUrl } from '../adapters/store/redis/client.ts';
+import { openRedis, redactUrl, type RedisClient } from '../adapters/store/redis/client.ts';
+import { describeTarget, gatewayKeyPrefix, redisTargetOf } from '../adapters/store/redis/cluster.ts';
 import type { SnapshotStore } from '../adapters/store/snapshot/port.ts';
 import { createRedisSnapshotStore } from '../adapters/store/snapshot/redis.ts';
 import type { BetEmittedEvent } from '../machines/bet-events.ts';
@@ -31,9 +32,6 @@ import type { Logger } from '../kernel/log.ts';
 import type { GatewayConfig } from './gateway-env.ts';
 import type { GatewayEvent } from '../runtime/gateway/events/schemas.ts';
 import { waitFor } from '../runtime/wait-for.ts';
-
-/** Prefix of every gateway key in Redis. */
-export const REDIS_PREFIX = 'gw:';
 
 /** Everything the gateway keeps outside the chain. */
 export interface GatewayStores {
@@ -49,7 +47,9 @@ export interface GatewayStores {
   /** where they live, for the boot log */
   kind: 'redis' | 'file';
   /** the Redis connection, when the stores are in Redis (health checks) */
-  redis: Redis | null;
+  redis: RedisClient | null;
+  /** prefix of every gateway key in Redis (`gw:`, `{gw}:` on a cluster) */
+  prefix: string;
   close(): Promise<void>;
 }
 
@@ -58,18 +58,21 @@ export async function openStores(config: GatewayConfig, log: Logger): Promise<Ga
   const secret = resolveKeystoreSecret({ secret: config.GW_KEYSTORE_SECRET, mode: config.SMART_MODE, dataDir: config.DATA_DIR });
   log.info({ source: secret.source, file: secret.file }, 'key store secret resolved');
   const key = deriveKeystoreKey(secret.secret);
-  if (config.REDIS_URL) {
-    const redis = openRedis(config.REDIS_URL, { log, name: 'gateway' });
-    await waitFor(`Redis at ${redactUrl(config.REDIS_URL)}`, () => redis.ping(), log);
+  const target = redisTargetOf(config);
+  if (target) {
+    const redis = openRedis(target, { log, name: 'gateway' });
+    await waitFor(`Redis at ${describeTarget(target, redactUrl)}`, () => redis.ping(), log);
+    const prefix = gatewayKeyPrefix(target);
     return {
-      history: createRedisPriceHistory(redis, { prefix: REDIS_PREFIX }),
-      eventLog: createRedisEventLog<GatewayEvent>(redis, { prefix: REDIS_PREFIX }),
-      keys: await openRedisKeyStore(redis, key, { prefix: REDIS_PREFIX }),
-      snapshots: createRedisSnapshotStore<BetEmittedEvent, BetRecord>(redis, { kind: 'bet', prefix: REDIS_PREFIX, records: redisHistoryLayout(REDIS_PREFIX) }),
-      betHistory: createRedisBetHistory(redis, { prefix: REDIS_PREFIX }),
-      intents: createRedisIntentStore(redis, { prefix: REDIS_PREFIX }),
+      history: createRedisPriceHistory(redis, { prefix }),
+      eventLog: createRedisEventLog<GatewayEvent>(redis, { prefix }),
+      keys: await openRedisKeyStore(redis, key, { prefix }),
+      snapshots: createRedisSnapshotStore<BetEmittedEvent, BetRecord>(redis, { kind: 'bet', prefix, records: redisHistoryLayout(prefix) }),
+      betHistory: createRedisBetHistory(redis, { prefix }),
+      intents: createRedisIntentStore(redis, { prefix }),
       kind: 'redis',
       redis,
+      prefix,
       close: async () => {
         await redis.quit().catch(() => undefined);
       },
@@ -81,7 +84,7 @@ export async function openStores(config: GatewayConfig, log: Logger): Promise<Ga
   const intents = openFileIntentStore(join(config.DATA_DIR, 'gateway', 'intents.log'));
   log.info(
     { journal: path, lines: journal.lines() },
-    'REDIS_URL unset: price history, event log, bet snapshots and bet history are kept in DATA_DIR; keys in DATA_DIR/keystore.json',
+    'REDIS_URL and REDIS_CLUSTER_NODES unset: price history, event log, bet snapshots and bet history are kept in DATA_DIR; keys in DATA_DIR/keystore.json',
   );
   return {
     history: journal.history,
@@ -92,6 +95,7 @@ export async function openStores(config: GatewayConfig, log: Logger): Promise<Ga
     intents,
     kind: 'file',
     redis: null,
+    prefix: '',
     close: async () => {
       intents.close();
       await journal.close();

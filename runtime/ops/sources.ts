@@ -1,16 +1,19 @@
 /**
  * Opens what a command reads, the way the services chose it: Redis when a URL is given
- * (`REDIS_URL` / `--redis-url`), under the services' key prefixes; otherwise the files in
- * `DATA_DIR`. An unreachable Redis is an OpsError within about 2 s, not a hang.
+ * (`REDIS_URL` / `--redis-url`) or a cluster's nodes (`REDIS_CLUSTER_NODES` /
+ * `--redis-cluster-nodes`: docs/operations.md#redis-cluster), under the services' key prefixes
+ * (the gateway's is `{gw}:` on a cluster); otherwise the files in `DATA_DIR`. An unreachable
+ * Redis is an OpsError within about 2 s, not a hang.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import pino from 'pino';
 import { readFileExchangeLedger } from '../../adapters/store/exchange/file.ts';
 import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
 import { createRedisExchangeStore } from '../../adapters/store/exchange/redis.ts';
-import { redactUrl } from '../../adapters/store/redis/client.ts';
+import { redactUrl, type RedisClient } from '../../adapters/store/redis/client.ts';
+import { describeTarget, gatewayKeyPrefix, isClusterTarget, redisTargetOf, type RedisTarget } from '../../adapters/store/redis/cluster.ts';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { openJetStreamEventLog } from '../../adapters/store/event-log/jetstream.ts';
 import type { LoggedEvent } from '../../adapters/store/event-log/port.ts';
@@ -27,16 +30,21 @@ export type ExchangeReads = Pick<ExchangeStore, 'load' | 'listAccountIds' | 'ord
   close(): Promise<void>;
 };
 
+/** Where the services' Redis is, from the options (an OpsError when both a URL and cluster nodes are given). */
+function targetOf(o: OpsOptions): RedisTarget | null {
+  try {
+    return redisTargetOf({ REDIS_URL: o.redisUrl, REDIS_CLUSTER_NODES: o.redisClusterNodes });
+  } catch (err) {
+    throw new OpsError(`give either --redis-url (REDIS_URL) or --redis-cluster-nodes (REDIS_CLUSTER_NODES), not both`, 2, { cause: err });
+  }
+}
+
 /** Connects to Redis, failing with an OpsError that names it when it does not answer. */
-async function connectRedis(url: string): Promise<Redis> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 2_000,
-    commandTimeout: 5_000,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-  });
+async function connectRedis(target: RedisTarget): Promise<RedisClient> {
+  const node = { connectTimeout: 2_000, commandTimeout: 5_000, maxRetriesPerRequest: 0 };
+  const redis = isClusterTarget(target)
+    ? new Cluster([...target.cluster], { lazyConnect: true, enableOfflineQueue: false, clusterRetryStrategy: () => null, redisOptions: node })
+    : new Redis(target, { ...node, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
   let lastError: Error | null = null;
   redis.on('error', (err: Error) => (lastError = err)); // reported by connect() below
   try {
@@ -44,15 +52,17 @@ async function connectRedis(url: string): Promise<Redis> {
     await redis.ping();
   } catch (err) {
     redis.disconnect();
-    throw new OpsError(`cannot reach Redis at ${redactUrl(url)}: ${messageOf(lastError ?? err)}`, 3, { cause: err });
+    throw new OpsError(`cannot reach Redis at ${describeTarget(target, redactUrl)}: ${messageOf(lastError ?? err)}`, 3, { cause: err });
   }
   return redis;
 }
 
 /** The gateway's records (snapshots, events, retry requests); with NATS, the events of the gateways' shared stream. */
 export async function openGatewayRecords(o: OpsOptions): Promise<GatewayRecords> {
-  const records = o.redisUrl
-    ? redisGatewayRecords(await connectRedis(o.redisUrl), o.gatewayPrefix, `Redis ${redactUrl(o.redisUrl)} (prefix ${o.gatewayPrefix})`)
+  const target = targetOf(o);
+  const prefix = target ? (o.gatewayPrefix ?? gatewayKeyPrefix(target)) : '';
+  const records = target
+    ? redisGatewayRecords(await connectRedis(target), prefix, `Redis ${describeTarget(target, redactUrl)} (prefix ${prefix})`)
     : fileGatewayRecords(o.dataDir);
   if (!o.natsUrl) return records;
   try {
@@ -85,6 +95,8 @@ async function openStreamEvents(natsUrl: string, subjectPrefix: string): Promise
 
 /** The exchange ledger, read-only. */
 export async function openExchangeReads(o: OpsOptions): Promise<ExchangeReads> {
+  const target = targetOf(o);
+  if (target && isClusterTarget(target)) throw new OpsError('the exchange ledger is read from one Redis server (--redis-url); it does not run on a cluster yet', 2);
   if (o.redisUrl) {
     (await connectRedis(o.redisUrl)).disconnect(); // reachable: the store's own client (made for outages) takes over
     const store = createRedisExchangeStore(o.redisUrl, o.exchangePrefix, pino({ level: 'silent' }));

@@ -11,7 +11,7 @@
  *   await lease.renew();                 // false once it is lost
  *   await lease.release();
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client.ts';
 import { redisScript } from '../redis/script.ts';
 
 // KEYS: lease, fence counter. ARGV: node, ttl ms. Returns the fence held by `node` (new or its own), or 0.
@@ -56,7 +56,7 @@ export class RedisLease {
   private fence: number | null = null;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     readonly options: RedisLeaseOptions,
   ) {}
 
@@ -94,6 +94,6 @@ export class RedisLease {
 }
 
 /** One node's handle on the lease `options.key` in `redis`. */
-export function createRedisLease(redis: Redis, options: RedisLeaseOptions): RedisLease {
+export function createRedisLease(redis: RedisClient, options: RedisLeaseOptions): RedisLease {
   return new RedisLease(redis, options);
 }

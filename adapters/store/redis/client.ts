@@ -9,12 +9,15 @@
  *   loading, script deadline passed) rejects as `RedisUnavailable`; an error reply that is our
  *   own bug (wrong type, script error) stays what it is.
  * Writes that must not land after their caller gave up go through `redisScript(..., {deadline})`.
+ * The target is a URL (one server) or a cluster (`./cluster.ts`, docs/operations.md#redis-cluster):
+ * the same rules hold for both, and the client is typed as either (`RedisClient`).
  *
  * @example
  *   const redis = openRedis('redis://127.0.0.1:6379', { log, name: 'gateway' });
  *   await redis.ping(); // RedisUnavailable while Redis is down
  */
-import { Redis, ReplyError, type RedisOptions } from 'ioredis';
+import { Redis, ReplyError, type Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { describeTarget, isClusterTarget, newClusterClient, type RedisTarget } from './cluster.ts';
 import { DependencyUnavailable } from '../../../kernel/errors.ts';
 import type { Logger } from '../../../kernel/log.ts';
 
@@ -55,19 +58,36 @@ export interface OpenRedisOptions {
   commandTimeoutMs?: number;
   /** extra ioredis options (tests) */
   redis?: RedisOptions;
+  /** extra ioredis cluster options (tests) */
+  cluster?: ClusterOptions;
 }
 
+/** A client of one server or of a cluster: the commands, MULTI and pipelines both offer. */
+export type RedisClient = Redis | Cluster;
+
 /** A guarded client: the same ioredis API, rejections mapped to RedisUnavailable. */
-export type GuardedRedis = Redis;
+export type GuardedRedis = RedisClient;
+
+/** Cluster commands refused before the cluster is first ready ("Cluster isn't ready and enableOfflineQueue options is false"). */
+const NOT_CONNECTED_YET = /isn't writeable|isn't ready/;
 
 /**
- * Connects to `url` (lazily: the first command connects) and returns the guarded client. Its
+ * Connects to `target` (lazily: the first command connects) and returns the guarded client. Its
  * promises reject with RedisUnavailable during an outage; `multi()`/`pipeline()` results too.
  */
-export function openRedis(url: string, options: OpenRedisOptions): GuardedRedis {
+export function openRedis(target: RedisTarget, options: OpenRedisOptions): GuardedRedis {
   const log = options.log;
   const timeoutMs = options.commandTimeoutMs ?? 2_000;
-  const client = new Redis(url, {
+  const url = describeTarget(target, redactUrl);
+  const client = isClusterTarget(target)
+    ? newClusterClient(target, { name: options.name, commandTimeoutMs: timeoutMs, ...(options.cluster ? { cluster: options.cluster } : {}) })
+    : singleServer(target, options, timeoutMs);
+  return guard(client, url, log, timeoutMs);
+}
+
+/** The client of one server at `url`. */
+function singleServer(url: string, options: OpenRedisOptions, timeoutMs: number): Redis {
+  return new Redis(url, {
     connectionName: options.name,
     enableOfflineQueue: false,
     commandTimeout: timeoutMs,
@@ -78,6 +98,13 @@ export function openRedis(url: string, options: OpenRedisOptions): GuardedRedis 
     retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 4), 1_000),
     ...options.redis,
   });
+}
+
+/**
+ * Wraps `client` so that its promises reject with RedisUnavailable during an outage, and commands
+ * sent before the first connection wait for it (bounded).
+ */
+function guard(client: RedisClient, url: string, log: Logger, timeoutMs: number): GuardedRedis {
   let down = false;
   // Commands sent before the first connection is made wait for it (bounded); after that an outage fails fast.
   let everReady = false;
@@ -91,13 +118,15 @@ export function openRedis(url: string, options: OpenRedisOptions): GuardedRedis 
         resolve();
       }, reject);
     });
-  client.on('error', (err: Error) => {
-    if (!down) log.warn({ err: err.message, redis: redactUrl(url) }, 'redis connection lost; commands fail with 503 until it is back');
+  const lost = (err: Error) => {
+    if (!down) log.warn({ err: err.message, redis: url }, 'redis connection lost; commands fail with 503 until it is back');
     down = true;
-  });
+  };
+  client.on('error', lost);
+  client.on('node error', lost); // a cluster node (the cluster goes on with the others)
   client.on('ready', () => {
     everReady = true;
-    if (down) log.info({ redis: redactUrl(url) }, 'redis reachable again');
+    if (down) log.info({ redis: url }, 'redis reachable again');
     down = false;
   });
   return new Proxy(client, {
@@ -119,7 +148,7 @@ export function openRedis(url: string, options: OpenRedisOptions): GuardedRedis 
         if (everReady) return mapRejection(out);
         return mapRejection(
           out.catch((err: unknown) => {
-            if (everReady || !(err instanceof Error) || !/isn't writeable/.test(err.message)) throw err;
+            if (everReady || !(err instanceof Error) || !NOT_CONNECTED_YET.test(err.message)) throw err;
             return untilFirstReady().then(call);
           }),
         );
@@ -129,7 +158,7 @@ export function openRedis(url: string, options: OpenRedisOptions): GuardedRedis 
 }
 
 /** Whether the client holds a ready connection now (health checks). */
-export const redisReady = (redis: Redis): boolean => redis.status === 'ready';
+export const redisReady = (redis: RedisClient): boolean => redis.status === 'ready';
 
 /** The URL without its password, for logs. */
 export function redactUrl(url: string): string {
