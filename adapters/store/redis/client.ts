@@ -32,11 +32,14 @@ export class RedisUnavailable extends DependencyUnavailable {
 /** Error replies that mean "not available now" rather than "wrong command". */
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|DEADLINE)\b/;
 
+/** A cluster client's refusal of a command or batch whose keys lie in several hash slots: our bug, not an outage. */
+const CROSS_SLOT = /CROSSSLOT|should belong to the same slot/;
+
 /** Whether `err` (from ioredis) means Redis is unavailable. */
 export function isRedisOutage(err: unknown): boolean {
   if (err instanceof RedisUnavailable) return true;
   if (err instanceof ReplyError) return TRANSIENT_REPLY.test((err as Error).message);
-  return err instanceof Error;
+  return err instanceof Error && !CROSS_SLOT.test(err.message);
 }
 
 /** `err` as RedisUnavailable when it is an outage, else unchanged. */

@@ -66,7 +66,8 @@ export const isClusterTarget = (target: RedisTarget): target is RedisClusterTarg
  * `REDIS_URL`, else none (the embedded stores). Both set is a ConfigError (which one was meant?).
  */
 export function redisTargetOf(env: { REDIS_URL?: string | undefined; REDIS_CLUSTER_NODES?: string | undefined }): RedisTarget | null {
-  if (env.REDIS_CLUSTER_NODES && env.REDIS_URL) throw new ConfigError('REDIS_CLUSTER_NODES', 'set either REDIS_URL (one server) or REDIS_CLUSTER_NODES, not both');
+  if (env.REDIS_CLUSTER_NODES && env.REDIS_URL)
+    throw new ConfigError('REDIS_CLUSTER_NODES', 'set either REDIS_URL (one server) or REDIS_CLUSTER_NODES, not both');
   if (env.REDIS_CLUSTER_NODES) return clusterTarget(env.REDIS_CLUSTER_NODES);
   return env.REDIS_URL || null;
 }
