@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { clusterTarget, gatewayKeyPrefix, redisTargetOf } from '../adapters/store/redis/cluster.ts';
 import { readGatewayConfig } from './gateway-env.ts';
 
 describe('gateway config', () => {
@@ -29,5 +30,23 @@ describe('gateway config', () => {
     ['GW_MIN_AMOUNT', '-1'],
   ])('stops on a bad %s naming it', (name, value) => {
     expect(() => readGatewayConfig({ [name]: value })).toThrowError(new RegExp(`^${name}:`));
+  });
+
+  it('takes a Redis Cluster as host:port nodes, refuses a malformed list, and refuses it beside REDIS_URL', () => {
+    expect(readGatewayConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001' }).REDIS_CLUSTER_NODES).toBe('10.0.0.1:7000, redis-b:7001');
+    expect(redisTargetOf(readGatewayConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,redis-b:7001' }))).toEqual({
+      cluster: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: 'redis-b', port: 7001 },
+      ],
+    });
+    expect(readGatewayConfig({}).REDIS_CLUSTER_NODES).toBeUndefined();
+    for (const bad of ['redis://10.0.0.1:7000', '10.0.0.1', '10.0.0.1:7000,', 'a:70000'])
+      expect(() => readGatewayConfig({ REDIS_CLUSTER_NODES: bad }), bad).toThrowError(/^REDIS_CLUSTER_NODES:/);
+    expect(() => readGatewayConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_URL: 'redis://127.0.0.1:6379' })).toThrowError(
+      /^REDIS_CLUSTER_NODES:.*not both/,
+    );
+    expect(gatewayKeyPrefix('redis://127.0.0.1:6379')).toBe('gw:');
+    expect(gatewayKeyPrefix(clusterTarget('10.0.0.1:7000'))).toBe('{gw}:');
   });
 });

@@ -1,7 +1,22 @@
 /** Gateway configuration, validated once at boot (docs/operations.md#processes); `--help` prints it. */
 import { hostname } from 'node:os';
 import * as v from 'valibot';
-import { bigUint, chainFaultsEnv, commonEnv, describe, integer, natsUrl, oneOf, optionalText, port, readEnv, redisClusterNodes, text, url, urlList } from '../runtime/env.ts';
+import {
+  bigUint,
+  chainFaultsEnv,
+  commonEnv,
+  describe,
+  integer,
+  natsUrl,
+  oneOf,
+  optionalText,
+  port,
+  readEnv,
+  redisClusterNodes,
+  text,
+  url,
+  urlList,
+} from '../runtime/env.ts';
 import { redisTargetOf } from '../adapters/store/redis/cluster.ts';
 
 const base58Address = v.optional(v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address')));

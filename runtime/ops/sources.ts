@@ -96,7 +96,8 @@ async function openStreamEvents(natsUrl: string, subjectPrefix: string): Promise
 /** The exchange ledger, read-only. */
 export async function openExchangeReads(o: OpsOptions): Promise<ExchangeReads> {
   const target = targetOf(o);
-  if (target && isClusterTarget(target)) throw new OpsError('the exchange ledger is read from one Redis server (--redis-url); it does not run on a cluster yet', 2);
+  if (target && isClusterTarget(target))
+    throw new OpsError('the exchange ledger is read from one Redis server (--redis-url); it does not run on a cluster yet', 2);
   if (o.redisUrl) {
     (await connectRedis(o.redisUrl)).disconnect(); // reachable: the store's own client (made for outages) takes over
     const store = createRedisExchangeStore(o.redisUrl, o.exchangePrefix, pino({ level: 'silent' }));

@@ -22,7 +22,6 @@ import { describeEventLog, type TestEvent } from '../event-log/contract.ts';
 import { createRedisEventLog } from '../event-log/redis.ts';
 import { describeIntentStore } from '../intents/contract.ts';
 import { createRedisIntentStore } from '../intents/redis.ts';
-import { deriveKeystoreKey } from '../keystore/crypto.ts';
 import { describeKeyStore } from '../keystore/contract.ts';
 import { openRedisKeyStore } from '../keystore/redis.ts';
 import { createRedisLease } from '../lease/redis.ts';
