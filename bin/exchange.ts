@@ -10,7 +10,7 @@ import { bookFeedFromEnv } from '../runtime/feed-from-env.ts';
 import { lockDataDir } from '../adapters/store/file/data-dir-lock.ts';
 import { openFileExchangeStore } from '../adapters/store/exchange/file.ts';
 import type { ExchangeStore } from '../adapters/store/exchange/port.ts';
-import { targetText } from '../adapters/store/redis/target.ts';
+import { isClusterTarget, targetText } from '../adapters/store/redis/target.ts';
 import type { RedisConfig } from './redis-env.ts';
 import { createRedisExchangeStore } from '../adapters/store/exchange/redis.ts';
 import { DependencyLinks } from '../runtime/dependency-links.ts';
@@ -20,6 +20,8 @@ import { log } from '../kernel/log.ts';
 import { startExchange, type RunningExchange } from './exchange-app.ts';
 import { runService } from './process.ts';
 import { openRedis } from '../adapters/store/redis/client.ts';
+import { apiKeyPrefix } from '../adapters/store/redis/cluster.ts';
+import { ConfigError } from '../kernel/errors.ts';
 import { openFileApiKeyStore } from '../adapters/store/api-keys/file.ts';
 import type { ApiKeyStore } from '../adapters/store/api-keys/port.ts';
 import { createRedisApiKeyStore } from '../adapters/store/api-keys/redis.ts';
@@ -38,10 +40,11 @@ import { AccountEventBodySchema, type AccountEventBody } from '../runtime/exchan
 export { startExchange, exchangeEnv, exchangeEnvFields };
 export type { ExchangeOptions, RunningExchange } from './exchange-app.ts';
 
-/** Picks the ledger store: Redis when REDIS_URL or REDIS_SENTINELS is set, else the journal file in DATA_DIR (locked for this process); its connection is linked in `links`. */
+/** Picks the ledger store: Redis when REDIS_URL or REDIS_SENTINELS is set (REDIS_CLUSTER_NODES: refused for now), else the journal file in DATA_DIR (locked for this process); its connection is linked in `links`. */
 export function exchangeStoreOf(env: { redis: RedisConfig; DATA_DIR: string }, links?: DependencyLinks): ExchangeStore {
   const { target, durability } = env.redis;
   if (target) {
+    if (isClusterTarget(target)) throw new ConfigError('REDIS_CLUSTER_NODES', 'the exchange ledger needs one Redis server (REDIS_URL) for now');
     log.info({ redis: targetText(target), minReplicas: durability.minReplicas }, 'exchange ledger in Redis');
     return createRedisExchangeStore(target, 'exchange', log, durability, links?.link('redis'));
   }
@@ -71,7 +74,7 @@ export async function binanceStoresOf(
   log.info({ source: sealing.source, file: sealing.file }, 'api key secrets are sealed at rest');
   if (env.redis.target) {
     const redis = openRedis(env.redis.target, { log, name: 'exchange-binance', watch: links?.link('redis') });
-    const apiKeys = createRedisApiKeyStore(redis, sealing.key);
+    const apiKeys = createRedisApiKeyStore(redis, sealing.key, apiKeyPrefix(env.redis.target));
     return { apiKeys: { ...apiKeys, close: async () => void redis.disconnect() }, candles: createRedisCandleStore(redis) };
   }
   const dir = join(env.DATA_DIR, 'exchange');
@@ -82,7 +85,7 @@ export async function binanceStoresOf(
 export function accountEventLogsOf(env: { redis: RedisConfig }, links?: DependencyLinks): AccountEventLogs<AccountEventBody> {
   if (!env.redis.target) return createMemoryAccountEventLogs();
   const redis = openRedis(env.redis.target, { log, name: 'exchange-account-events', watch: links?.link('redis') });
-  return createRedisAccountEventLogs(redis, { owned: true, parse: (raw) => v.parse(AccountEventBodySchema, raw) });
+  return createRedisAccountEventLogs(redis, { owned: true, cluster: isClusterTarget(env.redis.target), parse: (raw) => v.parse(AccountEventBodySchema, raw) });
 }
 
 /** Starts the exchange from the environment. */

@@ -28,7 +28,7 @@ import { betInputOf } from '../runtime/gateway/settlement/settler.ts';
 import { listenForRetryRequests } from '../runtime/gateway/settlement/retry-requests.ts';
 import { OutboxRelay } from '../runtime/gateway/events/outbox-relay.ts';
 import { openSharedStream } from '../runtime/gateway/events/shared-stream.ts';
-import { openStores, REDIS_PREFIX } from './gateway-stores.ts';
+import { openStores } from './gateway-stores.ts';
 import type { GatewayEvent } from '../runtime/gateway/events/schemas.ts';
 import { DependencyLinks } from '../runtime/dependency-links.ts';
 import { waitFor } from '../runtime/wait-for.ts';
@@ -135,7 +135,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const liveActors = { seriesIds: () => liveBets().seriesIds(), summaryOf: (id: string) => liveBets().summaryOf(id), stats: () => liveBets().stats() };
     const retries = await listenForRetryRequests({
       redis: stores.redis,
-      prefix: REDIS_PREFIX,
+      prefix: stores.prefix,
       dataDir: config.DATA_DIR,
       retry: (id) => liveBets().retryNow(id),
       log,

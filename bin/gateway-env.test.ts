@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { clusterTarget, gatewayKeyPrefix } from '../adapters/store/redis/cluster.ts';
 import { readGatewayConfig } from './gateway-env.ts';
 
 describe('gateway config', () => {
@@ -43,5 +44,24 @@ describe('gateway config', () => {
     expect(() => readGatewayConfig({ NATS_URL: 'nats://a:4222,http://b:4222' })).toThrowError(
       /^NATS_URL: must be a NATS URL such as nats:\/\/127.0.0.1:4222, or several of one cluster separated by commas .*"http:\/\/b:4222" is not one/,
     );
+  });
+
+  it('takes a Redis Cluster as host:port nodes, refuses a malformed list, and refuses it beside REDIS_URL', () => {
+    expect(readGatewayConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001' }).REDIS_CLUSTER_NODES).toBe('10.0.0.1:7000, redis-b:7001');
+    expect(readGatewayConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,redis-b:7001' }).redis.target).toEqual({
+      kind: 'cluster',
+      cluster: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: 'redis-b', port: 7001 },
+      ],
+    });
+    expect(readGatewayConfig({}).REDIS_CLUSTER_NODES).toBeUndefined();
+    for (const bad of ['redis://10.0.0.1:7000', '10.0.0.1', 'a:70000', ','])
+      expect(() => readGatewayConfig({ REDIS_CLUSTER_NODES: bad }), bad).toThrowError(/^REDIS_CLUSTER_NODES:/);
+    expect(() => readGatewayConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_URL: 'redis://127.0.0.1:6379' })).toThrowError(
+      /^REDIS_CLUSTER_NODES:.*not both/,
+    );
+    expect(gatewayKeyPrefix('redis://127.0.0.1:6379')).toBe('gw:');
+    expect(gatewayKeyPrefix(clusterTarget('10.0.0.1:7000'))).toBe('{gw}:');
   });
 });

@@ -31,7 +31,7 @@ import type { GatewayMetrics } from '../runtime/gateway/metrics.ts';
 import { settlementEffects } from '../runtime/gateway/settlement/effects.ts';
 import { BetReclaimer } from '../runtime/gateway/settlement/reclaimer.ts';
 import { Settler, type ReplayPolicy } from '../runtime/gateway/settlement/settler.ts';
-import { REDIS_PREFIX, type GatewayStores } from './gateway-stores.ts';
+import type { GatewayStores } from './gateway-stores.ts';
 import type { GatewayConfig } from './gateway-env.ts';
 
 /** What the phase is built from. */
@@ -120,7 +120,7 @@ async function leaseOf(d: SettlementPhaseDeps): Promise<{ lease: LeaderLease; fe
     const kv = await openLeaderBucket(shared.connection, { bucket, replicas: config.GW_EVENT_REPLICAS });
     return { lease: createNatsKvLease(kv, identity), fences: createNatsKvFenceRecord(kv), where: `NATS KV ${bucket}` };
   }
-  const key = `${REDIS_PREFIX}leader`;
+  const key = `${stores.prefix}leader`;
   return {
     lease: createRedisLease(stores.redis, { key, ...identity, durability: config.redis.durability }),
     fences: createRedisFenceRecord(stores.redis, key),

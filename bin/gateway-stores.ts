@@ -1,12 +1,12 @@
 /**
  * The gateway's stores, chosen from the environment (docs/architecture.md#stores): Redis when
- * `REDIS_URL` or `REDIS_SENTINELS` is set (price history, event log, key store, bet snapshots survive restarts and
- * are readable by an operator), otherwise one journal file and a key store file in DATA_DIR
+ * `REDIS_URL`, `REDIS_SENTINELS` or `REDIS_CLUSTER_NODES` is set (price history, event log, key
+ * store, bet snapshots survive restarts and are readable by an operator; on a cluster every key
+ * carries the hash tag `{gw}`: docs/operations.md#redis-cluster), otherwise one journal file and a key store file in DATA_DIR
  * (they survive kill -9 like the Redis setup: docs/architecture.md#the-embedded-journal), held by this
  * process alone (`DATA_DIR/gateway.lock`).
  */
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
 import { lockDataDir } from '../adapters/store/file/data-dir-lock.ts';
 import type { BetHistoryStore, BetRecord } from '../adapters/store/bet-history/port.ts';
 import { createRedisBetHistory, redisHistoryLayout } from '../adapters/store/bet-history/redis.ts';
@@ -23,7 +23,8 @@ import type { IntentStore } from '../adapters/store/intents/port.ts';
 import { createRedisIntentStore } from '../adapters/store/intents/redis.ts';
 import type { PriceHistory } from '../adapters/store/price-history/port.ts';
 import { createRedisPriceHistory } from '../adapters/store/price-history/redis.ts';
-import { openRedis } from '../adapters/store/redis/client.ts';
+import { openRedis, type RedisClient } from '../adapters/store/redis/client.ts';
+import { gatewayKeyPrefix } from '../adapters/store/redis/cluster.ts';
 import { watchServerChanges, type ServerChange } from '../adapters/store/redis/failover.ts';
 import { targetText } from '../adapters/store/redis/target.ts';
 import type { SnapshotStore } from '../adapters/store/snapshot/port.ts';
@@ -34,9 +35,6 @@ import type { GatewayConfig } from './gateway-env.ts';
 import type { GatewayEvent } from '../runtime/gateway/events/schemas.ts';
 import type { DependencyLinks } from '../runtime/dependency-links.ts';
 import { waitFor } from '../runtime/wait-for.ts';
-
-/** Prefix of every gateway key in Redis. */
-export const REDIS_PREFIX = 'gw:';
 
 /** Everything the gateway keeps outside the chain. */
 export interface GatewayStores {
@@ -52,7 +50,9 @@ export interface GatewayStores {
   /** where they live, for the boot log */
   kind: 'redis' | 'file';
   /** the Redis connection, when the stores are in Redis (health checks) */
-  redis: Redis | null;
+  redis: RedisClient | null;
+  /** prefix of every gateway key in Redis (`gw:`, `{gw}:` on a cluster) */
+  prefix: string;
   /** runs `listener` each time the Redis behind the stores turns out to be another server (a failover); a no-op without Redis */
   onRedisChange(listener: (change: ServerChange) => void): void;
   close(): Promise<void>;
@@ -67,22 +67,24 @@ export async function openStores(config: GatewayConfig, log: Logger, links?: Dep
   if (target) {
     const redis = openRedis(target, { log, name: 'gateway', watch: links?.link('redis') });
     await waitFor(`Redis at ${targetText(target)}`, () => redis.ping(), log);
+    const prefix = gatewayKeyPrefix(target);
     const listeners: Array<(change: ServerChange) => void> = [];
     const unwatch = watchServerChanges(redis, (change) => listeners.forEach((l) => l(change)), log);
     return {
-      history: createRedisPriceHistory(redis, { prefix: REDIS_PREFIX }),
-      eventLog: createRedisEventLog<GatewayEvent>(redis, { prefix: REDIS_PREFIX }),
-      keys: await openRedisKeyStore(redis, key, { prefix: REDIS_PREFIX }),
+      history: createRedisPriceHistory(redis, { prefix: prefix }),
+      eventLog: createRedisEventLog<GatewayEvent>(redis, { prefix: prefix }),
+      keys: await openRedisKeyStore(redis, key, { prefix: prefix }),
       snapshots: createRedisSnapshotStore<BetEmittedEvent, BetRecord>(redis, {
         kind: 'bet',
-        prefix: REDIS_PREFIX,
-        records: redisHistoryLayout(REDIS_PREFIX),
+        prefix: prefix,
+        records: redisHistoryLayout(prefix),
         durability,
       }),
-      betHistory: createRedisBetHistory(redis, { prefix: REDIS_PREFIX }),
-      intents: createRedisIntentStore(redis, { prefix: REDIS_PREFIX }),
+      betHistory: createRedisBetHistory(redis, { prefix: prefix }),
+      intents: createRedisIntentStore(redis, { prefix: prefix }),
       kind: 'redis',
       redis,
+      prefix,
       onRedisChange: (listener) => void listeners.push(listener),
       close: async () => {
         unwatch();
@@ -96,7 +98,7 @@ export async function openStores(config: GatewayConfig, log: Logger, links?: Dep
   const intents = openFileIntentStore(join(config.DATA_DIR, 'gateway', 'intents.log'));
   log.info(
     { journal: path, lines: journal.lines() },
-    'REDIS_URL unset: price history, event log, bet snapshots and bet history are kept in DATA_DIR; keys in DATA_DIR/keystore.json',
+    'REDIS_URL and REDIS_CLUSTER_NODES unset: price history, event log, bet snapshots and bet history are kept in DATA_DIR; keys in DATA_DIR/keystore.json',
   );
   return {
     history: journal.history,
@@ -107,6 +109,7 @@ export async function openStores(config: GatewayConfig, log: Logger, links?: Dep
     intents,
     kind: 'file',
     redis: null,
+    prefix: '',
     onRedisChange: () => undefined,
     close: async () => {
       intents.close();

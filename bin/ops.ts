@@ -38,15 +38,16 @@ export interface OpsIo {
 /** Builds the program; `done` receives each command's exit code. */
 function program(io: OpsIo, done: (code: number) => void): Command {
   const cmd = new Command('ops')
-    .description('Operator CLI of the betting gateway and the exchange: reads their Redis (REDIS_URL) or DATA_DIR stores')
+    .description('Operator CLI of the betting gateway and the exchange: reads their Redis (REDIS_URL or REDIS_CLUSTER_NODES) or DATA_DIR stores')
     .addOption(new Option('--redis-url <url>', 'Redis the services use (unset: the files in DATA_DIR)').env('REDIS_URL'))
     .addOption(new Option('--redis-sentinels <list>', 'instead of --redis-url: the Sentinels, host:port separated by commas').env('REDIS_SENTINELS'))
     .addOption(new Option('--redis-master-name <name>', 'with --redis-sentinels: the master name they monitor').env('REDIS_MASTER_NAME'))
+    .addOption(new Option('--redis-cluster-nodes <host:port,...>', 'the Redis Cluster the services use, instead of --redis-url').env('REDIS_CLUSTER_NODES'))
     .addOption(new Option('--data-dir <dir>', 'data dir of the embedded stores').env('DATA_DIR').default('.data'))
     .addOption(new Option('--rpc-url <url>', 'chain JSON-RPC').env('SOLANA_RPC_URL').default(DEFAULT_RPC_URL))
     .addOption(new Option('--nats-url <url>', 'NATS of the gateways (set: events come from their shared JetStream stream)').env('NATS_URL'))
     .addOption(new Option('--event-stream <prefix>', "subject prefix of the gateways' event stream").env('GW_EVENT_STREAM').default('gw.events'))
-    .option('--gateway-prefix <prefix>', 'key prefix of the gateway in Redis', 'gw:')
+    .option('--gateway-prefix <prefix>', 'key prefix of the gateway in Redis (default: gw:, {gw}: on a cluster)')
     .option('--exchange-prefix <prefix>', 'key prefix of the exchange in Redis', 'exchange')
     .option('--json', 'print JSON (for scripts)')
     .showHelpAfterError()

@@ -11,6 +11,7 @@
  */
 import * as v from 'valibot';
 import { FaultProfileText } from '../adapters/chain/local/faults/profile.ts';
+import { ClusterNodesText } from '../adapters/store/redis/cluster.ts';
 import { ConfigError } from '../kernel/errors.ts';
 import { LOG_LEVELS } from '../kernel/log.ts';
 
@@ -120,6 +121,10 @@ export function natsUrl(fallback: string): Field<string>;
 export function natsUrl(fallback?: string): Field<string | undefined> {
   return fallback === undefined ? v.optional(NatsServerList) : v.optional(NatsServerList, fallback);
 }
+
+/** `REDIS_CLUSTER_NODES`: seed nodes of a Redis Cluster, instead of REDIS_URL (docs/operations.md#redis-cluster). */
+export const redisClusterNodes = (): Field<string | undefined> =>
+  describe('Redis Cluster instead of one server: host:port of some of its nodes, separated by commas (keys carry hash tags)', ClusterNodesText);
 
 /** The variables every process reads. */
 export const commonEnv = {

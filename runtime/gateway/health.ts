@@ -9,7 +9,7 @@
  *   const health = startHealthChecks({ node: 'gw-1', chain: () => chain.ping(), redis, lastTickMs: () => prices.current()?.ts });
  *   health.report(); // { status: 'UP', node: 'gw-1', leader: true, checks: { chain: 'UP', redis: 'UP', price: 'UP' } }
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../adapters/store/redis/client.ts';
 import { PRICE_RULES } from './prices/rules.ts';
 
 export type CheckState = 'UP' | 'DOWN';
@@ -20,7 +20,7 @@ export interface HealthDeps {
   node: string;
   /** one RPC round trip to the chain; rejects when it is unreachable */
   chain: () => Promise<unknown>;
-  redis: Redis | null;
+  redis: RedisClient | null;
   /** ts (unix ms) of the newest tick, undefined before the first */
   lastTickMs: () => number | undefined;
   /** whether this node runs the settler (one node today) */

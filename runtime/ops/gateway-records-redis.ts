@@ -1,9 +1,10 @@
 /**
- * Gateway records in Redis, under the gateway's key prefix (`gw:` by default, see
- * `bin/gateway-stores.ts`): snapshots `<p>bet:<id>`, live ids `<p>bets:live`, the event log
+ * Gateway records in Redis, under the gateway's key prefix (`gw:` by default, `{gw}:` on a cluster,
+ * see `bin/gateway-stores.ts`): snapshots `<p>bet:<id>`, live ids `<p>bets:live`, the event log
  * (`adapters/store/event-log/redis.ts`), and retry requests published on `<p>ops:retry`.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../adapters/store/redis/client.ts';
+import { publishToAll } from '../../adapters/store/redis/cluster.ts';
 import { createRedisBetHistory } from '../../adapters/store/bet-history/redis.ts';
 import { createRedisEventLog } from '../../adapters/store/event-log/redis.ts';
 import { createRedisIntentStore } from '../../adapters/store/intents/redis.ts';
@@ -13,7 +14,7 @@ import { retryChannel } from '../gateway/settlement/retry-requests.ts';
 import type { GatewayRecords, StoredBet } from './gateway-records.ts';
 
 /** Records over an open connection (closed by `close`). */
-export function redisGatewayRecords(redis: Redis, prefix: string, where: string): GatewayRecords {
+export function redisGatewayRecords(redis: RedisClient, prefix: string, where: string): GatewayRecords {
   const key = (id: string) => `${prefix}bet:${id}`;
   const liveKey = `${prefix}bets:live`;
   const events = createRedisEventLog<LoggedEvent>(redis, { prefix });
@@ -40,7 +41,7 @@ export function redisGatewayRecords(redis: Redis, prefix: string, where: string)
     record: (betId) => history.get(betId),
     eventsSince: (since, limit) => events.readSince(since, limit),
     async requestRetry(id) {
-      return { via: 'redis', receivers: await redis.publish(retryChannel(prefix), id) };
+      return { via: 'redis', receivers: await publishToAll(redis, retryChannel(prefix), id) };
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

@@ -1,9 +1,10 @@
 /**
  * What the operator CLI reads, validated once at the edge (valibot): where the stores are
- * (`REDIS_URL` or `REDIS_SENTINELS`, else the files in `DATA_DIR`), the chain's JSON-RPC, the key prefixes the
+ * (`REDIS_URL`, `REDIS_SENTINELS` or `REDIS_CLUSTER_NODES`, else the files in `DATA_DIR`), the chain's JSON-RPC, the key prefixes the
  * services use, and the identifiers commands take.
  */
 import * as v from 'valibot';
+import { ClusterNodesText } from '../../adapters/store/redis/cluster.ts';
 import { MasterName, SentinelList } from '../../adapters/store/redis/target.ts';
 import { NatsServerList } from '../env.ts';
 import { OpsError } from './errors.ts';
@@ -31,11 +32,13 @@ export const OpsOptions = v.object({
   redisUrl: v.optional(Url(['redis:', 'rediss:'])),
   redisSentinels: SentinelList,
   redisMasterName: MasterName,
+  redisClusterNodes: ClusterNodesText,
   dataDir: v.pipe(v.string(), v.nonEmpty('must not be empty')),
   rpcUrl: Url(['http:', 'https:']),
   natsUrl: v.optional(NatsServerList),
   eventStream: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be NATS subject tokens joined by dots')),
-  gatewayPrefix: v.pipe(v.string(), v.maxLength(200)),
+  /** unset: the gateway's own default, `gw:` (`{gw}:` on a cluster) */
+  gatewayPrefix: v.optional(v.pipe(v.string(), v.maxLength(200))),
   exchangePrefix: v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(200)),
   json: v.optional(v.boolean(), false),
 });

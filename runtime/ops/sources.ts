@@ -1,16 +1,20 @@
 /**
  * Opens what a command reads, the way the services chose it: Redis when a URL is given
- * (`REDIS_URL` / `--redis-url`), under the services' key prefixes; otherwise the files in
- * `DATA_DIR`. An unreachable Redis is an OpsError within about 2 s, not a hang.
+ * (`REDIS_URL` / `--redis-url`) or a cluster's nodes (`REDIS_CLUSTER_NODES` /
+ * `--redis-cluster-nodes`: docs/operations.md#redis-cluster), under the services' key prefixes
+ * (the gateway's is `{gw}:` on a cluster); otherwise the files in `DATA_DIR`. An unreachable
+ * Redis is an OpsError within about 2 s, not a hang.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
 import pino from 'pino';
 import { readFileExchangeLedger } from '../../adapters/store/exchange/file.ts';
 import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
 import { createRedisExchangeStore } from '../../adapters/store/exchange/redis.ts';
-import { connectTarget, redisTargetOf, targetText, type RedisTarget } from '../../adapters/store/redis/target.ts';
+import type { RedisClient } from '../../adapters/store/redis/client.ts';
+import { gatewayKeyPrefix } from '../../adapters/store/redis/cluster.ts';
+import { connectTarget, isClusterTarget, redisTargetOf, targetText, type RedisTarget } from '../../adapters/store/redis/target.ts';
 import { ConfigError } from '../../kernel/errors.ts';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { natsServers } from '../../adapters/feed/nats-connection.ts';
@@ -32,7 +36,12 @@ export type ExchangeReads = Pick<ExchangeStore, 'load' | 'listAccountIds' | 'ord
 /** The Redis the options name (a URL, or a primary named by Sentinels), null for the files in DATA_DIR. */
 export function opsRedisTarget(o: OpsOptions): RedisTarget | null {
   try {
-    return redisTargetOf({ REDIS_URL: o.redisUrl, REDIS_SENTINELS: o.redisSentinels, REDIS_MASTER_NAME: o.redisMasterName });
+    return redisTargetOf({
+      REDIS_URL: o.redisUrl,
+      REDIS_SENTINELS: o.redisSentinels,
+      REDIS_MASTER_NAME: o.redisMasterName,
+      REDIS_CLUSTER_NODES: o.redisClusterNodes,
+    });
   } catch (err) {
     if (err instanceof ConfigError) throw new OpsError(`option: ${err.message}`);
     throw err;
@@ -40,16 +49,11 @@ export function opsRedisTarget(o: OpsOptions): RedisTarget | null {
 }
 
 /** Connects to Redis, failing with an OpsError that names it when it does not answer. */
-async function connectRedis(target: RedisTarget): Promise<Redis> {
-  const redis = connectTarget(target, {
-    lazyConnect: true,
-    connectTimeout: 2_000,
-    commandTimeout: 5_000,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-    sentinelRetryStrategy: () => null,
-  });
+async function connectRedis(target: RedisTarget): Promise<RedisClient> {
+  const node = { connectTimeout: 2_000, commandTimeout: 5_000, maxRetriesPerRequest: 0 };
+  const redis: RedisClient = isClusterTarget(target)
+    ? new Cluster([...target.cluster], { lazyConnect: true, enableOfflineQueue: false, clusterRetryStrategy: () => null, redisOptions: node })
+    : connectTarget(target, { ...node, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null, sentinelRetryStrategy: () => null });
   let lastError: Error | null = null;
   redis.on('error', (err: Error) => (lastError = err)); // reported by connect() below
   try {
@@ -65,8 +69,9 @@ async function connectRedis(target: RedisTarget): Promise<Redis> {
 /** The gateway's records (snapshots, events, retry requests); with NATS, the events of the gateways' shared stream. */
 export async function openGatewayRecords(o: OpsOptions): Promise<GatewayRecords> {
   const target = opsRedisTarget(o);
+  const prefix = target ? (o.gatewayPrefix ?? gatewayKeyPrefix(target)) : '';
   const records = target
-    ? redisGatewayRecords(await connectRedis(target), o.gatewayPrefix, `Redis ${targetText(target)} (prefix ${o.gatewayPrefix})`)
+    ? redisGatewayRecords(await connectRedis(target), prefix, `Redis ${targetText(target)} (prefix ${prefix})`)
     : fileGatewayRecords(o.dataDir);
   if (!o.natsUrl) return records;
   try {
@@ -100,6 +105,8 @@ async function openStreamEvents(natsUrl: string, subjectPrefix: string): Promise
 /** The exchange ledger, read-only. */
 export async function openExchangeReads(o: OpsOptions): Promise<ExchangeReads> {
   const target = opsRedisTarget(o);
+  if (target && isClusterTarget(target))
+    throw new OpsError('the exchange ledger is read from one Redis server (--redis-url); it does not run on a cluster yet', 2);
   if (target) {
     (await connectRedis(target)).disconnect(); // reachable: the store's own client (made for outages) takes over
     const store = createRedisExchangeStore(target, o.exchangePrefix, pino({ level: 'silent' }));

@@ -5,7 +5,7 @@
  * the exchange's scrape shows 1, 0, then 1 again.
  */
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../adapters/store/redis/client.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectNats } from '../../adapters/feed/nats-connection.ts';
 import { openRedis } from '../../adapters/store/redis/client.ts';
@@ -17,7 +17,7 @@ import { quietLog } from '../support/quiet-log.ts';
 
 let redisServer: Managed & { url: string };
 let natsServer: Managed & { url: string };
-let redis: Redis | undefined;
+let redis: RedisClient | undefined;
 let nc: NatsConnection | undefined;
 const links = new DependencyLinks();
 const metrics = createExchangeMetrics(Date.now, links);

@@ -13,7 +13,7 @@ export interface OpsRun {
   json(): any;
 }
 
-/** `npm run ops -- <args>` with `env` on top of a copy of this process's env minus REDIS_URL/DATA_DIR. */
+/** `npm run ops -- <args>` with `env` on top of a copy of this process's env minus REDIS_URL/REDIS_CLUSTER_NODES/DATA_DIR. */
 export function runOps(args: string[], env: Record<string, string> = {}): Promise<OpsRun> {
   const child = spawnOps(args, env);
   let stdout = '';
@@ -29,6 +29,7 @@ export function runOps(args: string[], env: Record<string, string> = {}): Promis
 export function spawnOps(args: string[], env: Record<string, string> = {}): ChildProcess {
   const base = { ...process.env };
   delete base.REDIS_URL;
+  delete base.REDIS_CLUSTER_NODES;
   delete base.DATA_DIR;
   delete base.SOLANA_RPC_URL;
   return spawn(process.execPath, ['--import', 'tsx', 'bin/ops.ts', ...args], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,7 +1,9 @@
 /**
  * A whole gateway stack for black-box suites: a private NATS and Redis, the local chain as its own
  * process, and the gateway process (`bin/gateway.ts`), all on free loopback ports and a fresh
- * data dir. The test publishes ticks on NATS and talks HTTP/WebSocket like any client.
+ * data dir. The test publishes ticks on NATS and talks HTTP/WebSocket like any client. With
+ * `{ redis: 'cluster' }` the gateway's stores are on a private Redis Cluster of three masters
+ * (`REDIS_CLUSTER_NODES`) instead of one server.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +11,7 @@ import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import WebSocket from 'ws';
 import { checkAnswer } from './openapi-contract.ts';
+import { startRedisCluster } from './redis-cluster.ts';
 import { freePort, startNatsServer, startRedisServer, startService, type RunningServer, type ServiceProcess } from './servers.ts';
 
 export interface GatewayStack {
@@ -26,13 +29,33 @@ export interface GatewayStack {
   /** a second gateway process on the same chain, NATS and data dir, with `env` on top (e.g. its own Redis) */
   extraGateway(env: Record<string, string>): Promise<{ base: string; process: ServiceProcess }>;
   chainUrl: string;
+  /** the Redis server's URL (on a cluster: one of its nodes) */
   redisUrl: string;
+  /** the Redis target in the gateway's env: `REDIS_URL`, or `REDIS_CLUSTER_NODES` on a cluster */
+  redisEnv: Record<string, string>;
   stop(): Promise<void>;
 }
 
-export async function startGatewayStack(env: Record<string, string> = {}): Promise<GatewayStack> {
-  const servers: RunningServer[] = [await startNatsServer(), await startRedisServer()];
-  const [natsServer, redisServer] = servers as [RunningServer, RunningServer];
+/** What the stack runs on besides its defaults. */
+export interface GatewayStackOptions {
+  /** one Redis server (default) or a Redis Cluster of three masters */
+  redis?: 'server' | 'cluster';
+}
+
+/** One Redis server, or a cluster, as the stack's Redis. */
+async function startStackRedis(kind: 'server' | 'cluster'): Promise<{ url: string; env: Record<string, string>; stop(): Promise<void> }> {
+  if (kind === 'cluster') {
+    const cluster = await startRedisCluster();
+    return { url: cluster.url, env: { REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes }, stop: () => cluster.stop() };
+  }
+  const server = await startRedisServer();
+  return { url: server.url, env: { REDIS_URL: server.url }, stop: () => server.stop() };
+}
+
+export async function startGatewayStack(env: Record<string, string> = {}, options: GatewayStackOptions = {}): Promise<GatewayStack> {
+  const natsServer = await startNatsServer();
+  const redisServer = await startStackRedis(options.redis ?? 'server');
+  const servers: Array<Pick<RunningServer, 'stop'>> = [natsServer, redisServer];
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-stack-'));
   const chainPort = await freePort();
   const gwPort = await freePort();
@@ -46,7 +69,7 @@ export async function startGatewayStack(env: Record<string, string> = {}): Promi
     ...shared,
     GATEWAY_PORT: String(gwPort),
     NATS_URL: natsServer.url,
-    REDIS_URL: redisServer.url,
+    ...redisServer.env,
     SOLANA_RPC_URL: `http://127.0.0.1:${chainPort}`,
     SMART_SETTLE_INTERVAL_MS: '200',
     GW_ADMIN_TOKEN: 'test-admin-token',
@@ -58,6 +81,7 @@ export async function startGatewayStack(env: Record<string, string> = {}): Promi
   const stack: GatewayStack = {
     chainUrl: `http://127.0.0.1:${chainPort}`,
     redisUrl: redisServer.url,
+    redisEnv: redisServer.env,
     base: `http://127.0.0.1:${gwPort}`,
     wsUrl: `ws://127.0.0.1:${gwPort}/api/ws`,
     dataDir,

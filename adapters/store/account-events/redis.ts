@@ -4,8 +4,12 @@
  * one script) under `<prefix>:account-events:<accountId>:`, so numbering and history survive a
  * restart and are shared by exchange processes on one Redis. `appendMany` writes the events
  * of many accounts in one script call (one round trip, consecutive seqs per account).
+ * On a Redis Cluster (`cluster: true`, docs/operations.md#redis-cluster) an account's keys carry
+ * its id as hash tag (`<prefix>:account-events:{<accountId>}:`), so each account's log may live
+ * on another node, and `appendMany` runs the same script once per account, all sent at once.
+ * The enrolled set and its version are written by commands of their own, never beside a log.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client.ts';
 import type { EventLog, LoggedEvent, Sequenced } from '../event-log/port.ts';
 import { createRedisEventLog, redisEventLogKeys } from '../event-log/redis.ts';
 import { redisScript } from '../redis/script.ts';
@@ -39,11 +43,13 @@ export interface RedisAccountEventLogsOptions<E extends LoggedEvent> {
   parse?: (raw: unknown) => E;
   /** closes the connection when the logs close (the caller's connection otherwise) */
   owned?: boolean;
+  /** on a Redis Cluster: each account's keys in its own hash slot (a script touches one slot only) */
+  cluster?: boolean;
 }
 
 /** Creates the logs on `redis`. */
-export function createRedisAccountEventLogs<E extends LoggedEvent>(redis: Redis, options: RedisAccountEventLogsOptions<E> = {}): AccountEventLogs<E> {
-  const prefixOf = (accountId: string) => `${options.prefix ?? 'exchange'}:account-events:${accountId}:`;
+export function createRedisAccountEventLogs<E extends LoggedEvent>(redis: RedisClient, options: RedisAccountEventLogsOptions<E> = {}): AccountEventLogs<E> {
+  const prefixOf = (accountId: string) => `${options.prefix ?? 'exchange'}:account-events:${options.cluster ? `{${accountId}}` : accountId}:`;
   const enrolledKey = `${options.prefix ?? 'exchange'}:account-events-enrolled`;
   const versionKey = `${enrolledKey}:version`;
   const logs = new Map<string, EventLog<E>>();
@@ -65,18 +71,24 @@ export function createRedisAccountEventLogs<E extends LoggedEvent>(redis: Redis,
     async appendMany(groups) {
       const filled = groups.filter((g) => g.events.length > 0);
       if (filled.length === 0) return groups.map(() => []);
-      const keys = filled.flatMap((g) => {
-        const k = redisEventLogKeys(prefixOf(g.accountId));
-        return [k.counter, k.stream];
-      });
       const bodies = filled.map((g) =>
         g.events.map((e) => {
           const { seq: _ignored, ...fields } = e as E & { seq?: unknown };
           return fields as E;
         }),
       );
-      const args = [options.capacity ?? DEFAULT_ACCOUNT_EVENT_CAPACITY, ...bodies.map((b) => b.length), ...bodies.flat().map((b) => JSON.stringify(b))];
-      const firsts = (await APPEND_MANY.run(redis, keys, args)) as number[];
+      const append = async (at: readonly number[]): Promise<number[]> => {
+        const keys = at.flatMap((i) => {
+          const k = redisEventLogKeys(prefixOf(filled[i]?.accountId ?? ''));
+          return [k.counter, k.stream];
+        });
+        const mine = at.map((i) => bodies[i] ?? []);
+        const args = [options.capacity ?? DEFAULT_ACCOUNT_EVENT_CAPACITY, ...mine.map((b) => b.length), ...mine.flat().map((b) => JSON.stringify(b))];
+        return (await APPEND_MANY.run(redis, keys, args)) as number[];
+      };
+      const all = filled.map((_, i) => i);
+      // on a cluster the accounts' keys lie in different slots: one script per account
+      const firsts = options.cluster ? (await Promise.all(all.map((i) => append([i])))).flat() : await append(all);
       const sequenced = new Map(filled.map((g, i) => [g, (bodies[i] ?? []).map((b, j) => ({ ...b, seq: Number(firsts[i]) + j }) as Sequenced<E>)]));
       return groups.map((g) => sequenced.get(g) ?? []);
     },

@@ -4,12 +4,12 @@
  *   <p>:account:<id>:api-keys      zset  the account's API keys by creation time
  * Several exchange processes on one Redis share it (they need the same server key).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client.ts';
 import { decodeApiKey, encodeApiKey } from './codec.ts';
 import type { ApiKeyStore } from './port.ts';
 
 /** A store on `redis` under `prefix` (default `exchange`), sealing secrets with `key`; `close` leaves the client open. */
-export function createRedisApiKeyStore(redis: Redis, key: Buffer, prefix = 'exchange'): ApiKeyStore {
+export function createRedisApiKeyStore(redis: RedisClient, key: Buffer, prefix = 'exchange'): ApiKeyStore {
   const hash = `${prefix}:api-keys`;
   const ofAccount = (id: string) => `${prefix}:account:${id}:api-keys`;
   return {

@@ -6,7 +6,7 @@
  * snapshot store where they go); a `put` is one MULTI. Either way the indexes never point at a
  * record that was not written.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client.ts';
 import { byIdDescending, parseRecord, type BetHistoryStore, type BetRecord } from './port.ts';
 import type { RedisRecordLayout } from '../snapshot/redis.ts';
 
@@ -36,7 +36,7 @@ export interface RedisBetHistoryOptions {
 const CHUNK = 500;
 
 /** Creates a bet history on `redis` (the caller owns the connection). */
-export function createRedisBetHistory(redis: Redis, options: RedisBetHistoryOptions = {}): BetHistoryStore {
+export function createRedisBetHistory(redis: RedisClient, options: RedisBetHistoryOptions = {}): BetHistoryStore {
   const p = historyPrefix(options.prefix);
   const layout = redisHistoryLayout(options.prefix);
   const recordKey = (id: string) => `${p}bet:${id}`;

@@ -3,13 +3,13 @@
  *   <p>:candles:<SYMBOL>   zset  one-minute candles (JSON) scored by their openTime
  * A write replaces the member of the same minute and trims the oldest past the bound, in one MULTI.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client.ts';
 import * as v from 'valibot';
 import { CandleJson } from './codec.ts';
 import { CANDLE_RETENTION, type CandleStore } from './port.ts';
 
 /** A store on `redis` under `prefix` (default `exchange`); `close` leaves the client open. */
-export function createRedisCandleStore(redis: Redis, prefix = 'exchange', retention = CANDLE_RETENTION): CandleStore {
+export function createRedisCandleStore(redis: RedisClient, prefix = 'exchange', retention = CANDLE_RETENTION): CandleStore {
   const key = (symbol: string) => `${prefix}:candles:${symbol}`;
   return {
     async put(symbol, candle) {

@@ -4,7 +4,7 @@
  * seqs are unique and in stream order across processes, and survive restarts.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client.ts';
 import { asLoggedEvent, DEFAULT_EVENT_CAPACITY, DEFAULT_READ_LIMIT, type EventLog, type LoggedEvent, type Sequenced } from './port.ts';
 import { redisScript } from '../redis/script.ts';
 
@@ -31,7 +31,7 @@ export function redisEventLogKeys(prefix = 'gw:'): { counter: string; stream: st
 }
 
 /** Creates an event log on `redis` (the caller owns the connection). */
-export function createRedisEventLog<E extends LoggedEvent>(redis: Redis, options: RedisEventLogOptions<E> = {}): EventLog<E> {
+export function createRedisEventLog<E extends LoggedEvent>(redis: RedisClient, options: RedisEventLogOptions<E> = {}): EventLog<E> {
   const { counter: counterKey, stream: streamKey, epoch: epochKey } = redisEventLogKeys(options.prefix);
   const capacity = options.capacity ?? DEFAULT_EVENT_CAPACITY;
   const parse = options.parse ?? ((raw: unknown) => asLoggedEvent(raw) as E);

@@ -3,7 +3,7 @@
  * gateways of one deployment; a removal compares the signature first (a script), so it never
  * drops a later signing of the same key.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client.ts';
 import { ABANDONED_AFTER_MS, intentOf, type IntentStore, type PendingIntent } from './port.ts';
 
 const REMOVE_IF_SAME = `
@@ -23,7 +23,7 @@ end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1`;
 
-export function createRedisIntentStore(redis: Redis, options: { prefix: string }): IntentStore {
+export function createRedisIntentStore(redis: RedisClient, options: { prefix: string }): IntentStore {
   const hash = `${options.prefix}intents`;
   return {
     put: async (intent, heightNow) =>

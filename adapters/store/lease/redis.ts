@@ -11,7 +11,7 @@
  *   await lease.renew();                 // false once it is lost
  *   await lease.release();
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client.ts';
 import { awaitReplicas, NO_REPLICA_WAIT, type Durability } from '../redis/durability.ts';
 import { redisScript } from '../redis/script.ts';
 import type { FenceRecord, LeaderLease } from './port.ts';
@@ -69,7 +69,7 @@ export class RedisLease implements LeaderLease {
   private fence: number | null = null;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     readonly options: RedisLeaseOptions,
   ) {}
 
@@ -112,7 +112,7 @@ export class RedisLease implements LeaderLease {
 }
 
 /** The highest fence used under the lease `key` (`<key>:fence-used`). */
-export function createRedisFenceRecord(redis: Redis, key: string): FenceRecord {
+export function createRedisFenceRecord(redis: RedisClient, key: string): FenceRecord {
   const used = `${key}:fence-used`;
   return {
     use: async (fence) => Number(await USE_FENCE.run(redis, [used], [fence])) === 1,
@@ -121,6 +121,6 @@ export function createRedisFenceRecord(redis: Redis, key: string): FenceRecord {
 }
 
 /** One node's handle on the lease `options.key` in `redis`. */
-export function createRedisLease(redis: Redis, options: RedisLeaseOptions): RedisLease {
+export function createRedisLease(redis: RedisClient, options: RedisLeaseOptions): RedisLease {
   return new RedisLease(redis, options);
 }

@@ -3,7 +3,7 @@
  * survives restarts and every gateway process sees the same ticks. Append + trim is one Lua
  * script (atomic across processes).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client.ts';
 import { DEFAULT_RETENTION, type PriceHistory, type PriceHistoryRetention, type Tick } from './port.ts';
 import { redisScript } from '../redis/script.ts';
 
@@ -32,7 +32,7 @@ const decode = (member: string | undefined): Tick | undefined => {
 };
 
 /** Creates a price history on `redis` (the caller owns the connection). */
-export function createRedisPriceHistory(redis: Redis, options: RedisPriceHistoryOptions = {}): PriceHistory {
+export function createRedisPriceHistory(redis: RedisClient, options: RedisPriceHistoryOptions = {}): PriceHistory {
   const key = `${options.prefix ?? 'gw:'}prices:solusdt`;
   const retention = options.retention ?? DEFAULT_RETENTION;
   return {

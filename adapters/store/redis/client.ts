@@ -9,15 +9,18 @@
  *   loading, script deadline passed) rejects as `RedisUnavailable`; an error reply that is our
  *   own bug (wrong type, script error) stays what it is.
  * Writes that must not land after their caller gave up go through `redisScript(..., {deadline})`.
+ * The target is a URL (one server) or a cluster (`./cluster.ts`, docs/operations.md#redis-cluster):
+ * the same rules hold for both, and the client is typed as either (`RedisClient`).
  *
  * @example
  *   const redis = openRedis('redis://127.0.0.1:6379', { log, name: 'gateway' });
  *   await redis.ping(); // RedisUnavailable while Redis is down
  */
-import { ReplyError, type Redis, type RedisOptions } from 'ioredis';
+import { ReplyError, type Cluster, type ClusterOptions, type Redis, type RedisOptions } from 'ioredis';
+import { newClusterClient } from './cluster.ts';
 import { DependencyUnavailable } from '../../../kernel/errors.ts';
 import type { Logger } from '../../../kernel/log.ts';
-import { connectTarget, targetText, type RedisTarget } from './target.ts';
+import { connectTarget, isClusterTarget, targetText, type RedisTarget } from './target.ts';
 
 /** Redis did not answer in time, or is not connected. */
 export class RedisUnavailable extends DependencyUnavailable {
@@ -30,11 +33,14 @@ export class RedisUnavailable extends DependencyUnavailable {
 /** Error replies that mean "not available now" rather than "wrong command". */
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|DEADLINE)\b/;
 
+/** A cluster client's refusal of a command or batch whose keys lie in several hash slots: our bug, not an outage. */
+const CROSS_SLOT = /CROSSSLOT|should belong to the same slot/;
+
 /** Whether `err` (from ioredis) means Redis is unavailable. */
 export function isRedisOutage(err: unknown): boolean {
   if (err instanceof RedisUnavailable) return true;
   if (err instanceof ReplyError) return TRANSIENT_REPLY.test((err as Error).message);
-  return err instanceof Error;
+  return err instanceof Error && !CROSS_SLOT.test(err.message);
 }
 
 /** `err` as RedisUnavailable when it is an outage, else unchanged. */
@@ -58,21 +64,37 @@ export interface OpenRedisOptions {
   redis?: RedisOptions;
   /** told when the connection is ready (true) and when it closes (false): `runtime/dependency-links.ts` */
   watch?: (up: boolean) => void;
+  /** extra ioredis cluster options (tests) */
+  cluster?: ClusterOptions;
 }
 
+/** A client of one server or of a cluster: the commands, MULTI and pipelines both offer. */
+export type RedisClient = Redis | Cluster;
+
 /** A guarded client: the same ioredis API, rejections mapped to RedisUnavailable. */
-export type GuardedRedis = Redis;
+export type GuardedRedis = RedisClient;
+
+/** Cluster commands refused before the cluster is first ready ("Cluster isn't ready and enableOfflineQueue options is false"). */
+const NOT_CONNECTED_YET = /isn't writeable|isn't ready/;
 
 /**
- * Connects to `target` (a URL, or a primary named by Sentinels: `./target.ts`; lazily: the first
- * command connects) and returns the guarded client. Its promises reject with RedisUnavailable
- * during an outage; `multi()`/`pipeline()` results too.
+ * Connects to `target` (a URL, a primary named by Sentinels, or a cluster: `./target.ts`; lazily:
+ * the first command connects) and returns the guarded client. Its promises reject with
+ * RedisUnavailable during an outage; `multi()`/`pipeline()` results too.
  */
 export function openRedis(target: string | RedisTarget, options: OpenRedisOptions): GuardedRedis {
   const log = options.log;
   const timeoutMs = options.commandTimeoutMs ?? 2_000;
   const url = targetText(target);
-  const client = connectTarget(target, {
+  const client = isClusterTarget(target)
+    ? newClusterClient(target, { name: options.name, commandTimeoutMs: timeoutMs, ...(options.cluster ? { cluster: options.cluster } : {}) })
+    : singleServer(target, options, timeoutMs);
+  return guard(client, url, log, timeoutMs, options.watch);
+}
+
+/** The client of one server or of the primary the Sentinels name. */
+function singleServer(target: string | RedisTarget, options: OpenRedisOptions, timeoutMs: number): Redis {
+  return connectTarget(target, {
     connectionName: options.name,
     enableOfflineQueue: false,
     commandTimeout: timeoutMs,
@@ -83,6 +105,13 @@ export function openRedis(target: string | RedisTarget, options: OpenRedisOption
     retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 4), 1_000),
     ...options.redis,
   });
+}
+
+/**
+ * Wraps `client` so that its promises reject with RedisUnavailable during an outage, and commands
+ * sent before the first connection wait for it (bounded).
+ */
+function guard(client: RedisClient, url: string, log: Logger, timeoutMs: number, watch?: (up: boolean) => void): GuardedRedis {
   let down = false;
   // Commands sent before the first connection is made wait for it (bounded); after that an outage fails fast.
   let everReady = false;
@@ -96,13 +125,15 @@ export function openRedis(target: string | RedisTarget, options: OpenRedisOption
         resolve();
       }, reject);
     });
-  client.on('error', (err: Error) => {
+  const lost = (err: Error) => {
     if (!down) log.warn({ err: err.message, redis: url }, 'redis connection lost; commands fail with 503 until it is back');
     down = true;
-  });
-  client.on('close', () => options.watch?.(false));
+  };
+  client.on('error', lost);
+  client.on('node error', lost); // a cluster node (the cluster goes on with the others)
+  client.on('close', () => watch?.(false));
   client.on('ready', () => {
-    options.watch?.(true);
+    watch?.(true);
     everReady = true;
     if (down) log.info({ redis: url }, 'redis reachable again');
     down = false;
@@ -126,7 +157,7 @@ export function openRedis(target: string | RedisTarget, options: OpenRedisOption
         if (everReady) return mapRejection(out);
         return mapRejection(
           out.catch((err: unknown) => {
-            if (everReady || !(err instanceof Error) || !/isn't writeable/.test(err.message)) throw err;
+            if (everReady || !(err instanceof Error) || !NOT_CONNECTED_YET.test(err.message)) throw err;
             return untilFirstReady().then(call);
           }),
         );
@@ -136,7 +167,7 @@ export function openRedis(target: string | RedisTarget, options: OpenRedisOption
 }
 
 /** Whether the client holds a ready connection now (health checks). */
-export const redisReady = (redis: Redis): boolean => redis.status === 'ready';
+export const redisReady = (redis: RedisClient): boolean => redis.status === 'ready';
 
 /** The URL without its password, for logs. */
 export function redactUrl(url: string): string {

@@ -12,7 +12,8 @@
  *   await COMMIT.run(redis, keys, args);
  *   await awaitReplicas(redis, { minReplicas: 1, timeoutMs: 500 }); // RedisNotDurable when no replica took it in time
  */
-import type { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
+import type { RedisClient } from './client.ts';
 import { RedisUnavailable } from './client.ts';
 
 /** How many replicas must hold a write before it is acknowledged; 0: none (no WAIT). */
@@ -40,8 +41,10 @@ export class RedisNotDurable extends RedisUnavailable {
 }
 
 /** Waits until `d.minReplicas` replicas hold every write this connection made; RedisNotDurable otherwise. */
-export async function awaitReplicas(redis: Redis, d: Durability): Promise<void> {
+export async function awaitReplicas(redis: RedisClient, d: Durability): Promise<void> {
   if (d.minReplicas <= 0) return;
+  // WAIT answers for the connection it is sent on: a cluster client has one per master (refused at start: bin/redis-env.ts)
+  if (redis instanceof Cluster) throw new Error('REDIS_MIN_REPLICAS is not supported on a Redis Cluster');
   const acknowledged = Number(await redis.wait(d.minReplicas, d.timeoutMs));
   if (acknowledged < d.minReplicas) throw new RedisNotDurable(acknowledged, d.minReplicas, d.timeoutMs);
 }

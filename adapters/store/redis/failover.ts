@@ -8,7 +8,8 @@
  * @example
  *   const stop = watchServerChanges(redis, (c) => reconcile(c), log);
  */
-import type { Redis } from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
+import type { RedisClient } from './client.ts';
 import type { Logger } from '../../../kernel/log.ts';
 
 /** The server behind the connection changed. */
@@ -26,7 +27,10 @@ export async function serverRunId(redis: Redis): Promise<string> {
 }
 
 /** Calls `onChange` whenever a (re)connect lands on another server than the previous one; returns a function that stops watching. */
-export function watchServerChanges(redis: Redis, onChange: (change: ServerChange) => void, log: Logger): () => void {
+export function watchServerChanges(client: RedisClient, onChange: (change: ServerChange) => void, log: Logger): () => void {
+  // a cluster fails over master by master, each promoting its own replica: not watched (docs/operations.md#redis-cluster)
+  if (client instanceof Cluster) return () => undefined;
+  const redis: Redis = client;
   let known: string | null = null;
   let reading = false;
   let again = false;

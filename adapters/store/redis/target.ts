@@ -1,8 +1,9 @@
 /**
- * Where a service's Redis is (docs/operations.md#redis-with-sentinel): one server by URL
- * (`REDIS_URL`), or the primary that a set of Sentinels names (`REDIS_SENTINELS` +
- * `REDIS_MASTER_NAME`). With Sentinels the client asks them for the primary on every connect and
- * follows `+switch-master`, so a failover is a short outage, not a reconfiguration.
+ * Where a service's Redis is (docs/operations.md#redis-with-sentinel, #redis-cluster): one server
+ * by URL (`REDIS_URL`), the primary that a set of Sentinels names (`REDIS_SENTINELS` +
+ * `REDIS_MASTER_NAME`), or a Redis Cluster named by some of its nodes (`REDIS_CLUSTER_NODES`,
+ * its client in `./cluster.ts`). With Sentinels the client asks them for the primary on every
+ * connect and follows `+switch-master`, so a failover is a short outage, not a reconfiguration.
  *
  * @example
  *   const target = redisTargetOf({ REDIS_SENTINELS: '127.0.0.1:26379,127.0.0.1:26380', REDIS_MASTER_NAME: 'main' });
@@ -18,18 +19,27 @@ export interface SentinelAddress {
   port: number;
 }
 
+/** A Redis Cluster, named by some of its nodes (ioredis discovers the rest). */
+export interface RedisClusterTarget {
+  kind: 'cluster';
+  cluster: readonly SentinelAddress[];
+}
+
 /** A Redis to connect to. */
-export type RedisTarget = { kind: 'url'; url: string } | { kind: 'sentinel'; sentinels: SentinelAddress[]; name: string };
+export type RedisTarget = { kind: 'url'; url: string } | { kind: 'sentinel'; sentinels: SentinelAddress[]; name: string } | RedisClusterTarget;
+
+/** Whether `target` is a cluster. */
+export const isClusterTarget = (target: string | RedisTarget): target is RedisClusterTarget => typeof target !== 'string' && target.kind === 'cluster';
 
 const HOST_PORT = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})$/;
 
-/** `host:port,host:port,...` as addresses; throws an Error saying which part is wrong. */
+/** `host:port,host:port,...` (Sentinels, or seed nodes of a cluster) as addresses; throws an Error saying which part is wrong. */
 export function parseSentinels(text: string): SentinelAddress[] {
   const parts = text
     .split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '');
-  if (parts.length === 0) throw new Error('must name at least one sentinel as host:port');
+  if (parts.length === 0) throw new Error('must name at least one server as host:port');
   return parts.map((part) => {
     const m = HOST_PORT.exec(part);
     const port = Number(m?.[2]);
@@ -63,10 +73,16 @@ export interface RedisTargetEnv {
   REDIS_URL?: string | undefined;
   REDIS_SENTINELS?: string | undefined;
   REDIS_MASTER_NAME?: string | undefined;
+  REDIS_CLUSTER_NODES?: string | undefined;
 }
 
 /** The target the variables name, null when neither is set; throws ConfigError on a combination that cannot be used. */
 export function redisTargetOf(env: RedisTargetEnv): RedisTarget | null {
+  if (env.REDIS_CLUSTER_NODES) {
+    if (env.REDIS_URL || env.REDIS_SENTINELS)
+      throw new ConfigError('REDIS_CLUSTER_NODES', 'set one of REDIS_URL (one server), REDIS_SENTINELS or REDIS_CLUSTER_NODES, not both');
+    return { kind: 'cluster', cluster: parseSentinels(env.REDIS_CLUSTER_NODES) };
+  }
   if (env.REDIS_SENTINELS) {
     if (env.REDIS_URL)
       throw new ConfigError('REDIS_SENTINELS', 'set either REDIS_URL (one server) or REDIS_SENTINELS (a primary named by sentinels), not both');
@@ -83,6 +99,7 @@ export const asTarget = (target: string | RedisTarget): RedisTarget => (typeof t
 /** The target for logs, without a password. */
 export function targetText(target: string | RedisTarget): string {
   const t = asTarget(target);
+  if (t.kind === 'cluster') return `cluster ${t.cluster.map((n) => `${n.host}:${n.port}`).join(',')}`;
   if (t.kind === 'sentinel') return `sentinel master ${t.name} via ${t.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
   try {
     const u = new URL(t.url);
@@ -101,6 +118,7 @@ export function targetText(target: string | RedisTarget): string {
 export function connectTarget(target: string | RedisTarget, options: RedisOptions): Redis {
   const t = asTarget(target);
   if (t.kind === 'url') return new Redis(t.url, options);
+  if (t.kind === 'cluster') throw new Error('a cluster is opened by ./cluster.ts newClusterClient');
   const client = new Redis({
     failoverDetector: true,
     sentinelMaxConnections: 3,

@@ -12,7 +12,7 @@
  * @example
  *   const store = createRedisSnapshotStore(redis, { kind: 'bet', prefix: 'gw:' }); // keys gw:bet:<id>, set gw:bets:live
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client.ts';
 import { DEFAULT_EVENT_CAPACITY, type LoggedEvent, type Sequenced } from '../event-log/port.ts';
 import { redisEventLogKeys } from '../event-log/redis.ts';
 import { awaitReplicas, NO_REPLICA_WAIT, type Durability } from '../redis/durability.ts';
@@ -95,7 +95,7 @@ export class RedisSnapshotStore<E extends LoggedEvent = LoggedEvent, R = never> 
   private readonly durability: Durability;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     options: RedisSnapshotOptions | RedisSnapshotRecordOptions<R>,
   ) {
     this.layout = 'records' in options ? options.records : null;
@@ -176,7 +176,7 @@ export class RedisSnapshotStore<E extends LoggedEvent = LoggedEvent, R = never> 
 
 /** A snapshot store of one actor kind on `redis` (the caller owns the connection); `records` lays out the records commits carry. */
 export function createRedisSnapshotStore<E extends LoggedEvent = LoggedEvent, R = never>(
-  redis: Redis,
+  redis: RedisClient,
   options: RedisSnapshotOptions | RedisSnapshotRecordOptions<R>,
 ): SnapshotStore<E, R> {
   return new RedisSnapshotStore<E, R>(redis, options);

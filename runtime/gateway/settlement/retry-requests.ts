@@ -10,7 +10,8 @@
  */
 import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../adapters/store/redis/client.ts';
+import { subscriberOf } from '../../../adapters/store/redis/cluster.ts';
 import type { Logger } from '../../../kernel/log.ts';
 
 /** The Redis channel a gateway with key prefix `prefix` listens on. */
@@ -25,7 +26,7 @@ export const isChainId = (id: string): boolean => /^\d{1,20}$/.test(id);
 /** Where requests come from and what to do with one. */
 export interface RetryRequestOptions {
   /** the gateway's Redis connection (duplicated for the subscription); null: the embedded request folder */
-  redis: Redis | null;
+  redis: RedisClient | null;
   prefix: string;
   dataDir: string;
   /** retries one chain now; returns what it did, for the log */
@@ -50,7 +51,7 @@ export async function listenForRetryRequests(options: RetryRequestOptions): Prom
 
   if (options.redis) {
     // a subscriber connection of its own, which waits for Redis instead of failing fast
-    const sub = options.redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null, enableAutoPipelining: false });
+    const sub = subscriberOf(options.redis);
     sub.on('error', () => undefined); // outages are logged by the gateway's main connection
     const channel = retryChannel(options.prefix);
     sub.on('message', (ch: string, message: string) => {
