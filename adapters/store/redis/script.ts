@@ -7,7 +7,7 @@
  * The deadline compares with Redis's clock (TIME), so the services and Redis need synchronised clocks.
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 /** How long a request-path write may take before Redis must refuse to run it (below the 2 s command timeout). */
 export const WRITE_BUDGET_MS = 1_500;
@@ -18,7 +18,7 @@ export const writeDeadline = (budgetMs = WRITE_BUDGET_MS, now = Date.now()): num
 /** A Lua script bound to its SHA1; `run` is atomic on the server. */
 export interface RedisScript {
   /** Runs the script; a deadline script gets `deadlineMs` (default `writeDeadline()`) as its last ARGV. */
-  run(redis: Redis, keys: readonly string[], args: ReadonlyArray<string | number>, deadlineMs?: number): Promise<unknown>;
+  run(redis: Redis | Cluster, keys: readonly string[], args: ReadonlyArray<string | number>, deadlineMs?: number): Promise<unknown>;
 }
 
 const DEADLINE_GUARD = `local __now = redis.call('TIME')
