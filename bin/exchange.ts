@@ -12,8 +12,9 @@ import { openFileExchangeStore } from '../adapters/store/exchange/file.ts';
 import type { ExchangeStore } from '../adapters/store/exchange/port.ts';
 import { redactUrl } from '../adapters/store/redis/client.ts';
 import { createRedisExchangeStore } from '../adapters/store/exchange/redis.ts';
-import { natsExchangeEvents } from '../runtime/exchange/nats-events.ts';
-import { publishingStore } from '../runtime/exchange/published-store.ts';
+import { natsExchangeEvents, type ExchangeEventStream } from '../runtime/exchange/nats-events.ts';
+import { publishingStore, relayedStore } from '../runtime/exchange/published-store.ts';
+import { LedgerEventsRelay } from '../runtime/exchange/events-relay.ts';
 import { log } from '../kernel/log.ts';
 import { startExchange, type RunningExchange } from './exchange-app.ts';
 import { runService } from './process.ts';
@@ -79,22 +80,41 @@ export function accountEventLogsOf(env: { REDIS_URL?: string | undefined }): Acc
   return createRedisAccountEventLogs(redis, { owned: true, parse: (raw) => v.parse(AccountEventBodySchema, raw) });
 }
 
+/** The JetStream stream of the ledger's events, from the environment. */
+export function eventStreamOf(env: ReturnType<typeof exchangeEnv>): ExchangeEventStream {
+  return {
+    name: env.EXCHANGE_EVENTS_STREAM,
+    subjects: env.EXCHANGE_EVENTS_SUBJECTS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    replicas: env.EXCHANGE_EVENTS_REPLICAS,
+    duplicateWindowMs: env.EXCHANGE_EVENTS_DUPLICATE_WINDOW_MS,
+  };
+}
+
 /** Starts the exchange from the environment. */
 export async function startExchangeFromEnv(source: Record<string, string | undefined> = process.env): Promise<RunningExchange> {
   const env = exchangeEnv(source);
   const feed = bookFeedFromEnv(source);
   const ledger = exchangeStoreOf(env);
   // with NATS, every committed journal entry and fill is also announced on exchange.<accountId>.<kind>
-  const events = env.NATS_URL ? natsExchangeEvents(env.NATS_URL, log) : null;
+  const events = env.NATS_URL ? natsExchangeEvents(env.NATS_URL, log, eventStreamOf(env)) : null;
+  // from the ledger's outbox where it has one (Redis), at once and best-effort otherwise (docs/operations.md#exchange-events-outbox)
+  const relay =
+    events && ledger.outbox
+      ? new LedgerEventsRelay({ outbox: ledger.outbox, accountIds: () => ledger.listAccountIds(), publish: (e, id) => events.publishDurable(e, id), log })
+      : null;
   const store: ExchangeStore = events
     ? {
-        ...publishingStore(ledger, (e) => events.publish(e), log),
+        ...(relay ? relayedStore(ledger, relay) : publishingStore(ledger, (e) => events.publish(e), log)),
         close: async () => {
+          await relay?.stop();
           await events.close();
           await ledger.close();
         },
       }
     : ledger;
+  relay?.start();
   try {
     const { apiKeys, candles } = await binanceStoresOf(env);
     return await startExchange({
