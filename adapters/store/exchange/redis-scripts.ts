@@ -2,6 +2,8 @@
  * Lua scripts of the Redis exchange store. Each runs atomically in Redis, so a commit is
  * all-or-nothing and a version check inside the script serialises racing writers, also
  * across processes. The scripts do no arithmetic: decimals are computed in TypeScript.
+ * Each takes the keys of one account or one global key, never both, so it runs on Redis Cluster
+ * (one hash slot: docs/operations.md#where-state-lives-in-redis).
  */
 import { redisScript } from '../redis/script.ts';
 
