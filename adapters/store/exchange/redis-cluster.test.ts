@@ -43,5 +43,13 @@ describe('the Redis ledger on a cluster', () => {
     const holders = await Promise.all(client.nodes('master').map((n) => n.keys(`${prefix}:account:*`)));
     expect(holders.filter((keys) => keys.length > 0).length).toBeGreaterThan(1);
     expect(await store.listAccountIds()).toEqual(expect.arrayContaining(ids));
+    // the events outbox reads and moves each account's cursor in its own slot
+    const page = (await store.outbox.read(id, 10))!;
+    expect(page.journal.map((e) => e.entry.type)).toEqual(['OPEN']);
+    await store.outbox.advance(id, { journal: page.journal[0]!.id, orders: 0 });
+    expect((await store.outbox.read(id, 10))!.journal).toEqual([]);
+    expect(await store.deleteAccount(id)).toBe(true);
+    expect(await store.outbox.read(id, 10)).toBeNull();
+    expect(await store.listAccountIds()).not.toContain(id);
   });
 });
