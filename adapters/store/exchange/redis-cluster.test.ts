@@ -26,7 +26,7 @@ afterAll(async () => {
 storeContract('Redis Cluster', () => createRedisExchangeStore(client, `cluster-${randomUUID()}`));
 
 describe('the Redis ledger on a cluster', () => {
-  it('tags every key of an account with its id and spreads accounts over the masters', async () => {
+  it('tags every key of an account with its id, spreads accounts over the masters, and relays each from its own slot', async () => {
     const prefix = `spread-${randomUUID()}`;
     const store = createRedisExchangeStore(client, prefix);
     const ids: string[] = [];
