@@ -292,14 +292,15 @@ export function createRedisExchangeStore(
     async openEngineOrders(only) {
       // every account's own set: no global index to keep in step (docs/operations.md#where-state-lives-in-redis)
       const ids = only === undefined ? await redis.zrange(accounts, '0', '-1') : [only];
-      const lists = await Promise.all(
-        ids.map(async (accountId) => {
-          const open = await redis.smembers(k(accountId).open);
-          if (open.length === 0) return [];
-          const states = await redis.hmget(k(accountId).engineOrders, ...open);
-          return states.filter((s): s is string => s !== null).map((s): OpenEngineOrder => ({ accountId, state: JSON.parse(s) as unknown }));
-        }),
-      );
+      const lists: OpenEngineOrder[][] = [];
+      const one = async (accountId: string): Promise<OpenEngineOrder[]> => {
+        const open = await redis.smembers(k(accountId).open);
+        if (open.length === 0) return [];
+        const states = await redis.hmget(k(accountId).engineOrders, ...open);
+        return states.filter((s): s is string => s !== null).map((s) => ({ accountId, state: JSON.parse(s) as unknown }));
+      };
+      // a few hundred accounts at a time: a start over many accounts sends no unbounded burst
+      for (let i = 0; i < ids.length; i += 500) lists.push(...(await Promise.all(ids.slice(i, i + 500).map(one))));
       return lists.flat();
     },
 
