@@ -11,6 +11,16 @@ export const exchangeEnvFields = {
   BOOK_MAX_AGE_MS: describe('an order book older than this is never used, ms', integer(30_000, 1)),
   EXCHANGE_FEED: describe('order books from nats|synthetic|binance (unset: nats when NATS_URL is set, else synthetic)', optionalOneOf(EXCHANGE_FEEDS)),
   NATS_URL: describe('NATS for market.book.<SYMBOL>; journal entries and fills are published on exchange.<accountId>.journal|fill', natsUrl()),
+  EXCHANGE_EVENTS_STREAM: describe(
+    'with NATS and Redis: the JetStream stream journal entries and fills are relayed to (created when missing)',
+    text('EXCHANGE_EVENTS'),
+  ),
+  EXCHANGE_EVENTS_SUBJECTS: describe('subjects of a stream created here, comma-separated', text('exchange.*.journal,exchange.*.fill')),
+  EXCHANGE_EVENTS_REPLICAS: describe('replicas of a stream created here (a NATS cluster: 3)', integer(1, 1)),
+  EXCHANGE_EVENTS_DUPLICATE_WINDOW_MS: describe(
+    'how long the stream remembers an event id (a re-publish after a crash within it is stored once), ms',
+    integer(120_000, 1_000),
+  ),
   BINANCE_WS_URL: describe('Binance stream base URL (EXCHANGE_FEED=binance)', binanceWsUrl()),
   REDIS_URL: describe('Redis for the ledger (unset: a journal file in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
   ...redisEnvFields,

@@ -14,14 +14,14 @@ import { isClusterTarget, targetText } from '../adapters/store/redis/target.ts';
 import type { RedisConfig } from './redis-env.ts';
 import { createRedisExchangeStore } from '../adapters/store/exchange/redis.ts';
 import { DependencyLinks } from '../runtime/dependency-links.ts';
-import { natsExchangeEvents } from '../runtime/exchange/nats-events.ts';
-import { publishingStore } from '../runtime/exchange/published-store.ts';
+import { natsExchangeEvents, type ExchangeEventStream } from '../runtime/exchange/nats-events.ts';
+import { publishingStore, relayedStore } from '../runtime/exchange/published-store.ts';
+import { LedgerEventsRelay } from '../runtime/exchange/events-relay.ts';
 import { log } from '../kernel/log.ts';
 import { startExchange, type RunningExchange } from './exchange-app.ts';
 import { runService } from './process.ts';
 import { openRedis } from '../adapters/store/redis/client.ts';
 import { apiKeyPrefix } from '../adapters/store/redis/cluster.ts';
-import { ConfigError } from '../kernel/errors.ts';
 import { openFileApiKeyStore } from '../adapters/store/api-keys/file.ts';
 import type { ApiKeyStore } from '../adapters/store/api-keys/port.ts';
 import { createRedisApiKeyStore } from '../adapters/store/api-keys/redis.ts';
@@ -40,11 +40,10 @@ import { AccountEventBodySchema, type AccountEventBody } from '../runtime/exchan
 export { startExchange, exchangeEnv, exchangeEnvFields };
 export type { ExchangeOptions, RunningExchange } from './exchange-app.ts';
 
-/** Picks the ledger store: Redis when REDIS_URL or REDIS_SENTINELS is set (REDIS_CLUSTER_NODES: refused for now), else the journal file in DATA_DIR (locked for this process); its connection is linked in `links`. */
+/** Picks the ledger store: Redis when REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES is set, else the journal file in DATA_DIR (locked for this process); its connection is linked in `links`. */
 export function exchangeStoreOf(env: { redis: RedisConfig; DATA_DIR: string }, links?: DependencyLinks): ExchangeStore {
   const { target, durability } = env.redis;
   if (target) {
-    if (isClusterTarget(target)) throw new ConfigError('REDIS_CLUSTER_NODES', 'the exchange ledger needs one Redis server (REDIS_URL) for now');
     log.info({ redis: targetText(target), minReplicas: durability.minReplicas }, 'exchange ledger in Redis');
     return createRedisExchangeStore(target, 'exchange', log, durability, links?.link('redis'));
   }
@@ -88,6 +87,18 @@ export function accountEventLogsOf(env: { redis: RedisConfig }, links?: Dependen
   return createRedisAccountEventLogs(redis, { owned: true, cluster: isClusterTarget(env.redis.target), parse: (raw) => v.parse(AccountEventBodySchema, raw) });
 }
 
+/** The JetStream stream of the ledger's events, from the environment. */
+export function eventStreamOf(env: ReturnType<typeof exchangeEnv>): ExchangeEventStream {
+  return {
+    name: env.EXCHANGE_EVENTS_STREAM,
+    subjects: env.EXCHANGE_EVENTS_SUBJECTS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    replicas: env.EXCHANGE_EVENTS_REPLICAS,
+    duplicateWindowMs: env.EXCHANGE_EVENTS_DUPLICATE_WINDOW_MS,
+  };
+}
+
 /** Starts the exchange from the environment. */
 export async function startExchangeFromEnv(source: Record<string, string | undefined> = process.env): Promise<RunningExchange> {
   const env = exchangeEnv(source);
@@ -96,16 +107,23 @@ export async function startExchangeFromEnv(source: Record<string, string | undef
   const feed = bookFeedFromEnv(source, log, dependencies);
   const ledger = exchangeStoreOf(env, dependencies);
   // with NATS, every committed journal entry and fill is also announced on exchange.<accountId>.<kind>
-  const events = env.NATS_URL ? natsExchangeEvents(env.NATS_URL, log, dependencies.link('nats')) : null;
+  const events = env.NATS_URL ? natsExchangeEvents(env.NATS_URL, log, eventStreamOf(env), dependencies.link('nats')) : null;
+  // from the ledger's outbox where it has one (Redis), at once and best-effort otherwise (docs/operations.md#exchange-events-outbox)
+  const relay =
+    events && ledger.outbox
+      ? new LedgerEventsRelay({ outbox: ledger.outbox, accountIds: () => ledger.listAccountIds(), publish: (e, id) => events.publishDurable(e, id), log })
+      : null;
   const store: ExchangeStore = events
     ? {
-        ...publishingStore(ledger, (e) => events.publish(e), log),
+        ...(relay ? relayedStore(ledger, relay) : publishingStore(ledger, (e) => events.publish(e), log)),
         close: async () => {
+          await relay?.stop();
           await events.close();
           await ledger.close();
         },
       }
     : ledger;
+  relay?.start();
   try {
     const { apiKeys, candles } = await binanceStoresOf(env, dependencies);
     return await startExchange({

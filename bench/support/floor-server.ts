@@ -25,33 +25,26 @@ import uWS from 'uWebSockets.js';
 import * as v from 'valibot';
 import { commitArgs } from '../../adapters/store/exchange/redis.ts';
 import { COMMIT } from '../../adapters/store/exchange/redis-scripts.ts';
+import { commitKeys, exchangeKeys } from '../../adapters/store/exchange/redis-keys.ts';
 import { openRedis } from '../../adapters/store/redis/client.ts';
 import { log } from '../../kernel/log.ts';
 import { OrderBody } from '../../server/exchange/wire.ts';
 import type { FloorConfig } from './stack.ts';
 
-/** The keys COMMIT takes for account `id` under `prefix`, in the order the exchange's store passes them. */
-function commitKeys(prefix: string, id: string): string[] {
-  const b = `${prefix}:account:${id}`;
-  const own = ['positions', 'orders', 'equity', 'journal', 'idempotency', 'order-states', 'engine-orders', 'engine-order-ids', 'client-ids'];
-  return [b, ...own.map((s) => `${b}:${s}`), `${b}:open-orders`, `${prefix}:open-orders`, `${b}:trades`];
-}
-
 const port = Number(process.argv[2]);
 const config = JSON.parse(readFileSync(process.argv[3] as string, 'utf8')) as FloorConfig;
 const redis = openRedis(config.redisUrl, { log, name: 'floor' });
-const template = commitArgs(1, { ...config.change, accountId: '' });
-const accounts = new Map(config.accountIds.map((id) => [id, { keys: commitKeys(config.prefix, id), next: 1 }] as const));
+const template = commitArgs(1, config.change);
+const accounts = new Map(config.accountIds.map((id) => [id, { keys: commitKeys(exchangeKeys(config.prefix, false).account(id)), next: 1 }] as const));
 await Promise.all([...accounts.values()].map((a) => redis.hset(a.keys[0] as string, 'version', '1')));
 
 let n = 0;
 
 /** Commits the precomputed change to `account`; true when it passed. */
-async function commit(account: { keys: string[]; next: number }, id: string): Promise<boolean> {
+async function commit(account: { keys: string[]; next: number }): Promise<boolean> {
   const args = template.slice();
   args[0] = String(account.next++);
   args[7] = `floor-${++n}`; // the order state's id: a fresh order each time
-  args[11] = id;
   const out = await COMMIT.run(redis, account.keys, args);
   if (out === 'committed') return true;
   account.next = Number(await redis.hget(account.keys[0] as string, 'version'));
@@ -85,7 +78,7 @@ uWS
         return send(res, state, '400 Bad Request', '{"error":"VALIDATION_ERROR"}');
       }
       if (!v.safeParse(OrderBody, body, { abortPipeEarly: true }).success) return send(res, state, '400 Bad Request', '{"error":"VALIDATION_ERROR"}');
-      commit(account, id).then(
+      commit(account).then(
         (ok) => send(res, state, ok ? '201 Created' : '500 Internal Server Error', ok ? config.answer : '{"error":"CONFLICT"}'),
         (err: unknown) => send(res, state, '503 Service Unavailable', JSON.stringify({ error: String(err) })),
       );

@@ -11,7 +11,7 @@
  */
 import * as v from 'valibot';
 
-import type { LedgerCommit } from '../../adapters/store/exchange/port.ts';
+import type { LedgerCommit, OrderRecord } from '../../adapters/store/exchange/port.ts';
 import { journalFields, JournalEntrySchema, type JournalEntry } from '../../machines/exchange/journal.ts';
 import { BOOK_SYMBOLS } from '../../kernel/domain.ts';
 
@@ -90,21 +90,22 @@ export function journalEvents(accountId: string, entries: readonly JournalEntry[
   return entries.map((entry) => ({ kind: 'journal', accountId, entry: journalFields(entry) as JournalEntry }));
 }
 
+/** The fill events of one order record: each book level it took, in order. */
+export function fillEvents(accountId: string, order: OrderRecord): ExchangeEvent[] {
+  return order.fills.map((f) => ({
+    kind: 'fill',
+    accountId,
+    orderId: order.orderId,
+    symbol: order.symbol,
+    side: order.side,
+    price: f.price,
+    qty: f.qty,
+    gross: f.gross,
+    ts: order.createdAt,
+  }));
+}
+
 /** Every event of one committed ledger change: its fills, then its journal entries. */
 export function ledgerEvents(accountId: string, change: LedgerCommit): ExchangeEvent[] {
-  const order = change.order;
-  const fills: ExchangeEvent[] = order
-    ? order.fills.map((f) => ({
-        kind: 'fill',
-        accountId,
-        orderId: order.orderId,
-        symbol: order.symbol,
-        side: order.side,
-        price: f.price,
-        qty: f.qty,
-        gross: f.gross,
-        ts: order.createdAt,
-      }))
-    : [];
-  return [...fills, ...journalEvents(accountId, change.journal)];
+  return [...(change.order ? fillEvents(accountId, change.order) : []), ...journalEvents(accountId, change.journal)];
 }

@@ -168,3 +168,37 @@ describe('journal file store', () => {
     await again.close();
   });
 });
+
+describe('journal file store as the outbox of its events', () => {
+  it('relays a new account from its opening entry and one of an earlier file from its end; the cursor survives reopening and compaction', async () => {
+    const path = freshPath();
+    const first = openFileExchangeStore(path);
+    const id = await trade(first, 'relayed', 2);
+    const page = (await first.outbox.read(id, 10))!;
+    expect(page.journal.map((e) => [e.id, e.entry.type])).toEqual([
+      ['1', 'OPEN'],
+      ['2', 'TRADE'],
+      ['3', 'TRADE'],
+    ]);
+    expect((await first.outbox.read(id, 1))!.journal).toHaveLength(1);
+    await first.outbox.advance(id, { journal: '2', orders: 0 });
+    await first.outbox.advance(id, { journal: '1', orders: 0 }); // never back
+    await first.close();
+    // an account created by an earlier version: its create line has no `r`
+    const legacy = account('legacy');
+    appendFileSync(
+      path,
+      `${JSON.stringify({ k: 'create', account: { ...legacy, initialCash: '1000', feeRate: '0.001' }, balances: { cash: '1000', netDeposits: '1000', feesPaid: '0', positions: {} }, opening: { type: 'OPEN', ts: legacy.createdAt, amount: '1000' }, point })}\n`,
+    );
+    const second = openFileExchangeStore(path, { compactSlack: 1 });
+    expect((await second.outbox.read(id, 10))!.journal.map((e) => e.id)).toEqual(['3']);
+    expect((await second.outbox.read(legacy.id, 10))!.journal).toEqual([]);
+    await trade(second, 'after', 1); // compacts: the cursors go into the account lines
+    await second.close();
+    const third = openFileExchangeStore(path);
+    expect((await third.outbox.read(id, 10))!.journal.map((e) => e.id)).toEqual(['3']);
+    expect((await third.outbox.read(legacy.id, 10))!.journal).toEqual([]);
+    expect(await third.outbox.read('nobody', 10)).toBeNull();
+    await third.close();
+  });
+});

@@ -8,7 +8,8 @@
  *
  * Lines: `{"k":"create",...}` a new account; `{"k":"commit","id","v","c"}` a ledger commit at
  * version `v` (with the order's final state when it is a trade); `{"k":"del","id"}`;
- * `{"k":"acct","h"}` a whole account (compaction).
+ * `{"k":"acct","h"}` a whole account (compaction); `{"k":"relayed","id","j","o"}` how far the
+ * events relay got in the account's journal and orders (docs/operations.md#exchange-events-outbox).
  *
  * @example
  *   const store = openFileExchangeStore('.data/exchange/ledger.log');
@@ -28,17 +29,20 @@ import {
   DecimalText,
   type LedgerCommitJson,
 } from './codec.ts';
-import { ledgerReads, MemoryLedger, type HeldAccountJson } from './memory.ts';
-import type { EquityPoint, ExchangeStore } from './port.ts';
+import { ledgerReads, MemoryLedger, type HeldAccountJson, type Lengths } from './memory.ts';
+import type { EquityPoint, ExchangeStore, LedgerOutbox } from './port.ts';
 import { LineJournal } from '../file/line-journal.ts';
 
 const Plain = v.looseObject({});
 const Line = v.variant('k', [
-  v.object({ k: v.literal('create'), account: AccountJson, balances: BalancesJson, opening: JournalEntrySchema, point: Plain }),
+  // `r`: the account's events are relayed from its opening entry (absent in lines written before the relay)
+  v.object({ k: v.literal('create'), account: AccountJson, balances: BalancesJson, opening: JournalEntrySchema, point: Plain, r: v.optional(v.literal(true)) }),
   v.object({ k: v.literal('commit'), id: v.string(), v: v.number(), c: v.looseObject({ balances: BalancesJson }) }),
   v.object({ k: v.literal('del'), id: v.string() }),
   v.object({ k: v.literal('fees'), id: v.string(), feeRate: DecimalText, makerFeeRate: DecimalText }),
   v.object({ k: v.literal('acct'), h: v.looseObject({ account: AccountJson, balances: BalancesJson, version: v.number() }) }),
+  // how far the events relay got: journal entries and order records published
+  v.object({ k: v.literal('relayed'), id: v.string(), j: v.number(), o: v.number() }),
 ]);
 type Line = v.InferOutput<typeof Line>;
 
@@ -49,7 +53,7 @@ export interface FileExchangeOptions {
 }
 
 /** Opens (or creates) the ledger file at `path`, replays it, and returns the store over it. */
-export function openFileExchangeStore(path: string, options: FileExchangeOptions = {}): ExchangeStore & { lines(): number } {
+export function openFileExchangeStore(path: string, options: FileExchangeOptions = {}): ExchangeStore & { lines(): number; outbox: LedgerOutbox } {
   const ledger = new MemoryLedger();
   const { journal, lines } = LineJournal.open(path, (l) => void v.parse(Line, JSON.parse(l)));
   for (const text of lines) apply(ledger, v.parse(Line, JSON.parse(text)), path);
@@ -68,17 +72,37 @@ export function openFileExchangeStore(path: string, options: FileExchangeOptions
     await durable;
   };
 
+  // accounts with changes on their way to disk, and how much of them is on disk: the relay publishes no further
+  const landingOf = new Map<string, { durable: Lengths; count: number }>();
+  /** Records a change of `id` made in memory (its lengths were `before`), tracking what is durable meanwhile. */
+  const landing = async (id: string, before: Lengths, write: () => Promise<void>): Promise<void> => {
+    const after = ledger.lengths(id) ?? before;
+    const l = landingOf.get(id) ?? { durable: before, count: 0 };
+    l.count++;
+    landingOf.set(id, l);
+    try {
+      await write();
+      if (after.journal > l.durable.journal) l.durable = after;
+    } finally {
+      if (--l.count === 0) landingOf.delete(id);
+    }
+  };
+
   return {
     kind: 'file',
     ...ledgerReads(ledger),
     async createAccount(account, balances, opening, point) {
       const out = ledger.createNow(account, balances, opening, point);
-      if (out === 'created') await record({ k: 'create', account: accountToJson(account), balances: balancesToJson(balances), opening, point: { ...point } });
+      if (out === 'created')
+        await landing(account.id, { journal: 0, orders: 0 }, () =>
+          record({ k: 'create', account: accountToJson(account), balances: balancesToJson(balances), opening, point: { ...point }, r: true }),
+        );
       return out;
     },
     async commit(id, expectedVersion, change) {
+      const before = ledger.lengths(id);
       const out = ledger.commitNow(id, expectedVersion, change);
-      if (out === 'committed') await record({ k: 'commit', id, v: expectedVersion, c: commitToJson(change) });
+      if (out === 'committed' && before) await landing(id, before, () => record({ k: 'commit', id, v: expectedVersion, c: commitToJson(change) }));
       return out;
     },
     async setFees(id, fees) {
@@ -90,6 +114,18 @@ export function openFileExchangeStore(path: string, options: FileExchangeOptions
       const out = ledger.deleteNow(id);
       if (out) await record({ k: 'del', id });
       return out;
+    },
+    outbox: {
+      async read(id, limit) {
+        const out = ledger.outboxRead(id, limit, landingOf.get(id)?.durable ?? null);
+        if (!out) return null;
+        if (out.started) await record({ k: 'relayed', id, j: out.started.journal, o: out.started.orders });
+        return out.page;
+      },
+      async advance(id, to) {
+        const cursor = { journal: Number(to.journal), orders: to.orders };
+        if (ledger.advanceNow(id, cursor)) await record({ k: 'relayed', id, j: cursor.journal, o: cursor.orders });
+      },
     },
     ping: async () => undefined,
     lines: () => journal.length,
@@ -113,7 +149,15 @@ function apply(ledger: MemoryLedger, line: Line, path: string): void {
   };
   switch (line.k) {
     case 'create':
-      if (ledger.createNow(accountFromJson(line.account), balancesFromJson(line.balances), line.opening, line.point as unknown as EquityPoint) !== 'created')
+      if (
+        ledger.createNow(
+          accountFromJson(line.account),
+          balancesFromJson(line.balances),
+          line.opening,
+          line.point as unknown as EquityPoint,
+          line.r === true,
+        ) !== 'created'
+      )
         fail(`account ${line.account.id}`);
       return;
     case 'commit':
@@ -127,6 +171,9 @@ function apply(ledger: MemoryLedger, line: Line, path: string): void {
       return;
     case 'acct':
       ledger.importAccount(line.h as unknown as HeldAccountJson);
+      return;
+    case 'relayed':
+      ledger.advanceNow(line.id, { journal: line.j, orders: line.o });
       return;
   }
 }

@@ -25,6 +25,7 @@ import type {
   LoadedAccount,
   OpenEngineOrder,
   OrderRecord,
+  OutboxPage,
   TradeRecord,
 } from './port.ts';
 
@@ -42,6 +43,14 @@ interface Held {
   clientIds: Map<string, string>;
   open: Set<string>;
   trades: TradeRecord[];
+  /** how many journal entries and order records the events relay has published; undefined: an account from before the relay */
+  relayed: Lengths | undefined;
+}
+
+/** Counts of an account's journal entries and order records (the relay cursor of a ledger held in memory). */
+export interface Lengths {
+  journal: number;
+  orders: number;
 }
 
 /** One whole account as plain JSON. */
@@ -59,6 +68,8 @@ export interface HeldAccountJson {
   clientIds?: [string, string][];
   open?: string[];
   trades?: TradeRecord[];
+  // absent in files written before the events relay
+  relayed?: Lengths;
 }
 
 const copyBalances = (b: Balances): Balances => ({ ...b, positions: { ...b.positions } });
@@ -69,7 +80,8 @@ export class MemoryLedger {
   private readonly accounts = new Map<string, Held>();
   private readonly names = new Map<string, string>();
 
-  createNow(account: AccountRecord, balances: Balances, opening: JournalEntry, point: EquityPoint): 'created' | 'name_taken' {
+  /** `relayFromStart`: the account's events are relayed from its opening entry (else: from where the relay first finds it) */
+  createNow(account: AccountRecord, balances: Balances, opening: JournalEntry, point: EquityPoint, relayFromStart = true): 'created' | 'name_taken' {
     if (this.names.has(account.name)) return 'name_taken';
     this.names.set(account.name, account.id);
     this.accounts.set(account.id, {
@@ -85,6 +97,7 @@ export class MemoryLedger {
       clientIds: new Map(),
       open: new Set(),
       trades: [],
+      relayed: relayFromStart ? { journal: 0, orders: 0 } : undefined,
     });
     return 'created';
   }
@@ -138,6 +151,37 @@ export class MemoryLedger {
     if (!h) return false;
     this.accounts.delete(id);
     this.names.delete(h.account.name);
+    return true;
+  }
+
+  /** How many journal entries and order records the account has now (null when it does not exist). */
+  lengths(id: string): Lengths | null {
+    const h = this.accounts.get(id);
+    return h ? { journal: h.journal.length, orders: h.orders.length } : null;
+  }
+
+  /**
+   * What the account committed after its relay cursor, at most `limit` journal entries and none
+   * past `upTo` (what is durable); entry ids are journal positions (1-based). An account from
+   * before the relay gets its cursor at its end first (`started`: the store records it).
+   */
+  outboxRead(id: string, limit: number, upTo: Lengths | null = null): { page: OutboxPage; started: Lengths | null } | null {
+    const h = this.accounts.get(id);
+    if (!h) return null;
+    let started: Lengths | null = null;
+    if (!h.relayed) h.relayed = started = { journal: h.journal.length, orders: h.orders.length };
+    const from = h.relayed;
+    const end = Math.min(h.journal.length, upTo?.journal ?? Infinity, from.journal + limit);
+    const journal = h.journal.slice(from.journal, Math.max(from.journal, end)).map((entry, i) => ({ id: String(from.journal + i + 1), entry: clone(entry) }));
+    const orders = clone(h.orders.slice(from.orders, Math.min(h.orders.length, upTo?.orders ?? Infinity, from.orders + limit)));
+    return { page: { from: { journal: String(from.journal), orders: from.orders }, journal, orders }, started };
+  }
+
+  /** Moves the account's relay cursor forward to `to`; false when it did not move. */
+  advanceNow(id: string, to: Lengths): boolean {
+    const h = this.accounts.get(id);
+    if (!h || (h.relayed && h.relayed.journal >= to.journal)) return false;
+    h.relayed = { ...to };
     return true;
   }
 
@@ -206,6 +250,7 @@ export class MemoryLedger {
       clientIds: [...h.clientIds],
       open: [...h.open],
       trades: h.trades,
+      ...(h.relayed ? { relayed: h.relayed } : {}),
     }));
   }
 
@@ -225,6 +270,7 @@ export class MemoryLedger {
       clientIds: new Map(json.clientIds ?? []),
       open: new Set(json.open ?? []),
       trades: clone(json.trades ?? []),
+      relayed: json.relayed ? { ...json.relayed } : undefined,
     });
   }
 }

@@ -144,10 +144,37 @@ export interface LoadedAccount {
   idempotency: IdempotencyRecord | null;
 }
 
+/** Where an account's event relay stands: the last journal entry relayed (its id) and how many order records' fills went out. */
+export interface RelayCursor {
+  journal: string;
+  orders: number;
+}
+
+/** What an account committed after its relay cursor: journal entries with their ids, oldest first, and the order records that may follow. */
+export interface OutboxPage {
+  from: RelayCursor;
+  journal: { id: string; entry: JournalEntry }[];
+  /** the next order records after `from.orders`, oldest first (each one belongs to a TRADE entry of `journal` with its order id) */
+  orders: OrderRecord[];
+}
+
+/**
+ * The ledger read as the outbox of the exchange's events (docs/operations.md#exchange-events-outbox):
+ * the journal and the order records are what the commits wrote; the relay cursor is all the outbox adds.
+ */
+export interface LedgerOutbox {
+  /** At most `limit` journal entries after the account's cursor; null when the account does not exist. */
+  read(accountId: string, limit: number): Promise<OutboxPage | null>;
+  /** Moves the account's cursor forward to `to` (never back). */
+  advance(accountId: string, to: RelayCursor): Promise<void>;
+}
+
 /** The ledger store port; `redis.ts`, `memory.ts` and `file.ts` implement it. */
 export interface ExchangeStore {
   /** where the ledger lives (metrics time Redis round trips); unset: not said */
   readonly kind?: 'redis' | 'file' | 'memory';
+  /** the ledger as an outbox of its events, where the store keeps a relay cursor (Redis) */
+  readonly outbox?: LedgerOutbox;
   /** Creates an account with its opening journal entry and first equity point; names are unique. */
   createAccount(account: AccountRecord, balances: Balances, opening: JournalEntry, point: EquityPoint): Promise<'created' | 'name_taken'>;
   /** A consistent read of one account (null when it does not exist). */

@@ -2,21 +2,52 @@
  * Lua scripts of the Redis exchange store. Each runs atomically in Redis, so a commit is
  * all-or-nothing and a version check inside the script serialises racing writers, also
  * across processes. The scripts do no arithmetic: decimals are computed in TypeScript.
+ * Each takes the keys of one account or one global key, never both, so it runs on Redis Cluster
+ * (one hash slot: docs/operations.md#where-state-lives-in-redis).
  */
 import { redisScript } from '../redis/script.ts';
 
-/** KEYS: names, accounts, account, journal, equity. ARGV: name, id, createdMs, hash fields, journal fields, point score, point. */
+/**
+ * KEYS: account, journal, equity, relay cursor (one account: one slot). ARGV: hash fields, journal
+ * fields, point score, point. Writes the account with its opening entry and a relay cursor from the
+ * start of its journal; 'exists' when the id is taken. The name and the account list are global keys,
+ * written by their own commands after this one (`redis.ts`).
+ */
 export const CREATE_ACCOUNT = redisScript(
   `
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 'name_taken' end
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
-redis.call('HSET', KEYS[3], unpack(cjson.decode(ARGV[4])))
-redis.call('XADD', KEYS[4], '*', unpack(cjson.decode(ARGV[5])))
-redis.call('ZADD', KEYS[5], ARGV[6], ARGV[7])
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
+redis.call('HSET', KEYS[1], unpack(cjson.decode(ARGV[1])))
+redis.call('XADD', KEYS[2], '*', unpack(cjson.decode(ARGV[2])))
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+redis.call('HSET', KEYS[4], 'journal', '0-0', 'orders', '0')
 return 'created'
 `,
   { deadline: true },
 );
+
+/**
+ * KEYS: names. ARGV: name, account id, the id of a deleted account still holding the name ('' = none).
+ * 'claimed' when the name is (now) the account's, else the id that holds it.
+ */
+export const CLAIM_NAME = redisScript(
+  `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then return 'claimed' end
+local owner = redis.call('HGET', KEYS[1], ARGV[1])
+if owner == ARGV[2] then return 'claimed' end
+if ARGV[3] ~= '' and owner == ARGV[3] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  return 'claimed'
+end
+return owner
+`,
+  { deadline: true },
+);
+
+/** KEYS: names. ARGV: name, account id. Frees the name if the account holds it. */
+export const RELEASE_NAME = redisScript(`
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 1
+`);
 
 /**
  * KEYS: account, positions, idempotency. ARGV: idempotency key (optional). One consistent read of
@@ -31,11 +62,11 @@ return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), idem}
 
 /**
  * KEYS: account, positions, orders, equity, journal, idempotency, order states, engine orders,
- * engine order ids, client ids, the account's open orders, every account's open orders, trades.
+ * engine order ids, client ids, the account's open orders, trades: all of one account (one slot).
  * ARGV: expected version, balances JSON {cash, cashLocked, netDeposits, feesPaid,
  * positions{symbol: json}, journal[[k,v,...]]}, order JSON, equity score, equity member,
  * idempotency key, idempotency record JSON, order id, order state JSON ('' = none), engine order
- * writes JSON [{id, cid, open, state}] ('' = none), trades JSON [json] ('' = none), account id.
+ * writes JSON [{id, cid, open, state}] ('' = none), trades JSON [json] ('' = none).
  * The JSON documents the commit stores whole travel as arguments (or strings inside one) of their
  * own, so neither side encodes or decodes them twice. Every check comes before the first write.
  */
@@ -62,16 +93,10 @@ if ARGV[8] ~= '' then redis.call('HSET', KEYS[7], ARGV[8], ARGV[9]) end
 for _, w in ipairs(writes) do
   if redis.call('HSET', KEYS[8], w.id, w.state) == 1 then redis.call('RPUSH', KEYS[9], w.id) end
   redis.call('HSET', KEYS[10], w.cid, w.id)
-  if w.open then
-    redis.call('SADD', KEYS[11], w.id)
-    redis.call('SADD', KEYS[12], ARGV[12] .. ' ' .. w.id)
-  else
-    redis.call('SREM', KEYS[11], w.id)
-    redis.call('SREM', KEYS[12], ARGV[12] .. ' ' .. w.id)
-  end
+  if w.open then redis.call('SADD', KEYS[11], w.id) else redis.call('SREM', KEYS[11], w.id) end
 end
 if ARGV[11] ~= '' then
-  for _, t in ipairs(cjson.decode(ARGV[11])) do redis.call('RPUSH', KEYS[13], t) end
+  for _, t in ipairs(cjson.decode(ARGV[11])) do redis.call('RPUSH', KEYS[12], t) end
 end
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 return 'committed'
@@ -79,17 +104,13 @@ return 'committed'
   { deadline: true },
 );
 
-/** KEYS: account, names, accounts, every account's open orders, the account's open orders, then every other key the account owns. ARGV: id. */
+/** KEYS: account, then every other key the account owns. Deletes them all; the account's name, or false when it did not exist. */
 export const DELETE_ACCOUNT = redisScript(
   `
 local name = redis.call('HGET', KEYS[1], 'name')
-if not name then return 0 end
-if redis.call('HGET', KEYS[2], name) == ARGV[1] then redis.call('HDEL', KEYS[2], name) end
-redis.call('ZREM', KEYS[3], ARGV[1])
-for _, id in ipairs(redis.call('SMEMBERS', KEYS[5])) do redis.call('SREM', KEYS[4], ARGV[1] .. ' ' .. id) end
-redis.call('DEL', KEYS[1])
-for i = 5, #KEYS do redis.call('DEL', KEYS[i]) end
-return 1
+if not name then return false end
+for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end
+return name
 `,
   { deadline: true },
 );
@@ -104,3 +125,44 @@ return 1
 `,
   { deadline: true },
 );
+
+/**
+ * KEYS: relay cursor, journal, orders, account. ARGV: at most how many journal entries. What the
+ * account committed after its relay cursor (docs/operations.md#exchange-events-outbox), in one
+ * consistent read: {journal id, orders relayed, entries after the id [[id, fields]], the order
+ * records that may follow}; false when the account does not exist. An account from before the
+ * outbox has no cursor: it gets one at the end of its journal (its history was published best-effort).
+ */
+export const READ_OUTBOX = redisScript(`
+local j = redis.call('HGET', KEYS[1], 'journal')
+local o = redis.call('HGET', KEYS[1], 'orders')
+if not j then
+  if redis.call('EXISTS', KEYS[4]) == 0 then return false end
+  local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+  j = '0-0'
+  if last[1] then j = last[1][1] end
+  o = redis.call('LLEN', KEYS[3])
+  redis.call('HSET', KEYS[1], 'journal', j, 'orders', o)
+end
+local entries = redis.call('XRANGE', KEYS[2], '(' .. j, '+', 'COUNT', ARGV[1])
+local orders = {}
+if #entries > 0 then orders = redis.call('LRANGE', KEYS[3], tonumber(o), tonumber(o) + #entries - 1) end
+return {j, tostring(o), entries, orders}
+`);
+
+/**
+ * KEYS: relay cursor, account. ARGV: journal id, orders relayed. Moves the cursor forward only (two
+ * relays of one account, in two processes, never move it back); 0 when it did not move.
+ */
+export const ADVANCE_RELAYED = redisScript(`
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+local j = redis.call('HGET', KEYS[1], 'journal')
+if j then
+  local ms, seq = string.match(j, '^(%d+)-(%d+)$')
+  local nms, nseq = string.match(ARGV[1], '^(%d+)-(%d+)$')
+  ms, seq, nms, nseq = tonumber(ms), tonumber(seq), tonumber(nms), tonumber(nseq)
+  if nms < ms or (nms == ms and nseq <= seq) then return 0 end
+end
+redis.call('HSET', KEYS[1], 'journal', ARGV[1], 'orders', ARGV[2])
+return 1
+`);

@@ -1,5 +1,6 @@
 /**
- * Redis exchange store. Layout under a prefix (default `exchange`), readable by an operator:
+ * Redis exchange store. Layout under a prefix (default `exchange`), readable by an operator; on a
+ * Redis Cluster an account's keys carry its id as hash tag, `<p>:account:{<id>}...` (`redis-keys.ts`):
  *   <p>:names                      hash  name -> account id (unique names)
  *   <p>:accounts                   zset  account ids by creation time
  *   <p>:account:<id>               hash  facts, cash, netDeposits, feesPaid, version
@@ -12,9 +13,10 @@
  *   <p>:account:<id>:engine-orders hash  engine order id -> its machine snapshot (docs/orders.md)
  *   <p>:account:<id>:engine-order-ids list engine order ids, oldest first
  *   <p>:account:<id>:client-ids    hash  client order id -> engine order id
- *   <p>:account:<id>:open-orders   set   ids of the account's open engine orders
+ *   <p>:account:<id>:open-orders   set   ids of the account's open engine orders (a restart reloads them, account by account)
  *   <p>:account:<id>:trades        list  fills of engine orders, oldest first
- *   <p>:open-orders                set   "<account id> <order id>" of every open engine order (reloaded at boot)
+ *   <p>:account:<id>:relayed       hash  the relay cursor of the account's events: journal id, orders relayed
+ * Every script touches one account's keys or one global key, never both (one hash slot).
  */
 import * as v from 'valibot';
 import { journalFields, parseJournalEntry } from '../../../machines/exchange/journal.ts';
@@ -22,9 +24,23 @@ import type { Balances } from '../../../machines/exchange/ledger.ts';
 import { dec } from '../../../machines/exchange/money.ts';
 import { log as rootLog, type Logger } from '../../../kernel/log.ts';
 import { AccountJson, DecimalText, PositionJson, positionsFromJson, positionToJson } from './codec.ts';
-import type { AccountRecord, EquityPoint, ExchangeStore, IdempotencyRecord, LoadedAccount, OpenEngineOrder, OrderRecord, TradeRecord } from './port.ts';
-import { COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, LOAD, SET_FEES } from './redis-scripts.ts';
+import type { Cluster, Redis } from 'ioredis';
+import type {
+  AccountRecord,
+  EquityPoint,
+  ExchangeStore,
+  IdempotencyRecord,
+  LedgerOutbox,
+  LoadedAccount,
+  OpenEngineOrder,
+  OrderRecord,
+  TradeRecord,
+} from './port.ts';
+import { CLAIM_NAME, COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, LOAD, RELEASE_NAME, SET_FEES } from './redis-scripts.ts';
+import { commitKeys, exchangeKeys, ownedKeys } from './redis-keys.ts';
+import { redisOutbox } from './redis-outbox.ts';
 import { openRedis } from '../redis/client.ts';
+import { writeDeadline } from '../redis/script.ts';
 import { awaitReplicas, NO_REPLICA_WAIT, type Durability } from '../redis/durability.ts';
 import type { RedisTarget } from '../redis/target.ts';
 
@@ -68,7 +84,6 @@ export interface CommitText {
   engineOrders?: { id: string; cid: string; open: boolean; state: string }[];
   /** trade records as JSON */
   trades?: string[];
-  accountId?: string;
 }
 
 /** The COMMIT script's ARGV (without its deadline) for `change` expected at `expectedVersion`. */
@@ -94,53 +109,40 @@ export function commitArgs(expectedVersion: number, c: CommitText): string[] {
     c.state?.json ?? '',
     c.engineOrders?.length ? JSON.stringify(c.engineOrders) : '',
     c.trades?.length ? JSON.stringify(c.trades) : '',
-    c.accountId ?? '',
   ];
 }
 
 /**
- * Connects to `target` (a URL, or a primary named by Sentinels) and returns the store (the
- * connection is closed by `close`). The client is made for outages (`../redis/client.ts`): while
- * Redis is down every call rejects with RedisUnavailable within 2 s, and a write that reaches
- * Redis after its deadline writes nothing. With `durability.minReplicas` > 0 every write (account
- * creation, each ledger commit, fees, deletion) is followed by WAIT on the same connection and
- * rejects with RedisNotDurable when too few replicas took it (docs/operations.md#redis-with-sentinel).
- * `watch` follows the connection (`openRedis`).
+ * The store on `redis`: a target — a URL, a primary named by Sentinels, or a cluster (a connection
+ * of its own, closed by `close`) — or a client, single server or Cluster, that the caller owns and
+ * closes. A connection made here is made for outages (`../redis/client.ts`): while Redis is down
+ * every call rejects with RedisUnavailable within 2 s, and a write that reaches Redis after its
+ * deadline writes nothing; `watch` follows it. With `durability.minReplicas` > 0 every write
+ * (account creation, each ledger commit, fees, deletion) is followed by WAIT on the same connection
+ * and rejects with RedisNotDurable when too few replicas took it (docs/operations.md#redis-with-sentinel).
  */
 export function createRedisExchangeStore(
-  target: string | RedisTarget,
+  redisOrTarget: string | RedisTarget | Redis | Cluster,
   prefix = 'exchange',
   log: Logger = rootLog,
   durability: Durability = NO_REPLICA_WAIT,
   watch?: (up: boolean) => void,
-): ExchangeStore {
-  const redis = openRedis(target, { log, name: 'exchange', watch });
+): ExchangeStore & { outbox: LedgerOutbox } {
+  const owned = typeof redisOrTarget === 'string' || 'kind' in redisOrTarget;
+  const redis = typeof redisOrTarget === 'string' || 'kind' in redisOrTarget ? openRedis(redisOrTarget, { log, name: 'exchange', watch }) : redisOrTarget;
   /** `out` once enough replicas hold the write that produced it (docs/decisions.md#a-commit-waits-for-a-replica). */
   const replicated = async <T>(out: T): Promise<T> => {
     await awaitReplicas(redis, durability);
     return out;
   };
-  const names = `${prefix}:names`;
-  const accounts = `${prefix}:accounts`;
-  const allOpen = `${prefix}:open-orders`;
-  const k = (id: string) => {
-    const base = `${prefix}:account:${id}`;
-    return {
-      account: base,
-      positions: `${base}:positions`,
-      orders: `${base}:orders`,
-      equity: `${base}:equity`,
-      journal: `${base}:journal`,
-      idempotency: `${base}:idempotency`,
-      orderStates: `${base}:order-states`,
-      engineOrders: `${base}:engine-orders`,
-      engineOrderIds: `${base}:engine-order-ids`,
-      clientIds: `${base}:client-ids`,
-      open: `${base}:open-orders`,
-      trades: `${base}:trades`,
-    };
-  };
+  const layout = exchangeKeys(prefix, redis.isCluster);
+  const accounts = layout.accounts;
+  const k = layout.account;
   const pointScore = (p: EquityPoint) => String(Date.parse(p.ts));
+  const listAccount = async (id: string) => {
+    const createdAt = await redis.hget(k(id).account, 'createdAt');
+    if (createdAt !== null) await redis.zadd(accounts, String(Date.parse(createdAt)), id);
+  };
 
   return {
     kind: 'redis',
@@ -171,20 +173,31 @@ export function createRedisExchangeStore(
         'version',
         '1',
       ];
-      const out = await CREATE_ACCOUNT.run(
+      const deadline = writeDeadline();
+      const created = await CREATE_ACCOUNT.run(
         redis,
-        [names, accounts, keys.account, keys.journal, keys.equity],
-        [
-          account.name,
-          account.id,
-          String(Date.parse(account.createdAt)),
-          JSON.stringify(hash),
-          JSON.stringify(Object.entries(journalFields(opening)).flat()),
-          pointScore(point),
-          JSON.stringify(point),
-        ],
+        [keys.account, keys.journal, keys.equity, keys.relayed],
+        [JSON.stringify(hash), JSON.stringify(Object.entries(journalFields(opening)).flat()), pointScore(point), JSON.stringify(point)],
+        deadline,
       );
-      return out === 'created' ? replicated('created') : 'name_taken';
+      if (created !== 'created') return 'name_taken'; // a random id taken: as good as a taken name, never seen
+      // the name and the list are global keys, written after the account (docs/operations.md#where-state-lives-in-redis)
+      let ghost = '';
+      for (;;) {
+        const claim = await CLAIM_NAME.run(redis, [layout.names], [account.name, account.id, ghost], deadline);
+        if (claim === 'claimed') break;
+        const owner = String(claim);
+        if ((await redis.exists(k(owner).account)) === 0 && ghost !== owner) {
+          ghost = owner; // held by an account deleted midway: take it over
+          continue;
+        }
+        await redis.del(keys.account, ...ownedKeys(keys));
+        // an account whose creation stopped after its name: list it, so what holds the name can be seen
+        if ((await redis.zscore(accounts, owner)) === null) await listAccount(owner);
+        return 'name_taken';
+      }
+      await redis.zadd(accounts, String(Date.parse(account.createdAt)), account.id);
+      return replicated('created');
     },
 
     async load(id, idempotencyKey): Promise<LoadedAccount | null> {
@@ -224,23 +237,8 @@ export function createRedisExchangeStore(
       for (const p of Object.values(change.balances.positions)) positions[p.symbol] = JSON.stringify(positionToJson(p));
       const out = await COMMIT.run(
         redis,
-        [
-          keys.account,
-          keys.positions,
-          keys.orders,
-          keys.equity,
-          keys.journal,
-          keys.idempotency,
-          keys.orderStates,
-          keys.engineOrders,
-          keys.engineOrderIds,
-          keys.clientIds,
-          keys.open,
-          allOpen,
-          keys.trades,
-        ],
+        commitKeys(keys),
         commitArgs(expectedVersion, {
-          accountId: id,
           cash: change.balances.cash.toFixed(),
           cashLocked: change.balances.cashLocked.toFixed(),
           netDeposits: change.balances.netDeposits.toFixed(),
@@ -304,22 +302,18 @@ export function createRedisExchangeStore(
     },
 
     async openEngineOrders(only) {
-      const byAccount = new Map<string, string[]>();
-      if (only !== undefined) byAccount.set(only, await redis.smembers(k(only).open));
-      else
-        for (const member of await redis.smembers(allOpen)) {
-          const [accountId = '', orderId = ''] = member.split(' ');
-          const ids = byAccount.get(accountId);
-          if (ids) ids.push(orderId);
-          else byAccount.set(accountId, [orderId]);
-        }
-      const out: OpenEngineOrder[] = [];
-      for (const [accountId, ids] of byAccount) {
-        if (ids.length === 0) continue;
-        const states = await redis.hmget(k(accountId).engineOrders, ...ids);
-        for (const s of states) if (s !== null) out.push({ accountId, state: JSON.parse(s) as unknown });
-      }
-      return out;
+      // every account's own set: no global index to keep in step (docs/operations.md#where-state-lives-in-redis)
+      const ids = only === undefined ? await redis.zrange(accounts, '0', '-1') : [only];
+      const lists: OpenEngineOrder[][] = [];
+      const one = async (accountId: string): Promise<OpenEngineOrder[]> => {
+        const open = await redis.smembers(k(accountId).open);
+        if (open.length === 0) return [];
+        const states = await redis.hmget(k(accountId).engineOrders, ...open);
+        return states.filter((s): s is string => s !== null).map((s) => ({ accountId, state: JSON.parse(s) as unknown }));
+      };
+      // a few hundred accounts at a time: a start over many accounts sends no unbounded burst
+      for (let i = 0; i < ids.length; i += 500) lists.push(...(await Promise.all(ids.slice(i, i + 500).map(one))));
+      return lists.flat();
     },
 
     async trades(accountId) {
@@ -333,36 +327,20 @@ export function createRedisExchangeStore(
 
     async deleteAccount(id) {
       const keys = k(id);
-      const out = await DELETE_ACCOUNT.run(
-        redis,
-        [
-          keys.account,
-          names,
-          accounts,
-          allOpen,
-          keys.open,
-          keys.positions,
-          keys.orders,
-          keys.equity,
-          keys.journal,
-          keys.idempotency,
-          keys.orderStates,
-          keys.engineOrders,
-          keys.engineOrderIds,
-          keys.clientIds,
-          keys.trades,
-        ],
-        [id],
-      );
-      return replicated(out === 1);
+      const name = await DELETE_ACCOUNT.run(redis, [keys.account, ...ownedKeys(keys)], []);
+      if (typeof name === 'string') await RELEASE_NAME.run(redis, [layout.names], [name, id]);
+      await redis.zrem(accounts, id);
+      return replicated(typeof name === 'string');
     },
 
     async ping() {
       await redis.ping();
     },
 
+    outbox: redisOutbox(redis, k),
+
     async close() {
-      await redis.quit().catch(() => undefined);
+      if (owned) await redis.quit().catch(() => undefined);
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Resting orders survive a restart (docs/orders.md#restart): an engine on a reopened journal file,
- * or on the same Redis, reloads every open order at boot, and they go on resting and filling
+ * or on the same Redis (single server or Cluster), reloads every open order at boot, and they go on resting and filling
  * where they were, with their locks intact; canceled and filled orders are not reloaded.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +16,8 @@ import { log } from '../../../kernel/log.ts';
 import { replayJournal } from '../../../machines/exchange/journal.ts';
 import { dec } from '../../../machines/exchange/money.ts';
 import { startRedisServer, type RunningServer } from '../../../test/support/servers.ts';
+import { startRedisCluster, type RedisClusterHandle } from '../../../test/support/redis-cluster.ts';
+import { Cluster } from 'ioredis';
 import { openAccount } from '../accounts.ts';
 import { bookCache } from '../book-cache.ts';
 import type { ExchangeContext } from '../context.ts';
@@ -37,10 +39,16 @@ function engineOn(store: ExchangeStore) {
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-restart-'));
 let redis: RunningServer;
+let cluster: RedisClusterHandle;
+let clusterClient: Cluster;
 beforeAll(async () => {
   redis = await startRedisServer();
-});
+  cluster = await startRedisCluster();
+  clusterClient = new Cluster(cluster.nodes.split(',').map((a) => ({ host: a.split(':')[0], port: Number(a.split(':')[1]) })));
+}, 60_000);
 afterAll(async () => {
+  clusterClient?.disconnect();
+  await cluster?.stop();
   await redis?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -52,6 +60,14 @@ describe.each([
     (() => {
       const prefix = `restart-${randomUUID()}`;
       return () => createRedisExchangeStore(redis.url, prefix);
+    })(),
+  ],
+  [
+    // an open order is found at start in its account's own set, written by the order's commit (no global index)
+    'Redis Cluster',
+    (() => {
+      const prefix = `restart-${randomUUID()}`;
+      return () => createRedisExchangeStore(clusterClient, prefix);
     })(),
   ],
 ])('restart on the %s', (_name, open) => {
