@@ -32,7 +32,9 @@ describe('Redis variables (gateway and exchange)', () => {
     [{ REDIS_SENTINELS: '127.0.0.1:26379', REDIS_MASTER_NAME: 'm', REDIS_URL: 'redis://127.0.0.1:6379' }, /^REDIS_SENTINELS: set either/],
     [{ REDIS_MASTER_NAME: 'm' }, /^REDIS_MASTER_NAME: only means something with REDIS_SENTINELS/],
     [{ REDIS_MASTER_NAME: 'a b', REDIS_SENTINELS: '127.0.0.1:26379' }, /^REDIS_MASTER_NAME: must be the master name/],
-    [{ REDIS_MIN_REPLICAS: '1' }, /^REDIS_MIN_REPLICAS: needs REDIS_URL or REDIS_SENTINELS/],
+    [{ REDIS_MIN_REPLICAS: '1' }, /^REDIS_MIN_REPLICAS: needs REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES/],
+    [{ REDIS_MIN_REPLICAS: '1', REDIS_CLUSTER_NODES: '127.0.0.1:7000' }, /^REDIS_MIN_REPLICAS: is not supported with REDIS_CLUSTER_NODES/],
+    [{ REDIS_CLUSTER_NODES: '127.0.0.1:7000', REDIS_SENTINELS: '127.0.0.1:26379', REDIS_MASTER_NAME: 'm' }, /^REDIS_CLUSTER_NODES: set one of/],
     [{ REDIS_MIN_REPLICAS: '-1', REDIS_URL: 'redis://127.0.0.1:6379' }, /^REDIS_MIN_REPLICAS: must be a non-negative integer/],
     [{ REDIS_WAIT_TIMEOUT_MS: '0', REDIS_URL: 'redis://127.0.0.1:6379' }, /^REDIS_WAIT_TIMEOUT_MS: must be >= 1/],
   ])('stops on %j naming the variable', (env, message) => {
