@@ -5,23 +5,27 @@
  */
 const queues = new WeakMap<object, Map<string, Promise<unknown>>>();
 
+/** `work()`, a synchronous throw as a rejection (as `then` would report it). */
+function startNow<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return work();
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
 /** Runs `work` after every earlier work for the same (`owner`, `accountId`) has settled. */
 export function serialPerAccount<T>(owner: object, accountId: string, work: () => Promise<T>): Promise<T> {
   let byAccount = queues.get(owner);
   if (!byAccount) queues.set(owner, (byAccount = new Map()));
-  const previous = byAccount.get(accountId) ?? Promise.resolve();
-  const run = previous.then(work, work);
-  const settled = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  byAccount.set(accountId, settled);
+  const previous = byAccount.get(accountId);
+  // nothing queued for the account: the work starts now (most orders of a busy exchange)
+  const run = previous ? previous.then(work, work) : startNow(work);
+  const done = (): void => {
+    if (byAccount.get(accountId) === settled) byAccount.delete(accountId);
+  };
   // `settled` never rejects
-  settled.then(
-    () => {
-      if (byAccount.get(accountId) === settled) byAccount.delete(accountId);
-    },
-    () => undefined,
-  );
+  const settled: Promise<void> = run.then(done, done);
+  byAccount.set(accountId, settled);
   return run;
 }
