@@ -14,6 +14,11 @@ function startNow<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Drops the account's entry when `settled` is still its last work. */
+function forget(byAccount: Map<string, Promise<unknown>>, accountId: string, settled: Promise<void>): void {
+  if (byAccount.get(accountId) === settled) byAccount.delete(accountId);
+}
+
 /** Runs `work` after every earlier work for the same (`owner`, `accountId`) has settled. */
 export function serialPerAccount<T>(owner: object, accountId: string, work: () => Promise<T>): Promise<T> {
   let byAccount = queues.get(owner);
@@ -21,11 +26,11 @@ export function serialPerAccount<T>(owner: object, accountId: string, work: () =
   const previous = byAccount.get(accountId);
   // nothing queued for the account: the work starts now (most orders of a busy exchange)
   const run = previous ? previous.then(work, work) : startNow(work);
-  const done = (): void => {
-    if (byAccount.get(accountId) === settled) byAccount.delete(accountId);
-  };
-  // `settled` never rejects
-  const settled: Promise<void> = run.then(done, done);
+  // `settled` never rejects; the last work of an account leaves no entry behind
+  const settled: Promise<void> = run.then(
+    () => forget(byAccount, accountId, settled),
+    () => forget(byAccount, accountId, settled),
+  );
   byAccount.set(accountId, settled);
   return run;
 }
