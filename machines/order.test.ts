@@ -65,6 +65,8 @@ describe('order machine model', () => {
       actor.send(e);
       snap = steps.send(snap, e);
       expect(snap.value).toEqual(actor.getSnapshot().value);
+      // the text the order's commit stores, byte for byte (field order included)
+      expect(JSON.stringify(steps.persist(snap))).toBe(JSON.stringify(actor.getPersistedSnapshot()));
     }
     expect(snap.status).toBe('done');
     expect(snap.context).toEqual(actor.getSnapshot().context);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assign, createActor, fromPromise, setup } from 'xstate';
+import { assign, createActor, fromPromise, setup, type AnyStateMachine } from 'xstate';
 import { stepper } from './stepper.ts';
 
 const counter = setup({
@@ -26,6 +26,30 @@ describe('stepper', () => {
     const restored = createActor(counter, { snapshot: steps.persist(s) as never, input: { from: 0 } }).start();
     expect(restored.getSnapshot().context.n).toBe(5);
     expect(restored.getSnapshot().value).toBe('stopped');
+  });
+
+  it('persists as xstate does, also a machine with history (which it leaves to xstate)', () => {
+    const remembering = setup({ types: { context: {} as { n: number } } }).createMachine({
+      initial: 'on',
+      context: { n: 1 },
+      states: {
+        on: { initial: 'a', states: { a: { on: { NEXT: 'b' } }, b: {}, back: { type: 'history' } }, on: { OFF: 'off' } },
+        off: { on: { ON: 'on.back' } },
+      },
+    });
+    for (const [machine, events, input] of [
+      [counter, [{ type: 'ADD', by: 3 }, { type: 'STOP' }], { from: 2 }],
+      [remembering, [{ type: 'NEXT' }, { type: 'OFF' }, { type: 'ON' }], undefined],
+    ] as const) {
+      const steps = stepper(machine as AnyStateMachine);
+      const actor = createActor(machine as AnyStateMachine, { input }).start();
+      let s = steps.start(input);
+      for (const e of events) {
+        s = steps.send(s, e);
+        actor.send(e);
+        expect(JSON.stringify(steps.persist(s))).toBe(JSON.stringify(actor.getPersistedSnapshot()));
+      }
+    }
   });
 
   it('keeps runs apart: one scope serves interleaved runs', () => {

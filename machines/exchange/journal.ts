@@ -43,6 +43,16 @@ export function journalFields(e: JournalEntry): Record<string, string> {
   return out;
 }
 
+/** An entry as a Redis stream's field list `[field, value, ...]` (`journalFields` flattened, in one pass). */
+export function journalFieldList(e: JournalEntry): string[] {
+  const out: string[] = [];
+  for (const k in e) {
+    const val = (e as Record<string, unknown>)[k];
+    if (typeof val === 'string') out.push(k, val);
+  }
+  return out;
+}
+
 /** Rebuilds balances from the journal alone, with the same ledger functions the live path uses. */
 export function replayJournal(entries: readonly JournalEntry[]): Balances {
   let b: Balances | undefined;

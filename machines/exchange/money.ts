@@ -23,7 +23,11 @@ export const dec = (value: string | Decimal): Decimal => new D(value);
 export const ZERO: Decimal = new D(0);
 
 /** Rounds to the ledger's 10 fraction digits, half-even (banker's) so no side is favoured. */
-export const toMoney = (d: Decimal): Decimal => new D(d.toDecimalPlaces(MONEY_DP, Decimal.ROUND_HALF_EVEN));
+export const toMoney = (d: Decimal): Decimal => {
+  const r = d.toDecimalPlaces(MONEY_DP, Decimal.ROUND_HALF_EVEN);
+  // rounding keeps the class of `d`: only a decimal made outside this module is wrapped again
+  return r instanceof D ? r : new D(r);
+};
 
 /** Formats with exactly `dp` fraction digits, never exponent notation, never "-0". */
 export function fmt(d: Decimal, dp: number = MONEY_DP): string {

@@ -74,16 +74,18 @@ export function createExchangeMetrics(now: () => number = Date.now, dependencies
     },
   });
 
-  const timed =
-    <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      const end = redisSeconds.startTimer({ operation });
+  const timed = <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) => {
+    // the labels made once per operation, the clock read twice: no timer closure per call (a commit per order)
+    const labels = { operation };
+    return async (...args: A): Promise<R> => {
+      const started = performance.now();
       try {
         return await call(...args);
       } finally {
-        end();
+        redisSeconds.observe(labels, (performance.now() - started) / 1000);
       }
     };
+  };
 
   return {
     registry,

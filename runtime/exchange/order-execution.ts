@@ -21,9 +21,9 @@ import { dec, fmt } from '../../machines/exchange/money.ts';
 import { executedOrder, orderSteps, type Execution, type OrderRequest, type OrderSnapshot, type Refusal } from '../../machines/order.ts';
 import { accountCacheOf } from './account-cache.ts';
 import { serialPerAccount } from './account-queue.ts';
-import { totalsOf } from './accounts.ts';
 import type { ExchangeContext } from './context.ts';
 import { retryOnConflict } from './outcome.ts';
+import { equityTotals } from './valuation.ts';
 import { equityPointOf } from './views.ts';
 import { consume, giveBack, walkBook, type Fill } from './walk-book.ts';
 
@@ -73,22 +73,28 @@ function planTrade(ctx: ExchangeContext, r: OrderRequest, book: BookSnapshot, bu
   const facts: TradeFacts = { symbol: r.symbol, side: r.side, qty: walk.filledQty, gross: walk.gross, fee };
   const balances = applyTrade(bundle.balances, facts);
   const status = walk.partial ? 'PARTIALLY_FILLED' : 'FILLED';
+  // a whole fill took exactly what was asked, and one level's fill is the whole walk: their texts are made once
+  const qty = fmt(walk.filledQty);
+  const gross = fmt(walk.gross);
   const order: OrderRecord = {
     orderId: r.orderId,
     accountId: r.accountId,
     status,
     symbol: r.symbol,
     side: r.side,
-    requestedQty: fmt(requested),
-    qty: fmt(walk.filledQty),
+    requestedQty: walk.partial ? fmt(requested) : qty,
+    qty,
     price: fmt(walk.avgPrice),
-    gross: fmt(walk.gross),
+    gross,
     fee: fmt(fee),
     cash: fmt(balances.cash),
     positionQty: fmt(balances.positions[r.symbol]?.qty ?? before.qty),
     idempotencyKey: r.idempotencyKey,
     createdAt: now.toISOString(),
-    fills: walk.fills.map((f) => ({ price: fmt(f.price), qty: fmt(f.qty), gross: fmt(f.gross) })),
+    fills:
+      walk.fills.length === 1
+        ? [{ price: fmt((walk.fills[0] as Fill).price), qty, gross }]
+        : walk.fills.map((f) => ({ price: fmt(f.price), qty: fmt(f.qty), gross: fmt(f.gross) })),
   };
   const result: Record<string, string> = {
     orderId: order.orderId,
@@ -145,8 +151,9 @@ export function executeOrder(ctx: ExchangeContext, r: OrderRequest, book: BookSn
       const ended = executedOrder(priced, execution);
       // taken now, before the commit's await: a concurrent order on this snapshot sees the rest
       consume(book, r.side, taken);
-      const out = await ctx.store
-        .commit(r.accountId, bundle.version, {
+      let out: Awaited<ReturnType<ExchangeContext['store']['commit']>>;
+      try {
+        out = await ctx.store.commit(r.accountId, bundle.version, {
           balances,
           journal: [
             {
@@ -161,24 +168,27 @@ export function executeOrder(ctx: ExchangeContext, r: OrderRequest, book: BookSn
             },
           ],
           order,
-          equityPoint: equityPointOf(now, balances, totalsOf(ctx, bundle, balances)),
+          equityPoint: equityPointOf(now, balances, equityTotals(balances, ctx.books.bids())),
           ...(recordKey === undefined ? {} : { idempotency: { key: recordKey, record: { fingerprint: r.fingerprint, status: 201, body: execution.result } } }),
           orderState: { orderId: r.orderId, state: orderSteps.persist(ended) },
-        })
-        .catch((err: unknown) => {
-          giveBack(book, r.side, taken);
-          throw err;
         });
+      } catch (err) {
+        giveBack(book, r.side, taken);
+        throw err;
+      }
       if (out !== 'committed') {
         giveBack(book, r.side, taken);
         cache.drop(r.accountId);
         return out === 'conflict' ? 'conflict' : { execution: refused('ACCOUNT_NOT_FOUND', `account ${r.accountId} does not exist`), committed: null };
       }
       cache.set(r.accountId, { ...bundle, balances, version: bundle.version + 1 });
-      ctx.log.info(
-        { accountId: r.accountId, orderId: r.orderId, status: execution.status, symbol: r.symbol, side: r.side, qty: order.qty, price: order.price },
-        'order executed',
-      );
+      // built only when logged (an exchange run at LOG_LEVEL=warn spends nothing on it per order)
+      if (ctx.log.isLevelEnabled('info')) {
+        ctx.log.info(
+          { accountId: r.accountId, orderId: r.orderId, status: execution.status, symbol: r.symbol, side: r.side, qty: order.qty, price: order.price },
+          'order executed',
+        );
+      }
       return { execution, committed: ended };
     }),
   );

@@ -6,7 +6,7 @@ import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import type { AccountRecord, EquityPoint } from '../../adapters/store/exchange/port.ts';
 import { avgCost, type Balances, type PositionState } from '../../machines/exchange/ledger.ts';
 import { dec, fmt, fmtPrice } from '../../machines/exchange/money.ts';
-import type { Totals } from './valuation.ts';
+import type { EquityTotals, Totals } from './valuation.ts';
 
 /** The account (docs/exchange-api.md#open). */
 export const accountView = (a: AccountRecord, b: Balances) => ({
@@ -53,7 +53,7 @@ export const positionView = (p: PositionState) => ({
 });
 
 /** An equity point (docs/exchange-api.md#equity-curve). */
-export const equityPointOf = (ts: Date, b: Balances, t: Totals): EquityPoint => ({
+export const equityPointOf = (ts: Date, b: Balances, t: EquityTotals): EquityPoint => ({
   ts: ts.toISOString(),
   cash: fmt(b.cash),
   positionsValue: fmt(t.positionsValue),

@@ -65,16 +65,26 @@ export function walkBook(book: Pick<BookSnapshot, 'bids' | 'asks'>, side: Side, 
     if (limits.limit && !withinLimit(side, level.price, limits.limit)) break;
     const left = level.available.minus(consumedAt(book, side, i));
     if (left.lte(0)) continue;
-    let qty = Decimal.min(remaining, left);
-    if (budget) qty = Decimal.min(qty, budget.div(level.price).toDecimalPlaces(MONEY_DP, Decimal.ROUND_DOWN));
+    // the smaller of two decimals is one of them: no new decimal is made for it
+    let qty = remaining.lte(left) ? remaining : left;
+    if (budget) {
+      const affordable = budget.div(level.price).toDecimalPlaces(MONEY_DP, Decimal.ROUND_DOWN);
+      if (affordable.lt(qty)) qty = affordable;
+    }
     if (qty.lte(0)) break;
     const gross = toMoney(level.price.times(qty));
     fills.push({ price: level.price, qty, gross, level: i });
     remaining = remaining.minus(qty);
     if (budget) budget = budget.minus(gross);
   }
-  const filledQty = fills.reduce((a, f) => a.plus(f.qty), ZERO);
-  const gross = fills.reduce((a, f) => a.plus(f.gross), ZERO);
+  let filledQty = ZERO;
+  let gross = ZERO;
+  for (let i = 0; i < fills.length; i++) {
+    const f = fills[i] as Fill;
+    // the first fill is the sum so far (most orders take one level)
+    filledQty = i === 0 ? f.qty : filledQty.plus(f.qty);
+    gross = i === 0 ? f.gross : gross.plus(f.gross);
+  }
   return {
     fills,
     filledQty,

@@ -99,16 +99,19 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, met
       const idempotencyKey = raw === '' ? null : validate(IdempotencyKey, raw, 'header');
       const b = validate(OrderBody, body);
       const started = performance.now();
-      const done = (status: string, replayed = false) => metrics?.orderDone(status, (performance.now() - started) / 1000, replayed);
-      const out = await placeOrder(ctx, { accountId: params.id ?? '', symbol: b.symbol, side: b.side, qty: b.qty, idempotencyKey }).catch((err: unknown) => {
-        done(err instanceof DependencyUnavailable ? 'UNAVAILABLE' : 'ERROR');
+      let out: Awaited<ReturnType<typeof placeOrder>>;
+      try {
+        out = await placeOrder(ctx, { accountId: params.id ?? '', symbol: b.symbol, side: b.side, qty: b.qty, idempotencyKey });
+      } catch (err) {
+        metrics?.orderDone(err instanceof DependencyUnavailable ? 'UNAVAILABLE' : 'ERROR', (performance.now() - started) / 1000, false);
         throw err;
-      });
+      }
+      const seconds = (performance.now() - started) / 1000;
       if (!out.ok) {
-        done(out.code);
+        metrics?.orderDone(out.code, seconds, false);
         return answer(out);
       }
-      done(out.value.body.status ?? 'UNKNOWN', out.value.replayed);
+      metrics?.orderDone(out.value.body.status ?? 'UNKNOWN', seconds, out.value.replayed);
       return respond(out.value.httpStatus, out.value.body);
     },
     WITH_BODY,

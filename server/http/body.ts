@@ -44,8 +44,14 @@ export function readBody(r: Reply, limit = 64 * 1024): Promise<Buffer> {
         }
         return;
       }
-      chunks.push(Buffer.from(chunk.slice(0)));
-      if (isLast) resolve(Buffer.concat(chunks));
+      // uWS reuses the chunk's memory once this returns: it is copied (once; a body in one chunk is not concatenated)
+      const copy = Buffer.from(chunk.slice(0));
+      if (!isLast) chunks.push(copy);
+      else if (chunks.length === 0) resolve(copy);
+      else {
+        chunks.push(copy);
+        resolve(Buffer.concat(chunks));
+      }
     });
   });
 }
@@ -81,7 +87,9 @@ export function nestingDepth(text: string, max = MAX_JSON_DEPTH): number {
 export function wellFormed(value: unknown): boolean {
   if (typeof value === 'string') return value.isWellFormed();
   if (Array.isArray(value)) return value.every(wellFormed);
-  if (typeof value === 'object' && value !== null) return Object.entries(value).every(([k, v]) => k.isWellFormed() && wellFormed(v));
+  if (typeof value === 'object' && value !== null) {
+    for (const k in value) if (!k.isWellFormed() || !wellFormed((value as Record<string, unknown>)[k])) return false;
+  }
   return true;
 }
 

@@ -179,8 +179,13 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Router 
         (value) => answered(route.pattern, send(r, value)),
         (err: unknown) => answered(route.pattern, sendError(r, request, err)),
       )
-      .catch((err: unknown) => log.error({ err, method: request.method, url: request.url }, 'answering a request failed'))
-      .finally(() => inFlight.leave());
+      .then(
+        () => inFlight.leave(),
+        (err: unknown) => {
+          inFlight.leave();
+          log.error({ err, method: request.method, url: request.url }, 'answering a request failed');
+        },
+      );
   };
 
   const readRequestBody = async (r: Reply, request: RouteRequest, body: NonNullable<RouteOptions['body']>): Promise<unknown> => {

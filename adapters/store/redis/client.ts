@@ -151,14 +151,14 @@ function guard(client: RedisClient, url: string, log: Logger, timeoutMs: number,
         };
       }
       return (...args: unknown[]) => {
-        const call = (): unknown => (value as (...a: unknown[]) => unknown).apply(target, args);
-        const out = call();
+        const out: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
         if (!(out instanceof Promise)) return out;
+        // every command once connected: nothing made per call but the mapping of its rejection
         if (everReady) return mapRejection(out);
         return mapRejection(
           out.catch((err: unknown) => {
             if (everReady || !(err instanceof Error) || !NOT_CONNECTED_YET.test(err.message)) throw err;
-            return untilFirstReady().then(call);
+            return untilFirstReady().then(() => (value as (...a: unknown[]) => unknown).apply(target, args));
           }),
         );
       };
