@@ -65,7 +65,7 @@ export function book(symbol: BookSymbol, bids: [string, string][], asks: [string
 }
 
 /** Publishes `b` and waits until `GET /prices/{symbol}` shows its best bid/ask (or its 503 when stale). */
-export async function publishAndWait(nc: NatsConnection, api: Client, b: BookSnapshot, timeoutMs = 10_000): Promise<void> {
+export async function publishAndWait(nc: NatsConnection, api: Client, b: BookSnapshot, timeoutMs = 20_000): Promise<void> {
   const bid = new Decimal(b.bids[0]![0]).toFixed(8);
   const ask = new Decimal(b.asks[0]![0]).toFixed(8);
   const deadline = Date.now() + timeoutMs;

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExchangeUnderTest, type ExchangeUnderTest } from '../exchange/harness.ts';
-import { call, EventClient, startGatewayStack, until, type GatewayStack } from '../support/gateway-stack.ts';
+import { betAndSettleOnce, call, startGatewayStack, type GatewayStack } from '../support/gateway-stack.ts';
 import { parseSamples, sampleSum } from '../support/prometheus.ts';
 import { dashboardExprs, exposedNames, metricNamesIn, ruleExprs, unknownNames } from '../support/promql-names.ts';
 
@@ -26,24 +26,10 @@ async function scrape(url: string): Promise<string> {
   return res.text();
 }
 
-/** A bet placed and settled through the gateway's API, over its sockets. */
+/** A bet placed and settled through the gateway's API, over its sockets, and one unknown path. */
 async function betAndSettle(): Promise<void> {
-  const api = (method: string, path: string, body?: unknown) => call(stack.base, method, path, body);
-  const ws = new EventClient(stack.wsUrl);
-  await ws.opened;
-  const wallet = await api('POST', '/api/wallet', {});
-  await api('GET', `/api/faucet/${wallet.body.address}`);
-  await stack.tick('150.00');
-  const bet = await api('POST', '/api/bet', { address: wallet.body.address, side: 'UP', amountUnits: '100000000' });
-  expect(bet.status).toBe(200);
-  const open = await ws.waitFor((e) => e.type === 'bet_open' && e.id === bet.body.id);
-  await until(open.expireTime * 1000 - 400);
-  await stack.tick('151.00', open.expireTime * 1000 - 1);
-  await until(open.expireTime * 1000 + 50);
-  await stack.tick('152.00');
-  await ws.waitFor((e) => e.type === 'bet_closed' && e.id === bet.body.id);
-  await api('GET', '/no/such/path');
-  ws.close();
+  await betAndSettleOnce(stack);
+  await call(stack.base, 'GET', '/no/such/path');
 }
 
 beforeAll(async () => {

@@ -5,7 +5,7 @@
  * for the ops CLI (three processes started one after the other) to see a bet still open.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, EventClient, startGatewayStack, until, type GatewayStack } from '../support/gateway-stack.ts';
+import { betAndSettleOnce, call, EventClient, startGatewayStack, type GatewayStack } from '../support/gateway-stack.ts';
 import { hasMetric, parseSamples, sampleSum } from '../support/prometheus.ts';
 import { runOps } from './support.ts';
 
@@ -51,19 +51,9 @@ describe('metrics', () => {
     expect(hasMetric(before, 'nodejs_heap_size_used_bytes')).toBe(true);
     expect(hasMetric(before, 'gateway_process_cpu_user_seconds_total')).toBe(false);
 
-    const ws = new EventClient(stack.wsUrl);
+    const ws = new EventClient(stack.wsUrl); // open while scraped: gateway_ws_connections
     await ws.opened;
-    const wallet = await api('POST', '/api/wallet', {});
-    await api('GET', `/api/faucet/${wallet.body.address}`);
-    await stack.tick('150.00');
-    const bet = await api('POST', '/api/bet', { address: wallet.body.address, side: 'UP', amountUnits: '100000000' });
-    expect(bet.status).toBe(200);
-    const open = await ws.waitFor((e) => e.type === 'bet_open' && e.id === bet.body.id);
-    await until(open.expireTime * 1000 - 400);
-    await stack.tick('151.00', open.expireTime * 1000 - 1);
-    await until(open.expireTime * 1000 + 50);
-    await stack.tick('152.00');
-    await ws.waitFor((e) => e.type === 'bet_closed' && e.id === bet.body.id);
+    const { address } = await betAndSettleOnce(stack);
 
     const after = await scrape();
     expect(sampleSum(after, 'gateway_bets_placed_total') - sampleSum(before, 'gateway_bets_placed_total')).toBe(1);
@@ -75,7 +65,7 @@ describe('metrics', () => {
     // route patterns, never raw paths (no address in a label)
     expect(sampleSum(after, 'gateway_http_requests_total', { route: '/api/bet', status: '200' })).toBeGreaterThanOrEqual(1);
     expect(sampleSum(after, 'gateway_http_requests_total', { route: '/api/faucet/:address', status: '200' })).toBeGreaterThanOrEqual(1);
-    expect(after.some((s) => Object.values(s.labels).some((l) => l.includes(wallet.body.address)))).toBe(false);
+    expect(after.some((s) => Object.values(s.labels).some((l) => l.includes(address)))).toBe(false);
     expect(sampleSum(after, 'gateway_chain_rpc_seconds_count', { method: 'sendTransaction' })).toBeGreaterThanOrEqual(1);
     expect(after.text).toContain('# TYPE gateway_chain_rpc_errors_total counter'); // labelled: no sample until an error
     expect(sampleSum(after, 'gateway_ws_connections')).toBeGreaterThanOrEqual(1);

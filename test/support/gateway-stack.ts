@@ -195,3 +195,30 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until wall time reaches `unixMs`. */
 export const until = (unixMs: number) => sleep(Math.max(0, unixMs - Date.now()));
+
+/**
+ * One bet placed and settled (payout_done) through `stack`'s API and event stream, with its
+ * manual prices: a wallet funded by the faucet, UP at 150.00, the expiry priced 151.00. Returns
+ * the bettor's address and the bet's id.
+ */
+export async function betAndSettleOnce(stack: GatewayStack): Promise<{ address: string; betId: string }> {
+  const api = (method: string, path: string, body?: unknown) => call(stack.base, method, path, body);
+  const ws = new EventClient(stack.wsUrl);
+  try {
+    await ws.opened;
+    const wallet = await api('POST', '/api/wallet', {});
+    await api('GET', `/api/faucet/${wallet.body.address}`);
+    await stack.tick('150.00');
+    const bet = await api('POST', '/api/bet', { address: wallet.body.address, side: 'UP', amountUnits: '100000000' });
+    if (bet.status !== 200) throw new Error(`POST /api/bet answered ${bet.status}: ${JSON.stringify(bet.body)}`);
+    const open = await ws.waitFor((e) => e.type === 'bet_open' && e.id === bet.body.id);
+    await until(open.expireTime * 1000 - 400);
+    await stack.tick('151.00', open.expireTime * 1000 - 1);
+    await until(open.expireTime * 1000 + 50);
+    await stack.tick('152.00');
+    await ws.waitFor((e) => e.type === 'bet_closed' && e.id === bet.body.id);
+    return { address: wallet.body.address, betId: bet.body.id };
+  } finally {
+    ws.close();
+  }
+}
