@@ -23,7 +23,7 @@ import { dec } from '../../../machines/exchange/money.ts';
 import { log as rootLog, type Logger } from '../../../kernel/log.ts';
 import { AccountJson, DecimalText, PositionJson, positionsFromJson, positionToJson } from './codec.ts';
 import type { AccountRecord, EquityPoint, ExchangeStore, IdempotencyRecord, LoadedAccount, OpenEngineOrder, OrderRecord, TradeRecord } from './port.ts';
-import { COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, LOAD, SET_FEES } from './redis-scripts.ts';
+import { COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, LOAD, RESTATE_RECORD, SET_FEES } from './redis-scripts.ts';
 import { openRedis } from '../redis/client.ts';
 import { awaitReplicas, NO_REPLICA_WAIT, type Durability } from '../redis/durability.ts';
 import type { RedisTarget } from '../redis/target.ts';
@@ -104,7 +104,9 @@ export function commitArgs(expectedVersion: number, c: CommitText): string[] {
  * Redis is down every call rejects with RedisUnavailable within 2 s, and a write that reaches
  * Redis after its deadline writes nothing. With `durability.minReplicas` > 0 every write (account
  * creation, each ledger commit, fees, deletion) is followed by WAIT on the same connection and
- * rejects with RedisNotDurable when too few replicas took it (docs/operations.md#redis-with-sentinel).
+ * rejects with RedisNotDurable when too few replicas took it (docs/operations.md#redis-with-sentinel);
+ * so is a load that finds an idempotency record (its commit may have been answered "not
+ * confirmed", and the repeat must not answer it as done before replicas hold it).
  * `watch` follows the connection (`openRedis`).
  */
 export function createRedisExchangeStore(
@@ -215,6 +217,11 @@ export function createRedisExchangeStore(
         positions: readPositions(positions),
       };
       const idempotency: IdempotencyRecord | null = typeof idem === 'string' ? v.parse(IdempotencyJson, JSON.parse(idem)) : null;
+      // a repeat is answered from the record only once replicas hold it: the first answer may have been a 503 "not confirmed"
+      if (typeof idem === 'string' && idempotencyKey !== undefined && durability.minReplicas > 0) {
+        await RESTATE_RECORD.run(redis, [keys.idempotency], [idempotencyKey, idem]);
+        await awaitReplicas(redis, durability);
+      }
       return { bundle: { account, balances, version: Number(h.version) }, idempotency };
     },
 
