@@ -1,22 +1,33 @@
 /**
  * Redis with Sentinel under load (docs/operations.md#redis-with-sentinel): a real exchange and two
  * real gateways on a primary + replica + three Sentinels, the local chain and NATS; accounts trade
- * concurrently over HTTP and wallets bet in a loop. The primary is SIGKILLed, later the next one is
- * SIGSTOPped until the Sentinels fail over and then resumed. Afterwards every trade answered 201
- * is in the ledger, every journal replays to its balances (the ops CLI's `journal --replay-check`,
- * through the Sentinels), every bet is settled on chain once with one `bet_closed` in the event
- * stream, and the old primary, resumed, acknowledged nothing. Commits wait for one replica
- * (REDIS_MIN_REPLICAS=1); REDIS_MIN_REPLICAS=0 in the environment runs the same test without.
+ * concurrently over HTTP and wallets bet in a loop. In turn the primary is SIGKILLed; the next one
+ * is SIGSTOPped until the Sentinels fail over and then resumed; and the replica is cut off the
+ * replication stream (SIGSTOP, its link closed on the primary) while orders flow, then the primary
+ * is SIGKILLed and the replica resumed, so the Sentinels promote a replica that lacks the
+ * primary's last writes. After each: every trade answered 201 is in the ledger, every journal
+ * replays to its balances (the ops CLI's `journal --replay-check`, through the Sentinels), every
+ * bet is settled on chain once with one `bet_closed` in the event stream. Last, the leader fences:
+ * the lease is in NATS KV, and no failover made two gateways act under one fence or a stale one.
+ *
+ * Commits wait for one replica (REDIS_MIN_REPLICAS=1). The third case shows that the wait is
+ * needed: an exchange beside it with REDIS_MIN_REPLICAS=0 answers 201 to orders that the failover
+ * erases, and the test asserts it lost some. The same without the wait for the exchange under test
+ * and the gateways fails on "orders answered 201 but not in the ledger":
+ *
+ *   REDIS_FAILOVER_MIN_REPLICAS=0 npx vitest run test/faults/redis-failover.test.ts
  */
-import { spawn } from 'node:child_process';
+import { Kvm } from '@nats-io/kv';
+import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.ts';
 import { FaultWorld, request, sleep } from '../support/fault-world.ts';
-import { logLines } from '../support/gateway-log.ts';
+import { logLines, type LogLine } from '../support/gateway-log.ts';
 import { managedService, type Managed } from '../support/managed.ts';
 import { startSentinelSet, type SentinelSet } from '../support/redis-sentinel.ts';
 import { freePort } from '../support/servers.ts';
 import { collect } from '../support/ws-collector.ts';
+import { missingFromLedger, openAccounts, replayCheck, Traders, type Trade } from '../support/exchange-traders.ts';
 
 const MIN_REPLICAS = process.env.REDIS_FAILOVER_MIN_REPLICAS ?? '1';
 const ACCOUNTS = 4;
@@ -24,110 +35,50 @@ const ACCOUNTS = 4;
 let set: SentinelSet;
 let world: FaultWorld;
 let exchange: Managed;
+/** an exchange beside it on the same Sentinels whose commits wait for no replica (REDIS_MIN_REPLICAS=0) */
+let unwaiting: Managed;
 let second: Managed;
 let exchangeBase = '';
+let unwaitingBase = '';
 let sentinelEnv: Record<string, string> = {};
-const accounts: string[] = [];
+let accounts: string[] = [];
+let unwaitingAccounts: string[] = [];
 
-/** One order's final answer (after retrying its 503s with the same Idempotency-Key). */
-interface Trade {
-  accountId: string;
-  key: string;
-  status: number;
-  body: any;
-  /** 503 answers before the final one */
-  retried: number;
-}
-
-/** Accounts that each post one market order after another with a fresh Idempotency-Key, until stopped. */
-class Traders {
-  readonly trades: Trade[] = [];
-  private running = true;
-  private readonly loops: Promise<void>[];
-
-  constructor(label: string) {
-    this.loops = accounts.map(async (accountId, i) => {
-      for (let n = 0; this.running; n++) {
-        const key = `${label}-${i}-${n}`;
-        const body = { symbol: 'SOLUSDT', side: n % 2 === 0 ? 'BUY' : 'SELL', qty: '0.01' };
-        let retried = 0;
-        for (;;) {
-          const r = await order(accountId, key, body);
-          // a 503 (Redis away, or the write not confirmed on a replica) is retried with the same key, as the API asks
-          if (r.status === 503 && retried < 40 && this.running) {
-            retried++;
-            await sleep(250);
-            continue;
-          }
-          this.trades.push({ accountId, key, status: r.status, body: r.body, retried });
-          break;
-        }
-        await sleep(20);
-      }
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await Promise.all(this.loops);
-  }
-}
-
-async function order(accountId: string, key: string, body: unknown): Promise<{ status: number; body: any }> {
-  try {
-    const res = await fetch(`${exchangeBase}/api/v1/accounts/${accountId}/orders`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(8_000),
-    });
-    return { status: res.status, body: await res.json().catch(() => null) };
-  } catch {
-    return { status: 0, body: null };
-  }
-}
-
-/** `npm run ops -- journal <id> --replay-check --json` through the Sentinels. */
-function replayCheck(accountId: string): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const { REDIS_URL: _url, NATS_URL: _nats, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/ops.ts', 'journal', accountId, '--replay-check', '--json'], {
-      env: { ...inherited, ...sentinelEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 60_000,
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => resolve({ code, out }));
-  });
-}
-
-/** Every trade answered 201 is in its account's orders, and every journal replays to the stored balances. */
+/** Every trade answered 201 is in the ledger, every journal replays to the stored balances, and each account's last answer names its cash. */
 async function expectLedgerIntact(trades: readonly Trade[]): Promise<void> {
-  const accepted = trades.filter((t) => t.status === 201);
-  expect(accepted.length).toBeGreaterThan(20);
+  expect(trades.filter((t) => t.status === 201).length).toBeGreaterThan(20);
+  expect(await missingFromLedger(exchangeBase, accounts, trades), 'orders answered 201 but not in the ledger').toEqual([]);
   for (const accountId of accounts) {
-    const listed = await request(exchangeBase, 'GET', `/api/v1/accounts/${accountId}/orders?limit=1000`);
-    expect(listed.status).toBe(200);
-    const ids = new Set((listed.body as { orderId: string }[]).map((o) => o.orderId));
-    const missing = accepted.filter((t) => t.accountId === accountId && !ids.has(t.body.orderId)).map((t) => t.key);
-    expect(missing, `orders of ${accountId} answered 201 but not in the ledger`).toEqual([]);
-    const check = await replayCheck(accountId);
+    const check = await replayCheck(accountId, sentinelEnv);
     expect(check.code, check.out).toBe(0);
     expect(JSON.parse(check.out)).toMatchObject({ ok: true, differences: [] });
   }
   // the last answer of each account names its cash: the ledger holds no trade after it that nobody was told of
   // (unless an order after it ended without a 201: it may or may not have been written)
   for (const accountId of accounts) {
-    const mine = trades.filter((t) => t.accountId === accountId);
-    const last = mine.at(-1);
+    const last = trades.filter((t) => t.accountId === accountId).at(-1);
     if (!last || last.status !== 201) continue;
     const account = await request(exchangeBase, 'GET', `/api/v1/accounts/${accountId}`);
     expect(account.body.cash, `cash of ${accountId}`).toBe(last.body.cash);
   }
   // nothing but 201 and 503 (and its retries) was answered
   expect(trades.filter((t) => t.status !== 201 && t.status !== 503).map((t) => `${t.key}: ${t.status} ${JSON.stringify(t.body)}`)).toEqual([]);
+}
+
+/** Waits until the data node that is not the primary is its replica again. */
+async function replicaBack(): Promise<{ primary: number; replica: number }> {
+  return eventually(
+    'the replica in sync',
+    async () => {
+      const primary = await set.primaryPort();
+      const other = set.nodes.find((n) => n.port !== primary);
+      if (!other) return null;
+      const info = await set.replicationOf(other.port);
+      return info?.includes('role:slave') && info.includes('master_link_status:up') ? { primary, replica: other.port } : null;
+    },
+    30_000,
+    200,
+  );
 }
 
 /** Every bet the chain holds is settled, and the event stream holds one bet_open and one bet_closed for each. */
@@ -162,6 +113,26 @@ async function expectBetsSettledOnce(): Promise<void> {
   }
 }
 
+/** An exchange on the Sentinels whose commits wait for `minReplicas` replicas; its base URL. */
+async function startExchange(minReplicas: string): Promise<{ process: Managed; base: string }> {
+  const [port, mgmtPort] = [await freePort(), await freePort()];
+  const process = managedService(
+    'exchange',
+    {
+      ...sentinelEnv,
+      REDIS_MIN_REPLICAS: minReplicas,
+      EXCHANGE_PORT: String(port),
+      EXCHANGE_MGMT_PORT: String(mgmtPort),
+      EXCHANGE_FEED: 'synthetic',
+      NATS_URL: '',
+      DATA_DIR: world.dataDir,
+    },
+    mgmtPort,
+  );
+  await process.start();
+  return { process, base: `http://127.0.0.1:${port}` };
+}
+
 beforeAll(async () => {
   set = await startSentinelSet();
   sentinelEnv = { REDIS_SENTINELS: set.sentinels, REDIS_MASTER_NAME: set.masterName, REDIS_MIN_REPLICAS: MIN_REPLICAS, REDIS_WAIT_TIMEOUT_MS: '500' };
@@ -185,22 +156,14 @@ beforeAll(async () => {
     secondPort,
   );
   await second.start();
-  const [port, mgmtPort] = [await freePort(), await freePort()];
-  exchange = managedService(
-    'exchange',
-    { ...sentinelEnv, EXCHANGE_PORT: String(port), EXCHANGE_MGMT_PORT: String(mgmtPort), EXCHANGE_FEED: 'synthetic', NATS_URL: '', DATA_DIR: world.dataDir },
-    mgmtPort,
-  );
-  await exchange.start();
-  exchangeBase = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < ACCOUNTS; i++) {
-    const r = await request(exchangeBase, 'POST', '/api/v1/accounts', { name: `trader-${i}`, initialCash: '100000' });
-    expect(r.status).toBe(201);
-    accounts.push(r.body.id as string);
-  }
+  ({ process: exchange, base: exchangeBase } = await startExchange(MIN_REPLICAS));
+  accounts = await openAccounts(exchangeBase, 'trader', ACCOUNTS);
+  ({ process: unwaiting, base: unwaitingBase } = await startExchange('0'));
+  unwaitingAccounts = await openAccounts(unwaitingBase, 'unwaiting', ACCOUNTS);
 }, 240_000);
 
 afterAll(async () => {
+  await unwaiting?.stop();
   await exchange?.stop();
   await second?.stop();
   await world?.stop();
@@ -209,7 +172,7 @@ afterAll(async () => {
 
 describe('Redis with Sentinel under load', () => {
   it('a SIGKILLed primary: every trade answered 201 is in the ledger, journals replay, every bet settles once with one bet_closed', async () => {
-    const traders = new Traders('kill');
+    const traders = new Traders('kill', exchangeBase, accounts);
     world.startBettors();
     await sleep(4_000);
     const old = await set.primaryPort();
@@ -226,17 +189,8 @@ describe('Redis with Sentinel under load', () => {
   }, 240_000);
 
   it('a paused primary, resumed after the failover: it acknowledges nothing, and nothing answered 201 is lost', async () => {
-    await eventually(
-      'the replica in sync',
-      async () => {
-        const primary = await set.primaryPort();
-        const other = set.nodes.find((n) => n.port !== primary);
-        return other && (await set.roleOf(other.port)) === 'slave' ? true : null;
-      },
-      30_000,
-      200,
-    );
-    const traders = new Traders('pause');
+    await replicaBack();
+    const traders = new Traders('pause', exchangeBase, accounts);
     world.startBettors();
     await sleep(3_000);
     const paused = await set.primaryPort();
@@ -253,23 +207,79 @@ describe('Redis with Sentinel under load', () => {
     await expectBetsSettledOnce();
   }, 240_000);
 
-  // The leader's lease and fence are in Redis today (adapters/store/lease/redis.ts): this is the one
-  // assertion about fences, to be pointed at wherever the lease lives.
-  it('leader fences across the failovers: every election took a higher fence than all before it, and no fence went to two gateways', async () => {
-    const elections = [world.gateway, second]
-      .flatMap((g) =>
-        logLines(g.output())
-          .filter((l) => /^elected leader/.test(l.msg))
-          .map((l) => ({ time: l.time, fence: Number(l.fence), node: g === second ? 'second' : 'first' })),
-      )
+  // The one case where asynchronous replication loses acknowledged writes (docs/decisions.md#a-commit-waits-for-a-replica):
+  // the replica promoted lacks the primary's last writes. The exchange that waits answered them 503, the one beside it 201.
+  it('a primary SIGKILLed while its replica was cut off the stream: the promoted replica lacks its last writes; what the waiting exchange answered 201 is kept, the exchange without the wait lost 201s', async () => {
+    const { primary, replica } = await replicaBack();
+    const traders = new Traders('cut', exchangeBase, accounts);
+    const unwaitingTraders = new Traders('cut', unwaitingBase, unwaitingAccounts);
+    world.startBettors();
+    await sleep(3_000);
+    await set.cutOff(replica);
+    const cutAt = Date.now();
+    // orders sent after the cut that the exchange without the wait answered 201: they are on the primary alone
+    const onPrimaryOnly = () => unwaitingTraders.accepted().filter((t) => t.sent > cutAt);
+    await eventually('201s written after the cut', async () => (onPrimaryOnly().length >= 4 ? true : null), 30_000, 100);
+    // long enough for the waiting exchange's clients to retry their 503s on the primary that still holds the writes
+    await sleep(2_500);
+    await set.node(primary).kill();
+    set.node(replica).resume();
+    await set.waitForFailover(primary);
+    await sleep(4_000);
+    await Promise.all([traders.stop(), unwaitingTraders.stop()]);
+    await world.stopBettors();
+    await set.node(primary).start(); // back as a replica of the promoted one
+    await eventually('the old primary back as a replica', async () => ((await set.roleOf(primary)) === 'slave' ? true : null), 30_000, 200);
+
+    // without the wait: 201s that the failover erased (the test can fail, and does without REDIS_MIN_REPLICAS)
+    const lost = await missingFromLedger(unwaitingBase, unwaitingAccounts, unwaitingTraders.trades);
+    expect(lost.length, `201s of the exchange without the wait lost in the failover (of ${onPrimaryOnly().length} sent after the cut)`).toBeGreaterThan(0);
+    // with it: orders of that time were answered 503 (not confirmed) and retried with their keys
+    expect(traders.trades.filter((t) => t.sent > cutAt && t.retried > 0).length, 'orders answered 503 after the cut, then retried').toBeGreaterThan(0);
+    await expectLedgerIntact(traders.trades);
+    await expectBetsSettledOnce();
+  }, 240_000);
+
+  it('leader fences across the failovers: the lease is in NATS KV, successive elections took strictly higher fences, and no close ran under a stale or shared fence', async () => {
+    const gateways = [
+      { node: 'first', process: world.gateway },
+      { node: 'second', process: second },
+    ];
+    const lines: Array<LogLine & { node: string }> = gateways
+      .flatMap((g) => logLines(g.process.output()).map((l) => ({ ...l, node: g.node })))
       .sort((a, b) => a.time - b.time);
+    // with NATS configured the lease and the highest fence used live in its KV bucket, not in the Redis that failed over
+    const leases = lines.filter((l) => l.msg.startsWith('leader lease in'));
+    expect(leases.map((l) => l.node).sort()).toEqual(['first', 'second']);
+    const bucket = String(leases[0]?.lease).replace(/^NATS KV /, '');
+    expect(leases.map((l) => l.lease)).toEqual([`NATS KV ${bucket}`, `NATS KV ${bucket}`]);
+
+    const elections = lines.filter((l) => l.msg.startsWith('elected leader'));
     expect(elections.length).toBeGreaterThan(0);
-    // a node that took its own unexpired lease back keeps its fence; any other election takes a higher one
-    const wrong = elections.filter((e, i) => {
-      const before = elections.slice(0, i);
-      return before.some((b) => b.fence > e.fence || (b.fence === e.fence && b.node !== e.node));
-    });
-    expect(wrong, JSON.stringify(elections)).toEqual([]);
+    const fences = elections.map((l) => Number(l.fence));
+    expect(
+      fences.filter((f, i) => i > 0 && f <= fences[i - 1]!),
+      `fences of successive elections ${JSON.stringify(elections.map((e) => [e.node, e.fence]))}`,
+    ).toEqual([]);
+    // every close ran under the fence of the latest election, by the node elected with it
+    const closes = lines.filter((l) => /^bet \d+ settled/.test(l.msg));
+    expect(closes.length).toBeGreaterThan(10);
+    const stale: string[] = [];
+    let latest: { node: string; fence: number } | null = null;
+    for (const l of lines) {
+      if (l.msg.startsWith('elected leader')) latest = { node: l.node, fence: Number(l.fence) };
+      else if (/^bet \d+ settled/.test(l.msg) && (latest === null || Number(l.fence) !== latest.fence || l.node !== latest.node))
+        stale.push(`${l.node}: "${l.msg}" with fence ${String(l.fence)}, latest election ${JSON.stringify(latest)}`);
+    }
+    expect(stale, "closes under a stale fence or another node's").toEqual([]);
+    // the bucket's highest fence used is the last one elected
+    const nc = await connect({ servers: world.nats.url });
+    try {
+      const used = await (await new Kvm(nc).open(bucket)).get('fence-used');
+      expect(Number(used?.string())).toBe(fences.at(-1));
+    } finally {
+      await nc.close();
+    }
     // and now exactly one gateway leads
     const bases = [world.base, `http://127.0.0.1:${second.port}`];
     await eventually(

@@ -2,7 +2,8 @@
  * A Redis primary, one replica and three Sentinels on free loopback ports
  * (docs/operations.md#redis-with-sentinel), for fault tests: any node can be SIGKILLed, paused
  * (SIGSTOP), resumed and started again on the same port, and a test waits for the Sentinels to
- * name a new primary. Sentinels declare a primary down after 1 s and may retry a failover after
+ * name a new primary; a replica can be cut off the stream so that the primary's next writes exist
+ * nowhere else. Sentinels declare a primary down after 1 s and may retry a failover after
  * 2 s. `stop()` ends every process and removes their files.
  *
  * @example
@@ -37,6 +38,14 @@ export interface SentinelSet {
   waitForFailover(fromPort: number, timeoutMs?: number): Promise<number>;
   /** the role a data node reports (`master`, `slave`), null when it does not answer */
   roleOf(port: number): Promise<string | null>;
+  /** a data node's `INFO replication`, null when it does not answer */
+  replicationOf(port: number): Promise<string | null>;
+  /**
+   * Cuts the replica on `port` off the replication stream: SIGSTOP, then the primary closes its
+   * link, so nothing the primary writes from now on reaches it (a paused replica alone would read
+   * what its socket buffered once resumed, and reconnect). `node(port).resume()` lets it run again.
+   */
+  cutOff(port: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -137,6 +146,18 @@ export async function startSentinelSet(): Promise<SentinelSet> {
     },
     async roleOf(port) {
       return ask(port, async (r) => String(((await r.call('ROLE')) as unknown[])[0]));
+    },
+    async replicationOf(port) {
+      return ask(port, (r) => r.info('replication'));
+    },
+    async cutOff(port) {
+      const primary = await set.primaryPort();
+      if (primary === port) throw new Error(`:${port} is the primary, not a replica`);
+      set.node(port).pause();
+      await waitUntil(async () => {
+        await ask(primary, (r) => r.call('CLIENT', 'KILL', 'TYPE', 'replica'));
+        return (await set.replicationOf(primary))?.includes('connected_slaves:0') === true;
+      }, `the primary :${primary} without its replica :${port}`);
     },
     async waitForFailover(fromPort, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;

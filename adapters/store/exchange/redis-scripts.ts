@@ -61,6 +61,21 @@ return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), idem}
 `);
 
 /**
+ * KEYS: idempotency. ARGV: idempotency key, its record as read. Writes the record again (same
+ * value) so that a repeat has a write of its own to WAIT for: a replica that acknowledges it holds
+ * the first commit too (docs/decisions.md#a-commit-waits-for-a-replica). 0 when the record is no
+ * longer the one read (nothing written).
+ */
+export const RESTATE_RECORD = redisScript(
+  `
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+`,
+  { deadline: true },
+);
+
+/**
  * KEYS: account, positions, orders, equity, journal, idempotency, order states, engine orders,
  * engine order ids, client ids, the account's open orders, trades: all of one account (one slot).
  * ARGV: expected version, balances JSON {cash, cashLocked, netDeposits, feesPaid,

@@ -36,7 +36,7 @@ import type {
   OrderRecord,
   TradeRecord,
 } from './port.ts';
-import { CLAIM_NAME, COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, LOAD, RELEASE_NAME, SET_FEES } from './redis-scripts.ts';
+import { CLAIM_NAME, COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, LOAD, RELEASE_NAME, RESTATE_RECORD, SET_FEES } from './redis-scripts.ts';
 import { commitKeys, exchangeKeys, ownedKeys } from './redis-keys.ts';
 import { redisOutbox } from './redis-outbox.ts';
 import { openRedis } from '../redis/client.ts';
@@ -119,7 +119,9 @@ export function commitArgs(expectedVersion: number, c: CommitText): string[] {
  * every call rejects with RedisUnavailable within 2 s, and a write that reaches Redis after its
  * deadline writes nothing; `watch` follows it. With `durability.minReplicas` > 0 every write
  * (account creation, each ledger commit, fees, deletion) is followed by WAIT on the same connection
- * and rejects with RedisNotDurable when too few replicas took it (docs/operations.md#redis-with-sentinel).
+ * and rejects with RedisNotDurable when too few replicas took it (docs/operations.md#redis-with-sentinel);
+ * so is a load that finds an idempotency record (its commit may have been answered "not
+ * confirmed", and the repeat must not answer it as done before replicas hold it).
  */
 export function createRedisExchangeStore(
   redisOrTarget: string | RedisTarget | Redis | Cluster,
@@ -238,6 +240,11 @@ export function createRedisExchangeStore(
         positions: readPositions(positions),
       };
       const idempotency: IdempotencyRecord | null = typeof idem === 'string' ? v.parse(IdempotencyJson, JSON.parse(idem)) : null;
+      // a repeat is answered from the record only once replicas hold it: the first answer may have been a 503 "not confirmed"
+      if (typeof idem === 'string' && idempotencyKey !== undefined && durability.minReplicas > 0) {
+        await RESTATE_RECORD.run(redis, [keys.idempotency], [idempotencyKey, idem]);
+        await awaitReplicas(redis, durability);
+      }
       return { bundle: { account, balances, version: Number(h.version) }, idempotency };
     },
 
