@@ -1,13 +1,17 @@
 /**
  * One exchange under black-box test: `bin/exchange.ts` as a child process with a private NATS
- * (books published by the test) and a private Redis (the ledger, also read directly).
+ * (books published by the test) and a private Redis (the ledger, also read directly): one server,
+ * or with `{ redis: 'cluster' }` a Redis Cluster of three masters (`REDIS_CLUSTER_NODES`, the
+ * ledger's keys tagged by account: docs/operations.md#redis-cluster).
  */
 import type { NatsConnection } from '@nats-io/transport-node';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import * as v from 'valibot';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { connectNats } from '../../adapters/feed/nats-connection.ts';
 import { ErrorView } from '../../server/exchange/wire.ts';
+import { exchangeKeys, type ExchangeKeys } from '../../adapters/store/exchange/redis-keys.ts';
+import { startPrivateRedis } from '../support/redis-cluster.ts';
 import { freePort, startNatsServer, startRedisServer, startService, type RunningServer, type ServiceProcess } from '../support/servers.ts';
 import { parseJournalEntry, type JournalEntry } from '../../machines/exchange/journal.ts';
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
@@ -35,9 +39,16 @@ export interface ExchangeUnderTest {
   mgmt: Client;
   /** base URL of the management port (for non-JSON routes such as /actuator/prometheus) */
   mgmtUrl: string;
-  /** the ledger's Redis */
+  /** the ledger's Redis (on a cluster: one of its nodes) */
   redisUrl: string;
-  redis: Redis;
+  /** the variables that point a process at the ledger's Redis: `REDIS_URL`, or `REDIS_CLUSTER_NODES` */
+  redisEnv: Record<string, string>;
+  /** a client of the ledger's Redis (a `Cluster` on a cluster) */
+  redis: LedgerRedis;
+  /** the ledger's key names as this exchange writes them (tagged by account on a cluster) */
+  keys: ExchangeKeys;
+  /** every key of the ledger's Redis matching `pattern` (on a cluster: of every master) */
+  keysMatching(pattern: string): Promise<string[]>;
   nc: NatsConnection;
   /** Opens an account (expects 201) and returns its id. */
   openAccount(name: string, initialCash?: string, feeRate?: string): Promise<string>;
@@ -48,9 +59,31 @@ export interface ExchangeUnderTest {
   stop(): Promise<void>;
 }
 
+/** A client of one Redis server or of a cluster. */
+export type LedgerRedis = Redis | Cluster;
+
+/** Where the exchange under test keeps its ledger. */
+export interface LedgerOptions {
+  /** one private Redis server (default) or a private Redis Cluster of three masters */
+  redis?: 'server' | 'cluster';
+}
+
+/** Every key matching `pattern`: of the one server, or of each master of a cluster (test sizes only: KEYS). */
+export async function keysMatching(redis: LedgerRedis, pattern: string): Promise<string[]> {
+  const nodes = redis instanceof Cluster ? redis.nodes('master') : [redis];
+  return (await Promise.all(nodes.map((n) => n.keys(pattern)))).flat();
+}
+
+/** A connected client of the private Redis (a cluster client knows its masters once connected). */
+async function ledgerClient(url: string, clusterNodes: string | null): Promise<LedgerRedis> {
+  const redis = clusterNodes ? new Cluster(clusterNodes.split(',').map((n) => ({ host: n.split(':')[0], port: Number(n.split(':')[1]) }))) : new Redis(url);
+  await redis.ping();
+  return redis;
+}
+
 /** Starts private NATS and Redis, the exchange on them (with `env` added), and publishes the BTC and SOL books. */
-export async function startExchangeUnderTest(env: Record<string, string> = {}): Promise<ExchangeUnderTest> {
-  const [nats, redisServer] = await Promise.all([startNatsServer(), startRedisServer()]);
+export async function startExchangeUnderTest(env: Record<string, string> = {}, options: LedgerOptions = {}): Promise<ExchangeUnderTest> {
+  const [nats, redisServer] = await Promise.all([startNatsServer(), startPrivateRedis(options.redis ?? 'server')]);
   const [port, mgmtPort] = [await freePort(), await freePort()];
   const exchange = await startService(
     'exchange',
@@ -58,7 +91,7 @@ export async function startExchangeUnderTest(env: Record<string, string> = {}): 
       EXCHANGE_PORT: String(port),
       EXCHANGE_MGMT_PORT: String(mgmtPort),
       NATS_URL: nats.url,
-      REDIS_URL: redisServer.url,
+      ...redisServer.env,
       EXCHANGE_FEED: 'nats',
       LOG_LEVEL: 'warn',
       ...env,
@@ -66,7 +99,7 @@ export async function startExchangeUnderTest(env: Record<string, string> = {}): 
     mgmtPort,
   );
   const api = client(`http://127.0.0.1:${port}`);
-  const redis = new Redis(redisServer.url);
+  const redis = await ledgerClient(redisServer.url, redisServer.clusterNodes);
   const nc = await connectNats(nats.url, 'exchange-test');
   await publishAndWait(nc, api, btcBook());
   await publishAndWait(nc, api, solBook());
@@ -76,7 +109,10 @@ export async function startExchangeUnderTest(env: Record<string, string> = {}): 
     mgmt: client(`http://127.0.0.1:${mgmtPort}`, `http://127.0.0.1:${port}`),
     mgmtUrl: `http://127.0.0.1:${mgmtPort}`,
     redisUrl: redisServer.url,
+    redisEnv: redisServer.env,
     redis,
+    keys: exchangeKeys('exchange', redisServer.clusterNodes !== null),
+    keysMatching: (pattern) => keysMatching(redis, pattern),
     nc,
     async openAccount(name, initialCash = '10000', feeRate) {
       const r = await api.post('/api/v1/accounts', { name, initialCash, ...(feeRate ? { feeRate } : {}) });
@@ -101,10 +137,10 @@ export async function startExchangeUnderTest(env: Record<string, string> = {}): 
  * One exchange for the calling suite: started in `beforeAll`, stopped in `afterAll`. The handle
  * can be taken at module level; its members are read from the running exchange when used.
  */
-export function exchangeForSuite(env: Record<string, string> = {}): ExchangeUnderTest {
+export function exchangeForSuite(env: Record<string, string> = {}, options: LedgerOptions = {}): ExchangeUnderTest {
   let running: ExchangeUnderTest | undefined;
   beforeAll(async () => {
-    running = await startExchangeUnderTest(env);
+    running = await startExchangeUnderTest(env, options);
   });
   afterAll(async () => {
     await running?.stop();
@@ -129,9 +165,16 @@ export function exchangeForSuite(env: Record<string, string> = {}): ExchangeUnde
     get redisUrl() {
       return current().redisUrl;
     },
+    get redisEnv() {
+      return current().redisEnv;
+    },
     get redis() {
       return current().redis;
     },
+    get keys() {
+      return current().keys;
+    },
+    keysMatching: (pattern) => current().keysMatching(pattern),
     get nc() {
       return current().nc;
     },
@@ -142,9 +185,9 @@ export function exchangeForSuite(env: Record<string, string> = {}): ExchangeUnde
   };
 }
 
-/** An account's journal as the exchange wrote it: the Redis stream, read directly and parsed. */
-export async function journalIn(redis: Redis, accountId: string): Promise<JournalEntry[]> {
-  const raw = await redis.xrange(`exchange:account:${accountId}:journal`, '-', '+');
+/** An account's journal as the exchange wrote it: the Redis stream (its name tagged on a cluster), read directly and parsed. */
+export async function journalIn(redis: LedgerRedis, accountId: string): Promise<JournalEntry[]> {
+  const raw = await redis.xrange(exchangeKeys('exchange', redis instanceof Cluster).account(accountId).journal, '-', '+');
   return raw.map(([, f]) => parseJournalEntry(Object.fromEntries(f.flatMap((_, i) => (i % 2 === 0 ? [[f[i], f[i + 1]]] : [])))));
 }
 

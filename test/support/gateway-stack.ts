@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import WebSocket from 'ws';
 import { checkAnswer } from './openapi-contract.ts';
-import { startRedisCluster } from './redis-cluster.ts';
-import { freePort, startNatsServer, startRedisServer, startService, type RunningServer, type ServiceProcess } from './servers.ts';
+import { startPrivateRedis } from './redis-cluster.ts';
+import { freePort, startNatsServer, startService, type RunningServer, type ServiceProcess } from './servers.ts';
 
 export interface GatewayStack {
   base: string;
@@ -42,19 +42,9 @@ export interface GatewayStackOptions {
   redis?: 'server' | 'cluster';
 }
 
-/** One Redis server, or a cluster, as the stack's Redis. */
-async function startStackRedis(kind: 'server' | 'cluster'): Promise<{ url: string; env: Record<string, string>; stop(): Promise<void> }> {
-  if (kind === 'cluster') {
-    const cluster = await startRedisCluster();
-    return { url: cluster.url, env: { REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes }, stop: () => cluster.stop() };
-  }
-  const server = await startRedisServer();
-  return { url: server.url, env: { REDIS_URL: server.url }, stop: () => server.stop() };
-}
-
 export async function startGatewayStack(env: Record<string, string> = {}, options: GatewayStackOptions = {}): Promise<GatewayStack> {
   const natsServer = await startNatsServer();
-  const redisServer = await startStackRedis(options.redis ?? 'server');
+  const redisServer = await startPrivateRedis(options.redis ?? 'server');
   const servers: Array<Pick<RunningServer, 'stop'>> = [natsServer, redisServer];
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-stack-'));
   const chainPort = await freePort();

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Managed } from './managed.ts';
-import { freePort, portOpen } from './servers.ts';
+import { freePort, portOpen, startRedisServer } from './servers.ts';
 
 const run = promisify(execFile);
 
@@ -114,4 +114,25 @@ export async function startRedisCluster(): Promise<RedisClusterHandle> {
     await stop();
     throw err;
   }
+}
+
+/** A private Redis for one service under test: its URL, the env that points the service at it, and its stop. */
+export interface PrivateRedis {
+  /** the server's URL (on a cluster: one of its nodes) */
+  url: string;
+  /** `REDIS_URL`, or on a cluster `REDIS_CLUSTER_NODES` with `REDIS_URL` emptied (not inherited) */
+  env: Record<string, string>;
+  /** the cluster's `host:port` list, or null for one server */
+  clusterNodes: string | null;
+  stop(): Promise<void>;
+}
+
+/** Starts one Redis server, or a three-master cluster, on free loopback ports. */
+export async function startPrivateRedis(kind: 'server' | 'cluster'): Promise<PrivateRedis> {
+  if (kind === 'cluster') {
+    const cluster = await startRedisCluster();
+    return { url: cluster.url, env: { REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes }, clusterNodes: cluster.nodes, stop: () => cluster.stop() };
+  }
+  const server = await startRedisServer();
+  return { url: server.url, env: { REDIS_URL: server.url }, clusterNodes: null, stop: () => server.stop() };
 }
