@@ -98,7 +98,7 @@ export async function openStores(config: GatewayConfig, log: Logger, links?: Dep
   const intents = openFileIntentStore(join(config.DATA_DIR, 'gateway', 'intents.log'));
   log.info(
     { journal: path, lines: journal.lines() },
-    'REDIS_URL and REDIS_CLUSTER_NODES unset: price history, event log, bet snapshots and bet history are kept in DATA_DIR; keys in DATA_DIR/keystore.json',
+    'REDIS_URL unset (and no REDIS_SENTINELS or REDIS_CLUSTER_NODES): price history, event log, bet snapshots and bet history are kept in DATA_DIR; keys in DATA_DIR/keystore.json',
   );
   return {
     history: journal.history,

@@ -36,9 +36,15 @@ class GatedStore extends MemorySnapshotStore<BetEmittedEvent> {
   open(): void {
     this.release();
   }
+  /** commits that fail before they answer */
+  failCommits = 0;
   override async commit(id: string, change: SnapshotCommit<BetEmittedEvent>): Promise<CommitResult<BetEmittedEvent>> {
     this.saves += 1;
     await this.gate;
+    if (this.failCommits > 0) {
+      this.failCommits -= 1;
+      throw new Error('store unreachable');
+    }
     return super.commit(id, change);
   }
 }
@@ -55,6 +61,7 @@ async function world(store = new GatedStore(), mayCommit?: () => boolean, restar
     publish: recordInto(published),
     clock,
     retry: { baseMs: 10, maxMs: 40 },
+    commitRetry: { baseMs: 10, maxMs: 40 },
     log: quietLog,
     ...(mayCommit ? { mayCommit } : {}),
     ...(restartBackoff ? { restartBackoff } : {}),
@@ -123,6 +130,28 @@ describe('bet runtime', () => {
     await new Promise((r) => setTimeout(r, 150));
     expect(w.store.saves).toBe(1);
     expect(w.published.map((e) => e.type)).toEqual(['bet_open']);
+  });
+
+  it('a failed commit is retried only while the lease is held: a leader that lost it meanwhile writes nothing more', async () => {
+    let held = true;
+    const store = new GatedStore();
+    store.failCommits = 1;
+    const w = await world(store, () => held);
+    store.hold();
+    w.runtime.open(input);
+    await nextMacrotask();
+    expect(store.saves).toBe(1);
+    held = false; // e.g. paused past the lease while the first attempt was in flight
+    store.open();
+    await new Promise((r) => setTimeout(r, 200)); // past every retry delay (10-40 ms)
+    expect(store.saves).toBe(1);
+    expect(w.published).toEqual([]);
+    held = true;
+    await new Promise((r) => setTimeout(r, 150));
+    await w.flush();
+    expect(store.saves).toBe(2);
+    expect(w.published.map((e) => e.type)).toEqual(['bet_open']);
+    await w.runtime.stop(100);
   });
 
   it('does not save again for a tick that changed nothing', async () => {

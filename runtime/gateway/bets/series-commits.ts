@@ -105,6 +105,8 @@ export class SeriesCommits {
           if (this.d.stopped()) return;
           await sleep(retryDelayMs(failures, policy));
           if (this.d.stopped()) return;
+          // a retry is a write of its own: only while the lease is still confirmed (a paused leader resumed past it retries nothing)
+          if (!(await this.allowed(series.id))) return;
         }
       }
       if (!series.pending) this.d.landed(series, batch.final);
