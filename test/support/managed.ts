@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, portOpen, stopChild, waitForPort } from './servers.ts';
+import { freePort, portOpen, redisServerArgs, stopChild, waitForPort } from './servers.ts';
 
 /** A process on a fixed port that can be killed, paused and started again. */
 export class Managed {
@@ -108,7 +108,7 @@ export async function managedRedis(): Promise<Managed & { url: string }> {
     'redis-server',
     port,
     () =>
-      spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'], {
+      spawn('redis-server', redisServerArgs(port, dir, '--appendonly', 'yes', '--appendfsync', 'always'), {
         stdio: ['ignore', 'pipe', 'pipe'],
       }),
     () => rmSync(dir, { recursive: true, force: true }),

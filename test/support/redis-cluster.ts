@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Managed } from './managed.ts';
-import { freePort, portOpen, startRedisServer } from './servers.ts';
+import { freePort, portOpen, redisServerArgs, startRedisServer } from './servers.ts';
 
 const run = promisify(execFile);
 
@@ -66,12 +66,8 @@ export async function startRedisCluster(): Promise<RedisClusterHandle> {
       new Managed(`redis-cluster-${i}`, port, () =>
         spawn(
           'redis-server',
-          [
-            '--bind',
-            '127.0.0.1',
-            '--port',
-            String(port),
-            '--dir',
+          redisServerArgs(
+            port,
             dir,
             '--cluster-enabled',
             'yes',
@@ -79,13 +75,11 @@ export async function startRedisCluster(): Promise<RedisClusterHandle> {
             'nodes.conf',
             '--cluster-node-timeout',
             '2000',
-            '--save',
-            '',
             '--appendonly',
             'yes',
             '--appendfsync',
             'everysec',
-          ],
+          ),
           { stdio: ['ignore', 'pipe', 'pipe'] },
         ),
       ),

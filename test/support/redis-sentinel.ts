@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Managed } from './managed.ts';
-import { freePort } from './servers.ts';
+import { freePort, redisServerArgs } from './servers.ts';
 
 /** The running set. */
 export interface SentinelSet {
@@ -75,22 +75,7 @@ async function ask<T>(port: number, question: (r: Redis) => Promise<T>): Promise
 }
 
 function dataNode(port: number, dir: string, replicaOf: number | null): Managed {
-  const args = [
-    '--bind',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--dir',
-    dir,
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-    '--repl-diskless-sync',
-    'yes',
-    '--repl-diskless-sync-delay',
-    '0',
-  ];
+  const args = redisServerArgs(port, dir, '--appendonly', 'no', '--repl-diskless-sync', 'yes', '--repl-diskless-sync-delay', '0');
   if (replicaOf !== null) args.push('--replicaof', '127.0.0.1', String(replicaOf));
   return new Managed(`redis :${port}`, port, () => spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] }));
 }

@@ -72,9 +72,22 @@ async function startBinary(bin: string, args: (port: number, dir: string) => str
 export const startNatsServer = (): Promise<RunningServer> =>
   startBinary('nats-server', (port, dir) => ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], 'nats');
 
+/** The arguments every test redis-server starts with: loopback, `port`, files in `dir`, no RDB snapshots; `extra` after them. */
+export const redisServerArgs = (port: number, dir: string, ...extra: string[]): string[] => [
+  '--bind',
+  '127.0.0.1',
+  '--port',
+  String(port),
+  '--dir',
+  dir,
+  '--save',
+  '',
+  ...extra,
+];
+
 /** A fresh, empty redis-server on a free port (nothing kept on disk). */
 export const startRedisServer = (): Promise<RunningServer> =>
-  startBinary('redis-server', (port, dir) => ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir], 'redis');
+  startBinary('redis-server', (port, dir) => redisServerArgs(port, dir, '--appendonly', 'no'), 'redis');
 
 export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

@@ -39,22 +39,6 @@ export interface ExchangeKeys {
   account(id: string): AccountKeys;
 }
 
-/** Every key of an account, in the order `DELETE_ACCOUNT` takes them after the account hash. */
-export const ownedKeys = (k: AccountKeys): string[] => [
-  k.open,
-  k.positions,
-  k.orders,
-  k.equity,
-  k.journal,
-  k.idempotency,
-  k.orderStates,
-  k.engineOrders,
-  k.engineOrderIds,
-  k.clientIds,
-  k.trades,
-  k.relayed,
-];
-
 /** The keys COMMIT takes, in its order (`redis-scripts.ts`). */
 export const commitKeys = (k: AccountKeys): string[] => [
   k.account,
@@ -70,6 +54,9 @@ export const commitKeys = (k: AccountKeys): string[] => [
   k.open,
   k.trades,
 ];
+
+/** Every key of an account, the account hash first (`DELETE_ACCOUNT` reads its name there, then deletes them all). */
+export const allAccountKeys = (k: AccountKeys): string[] => [...commitKeys(k), k.relayed];
 
 /** The key names under `prefix`; `cluster`: each account's keys carry the account id as their hash tag. */
 export function exchangeKeys(prefix: string, cluster: boolean): ExchangeKeys {

@@ -37,7 +37,7 @@ import type {
   TradeRecord,
 } from './port.ts';
 import { CLAIM_NAME, COMMIT, CREATE_ACCOUNT, DELETE_ACCOUNT, LOAD, RELEASE_NAME, RESTATE_RECORD, SET_FEES } from './redis-scripts.ts';
-import { commitKeys, exchangeKeys, ownedKeys } from './redis-keys.ts';
+import { allAccountKeys, commitKeys, exchangeKeys } from './redis-keys.ts';
 import { redisOutbox } from './redis-outbox.ts';
 import { openRedis } from '../redis/client.ts';
 import { writeDeadline } from '../redis/script.ts';
@@ -203,7 +203,7 @@ export function createRedisExchangeStore(
           ghost = owner; // held by an account deleted midway: take it over
           continue;
         }
-        await redis.del(keys.account, ...ownedKeys(keys));
+        await redis.del(...allAccountKeys(keys));
         // an account whose creation stopped after its name: list it, so what holds the name can be seen
         if ((await redis.zscore(accounts, owner)) === null) await listAccount(owner);
         return 'name_taken';
@@ -344,7 +344,7 @@ export function createRedisExchangeStore(
 
     async deleteAccount(id) {
       const keys = k(id);
-      const name = await DELETE_ACCOUNT.run(redis, [keys.account, ...ownedKeys(keys)], []);
+      const name = await DELETE_ACCOUNT.run(redis, allAccountKeys(keys), []);
       if (typeof name === 'string') await RELEASE_NAME.run(redis, [layout.names], [name, id]);
       await redis.zrem(accounts, id);
       return replicated(typeof name === 'string');
