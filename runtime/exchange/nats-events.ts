@@ -11,7 +11,8 @@
  *   const events = natsExchangeEvents('nats://127.0.0.1:4222', log, { name: 'EXCHANGE_EVENTS', subjects: ['exchange.*.journal', 'exchange.*.fill'] });
  *   await events.publishDurable(event, `${accountId}/journal/${entryId}`);
  */
-import { jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { ensureStream } from '../../adapters/store/event-log/stream-config.ts';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats } from '../../adapters/feed/nats-connection.ts';
 import type { Logger } from '../../kernel/log.ts';
@@ -41,32 +42,22 @@ export interface ExchangeEventsPublisher {
   close(): Promise<void>;
 }
 
-const ns = (ms: number): number => ms * 1_000_000; // JetStream durations are nanoseconds
-
 /** The stream, created when missing (another process may win the race: then its stream is used). */
-async function ensureStream(nc: NatsConnection, spec: ExchangeEventStream, log: Logger): Promise<void> {
-  const jsm = await jetstreamManager(nc);
-  try {
-    const info = await jsm.streams.info(spec.name);
-    const missing = spec.subjects.filter((s) => !info.config.subjects.includes(s));
-    if (missing.length > 0) log.warn({ stream: spec.name, missing }, 'the exchange event stream does not list these subjects; events on them are not stored');
-    return;
-  } catch (err) {
-    if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound)) throw err;
-  }
-  try {
-    await jsm.streams.add({
-      name: spec.name,
-      subjects: spec.subjects,
-      num_replicas: spec.replicas ?? 1,
-      duplicate_window: ns(spec.duplicateWindowMs ?? 120_000),
-      max_age: ns(spec.maxAgeMs ?? 86_400_000),
-      max_bytes: spec.maxBytes ?? 256 * 1024 * 1024,
-    });
-    log.info({ stream: spec.name, subjects: spec.subjects, replicas: spec.replicas ?? 1 }, 'exchange event stream created');
-  } catch (err) {
-    await jsm.streams.info(spec.name).catch(() => Promise.reject(err));
-  }
+async function ensureEventStream(nc: NatsConnection, spec: ExchangeEventStream, log: Logger): Promise<void> {
+  const info = await ensureStream(await jetstreamManager(nc), {
+    name: spec.name,
+    subjects: spec.subjects,
+    replicas: spec.replicas ?? 1,
+    bounds: {
+      maxBytes: spec.maxBytes ?? 256 * 1024 * 1024,
+      maxAgeMs: spec.maxAgeMs ?? 86_400_000,
+      maxMsgs: -1,
+      duplicateWindowMs: spec.duplicateWindowMs ?? 120_000,
+    },
+  });
+  const missing = spec.subjects.filter((s) => !info.config.subjects.includes(s));
+  if (missing.length > 0) log.warn({ stream: spec.name, missing }, 'the exchange event stream does not list these subjects; events on them are not stored');
+  else log.info({ stream: spec.name, subjects: spec.subjects, replicas: info.config.num_replicas }, 'exchange event stream ready');
 }
 
 /** Starts connecting to `url`; `publish` drops events (logged once per outage) until connected; `watch` follows the connection. */
@@ -96,7 +87,7 @@ export function natsExchangeEvents(url: string, log: Logger, stream?: ExchangeEv
       const c = nc;
       if (!c || c.isClosed()) throw new Error('NATS not connected yet');
       try {
-        ensured ??= ensureStream(c, stream, log);
+        ensured ??= ensureEventStream(c, stream, log);
         await ensured;
         if (js?.nc !== c) js = { nc: c, client: jetstream(c, { timeout: 2_000 }) };
         await js.client.publish(exchangeSubject(event), JSON.stringify(event), { msgID: msgId });

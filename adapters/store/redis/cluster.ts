@@ -11,25 +11,13 @@
  *   gatewayKeyPrefix(target); // '{gw}:'
  */
 import { Cluster, type ClusterOptions, type Redis } from 'ioredis';
-import * as v from 'valibot';
-import { isClusterTarget, parseSentinels, type RedisClusterTarget, type RedisTarget } from './target.ts';
+import { hostPortList, isClusterTarget, parseSentinels, type RedisClusterTarget, type RedisTarget } from './target.ts';
 
 /** `host:port,...` as addresses; throws on a malformed entry. */
 export const parseClusterNodes = parseSentinels;
 
 /** The env field `REDIS_CLUSTER_NODES`: absent, or a comma-separated list of `host:port`. */
-export const ClusterNodesText = v.optional(
-  v.pipe(
-    v.string(),
-    v.check((s: string) => {
-      try {
-        return parseClusterNodes(s).length > 0;
-      } catch {
-        return false;
-      }
-    }, 'must be host:port of cluster nodes separated by commas, such as 10.0.0.1:7000,10.0.0.2:7000'),
-  ),
-);
+export const ClusterNodesText = hostPortList('cluster nodes (such as 10.0.0.1:7000,10.0.0.2:7000)');
 
 /** The target for a validated `REDIS_CLUSTER_NODES` value. */
 export const clusterTarget = (nodes: string): RedisClusterTarget => ({ kind: 'cluster', cluster: parseClusterNodes(nodes) });

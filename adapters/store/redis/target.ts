@@ -48,20 +48,24 @@ export function parseSentinels(text: string): SentinelAddress[] {
   });
 }
 
+/** A valibot check of a `host:port,...` list of `what` (an env field, named in the message); absent when unset. */
+export const hostPortList = (what: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed) return;
+        try {
+          parseSentinels(dataset.value);
+        } catch (err) {
+          addIssue({ message: `must be host:port of ${what}, separated by commas: ${(err as Error).message}` });
+        }
+      }),
+    ),
+  );
+
 /** A valibot check of a Sentinel list (an env field); absent when unset. */
-export const SentinelList = v.optional(
-  v.pipe(
-    v.string(),
-    v.rawCheck(({ dataset, addIssue }) => {
-      if (!dataset.typed) return;
-      try {
-        parseSentinels(dataset.value);
-      } catch (err) {
-        addIssue({ message: `must be host:port of each sentinel, separated by commas: ${(err as Error).message}` });
-      }
-    }),
-  ),
-);
+export const SentinelList = hostPortList('each sentinel');
 
 /** A master name as Sentinel knows it; absent when unset. */
 export const MasterName = v.optional(
