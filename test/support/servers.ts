@@ -12,17 +12,39 @@ import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports for test servers come from 10000-19999, below the kernel's ephemeral range (32768 and up
+ * on Linux), each test worker from its own slice of 2000 (by `VITEST_POOL_ID`; other callers
+ * share the last slice), handed out in turn and never twice by one process. Fault tests stop a
+ * server and start it again on the same port; with ports from the ephemeral range, another
+ * worker's `listen(0)` or any outgoing connection could take that port in between and the
+ * restarted server would fail to bind, or clients would reach somebody else's server. 20000 and
+ * up stays free for a Redis Cluster node's bus port (port + 10000).
+ */
+const PORT_BASE = 10_000;
+const SLICE = 2_000;
+const SLICES = 5;
+const slice = (() => {
+  const pool = Number(process.env.VITEST_POOL_ID);
+  return Number.isInteger(pool) && pool > 0 ? (pool - 1) % (SLICES - 1) : SLICES - 1;
+})();
+let nextInSlice = Math.floor(Math.random() * SLICE);
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
     srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+export async function freePort(): Promise<number> {
+  for (let tried = 0; tried < SLICE; tried++) {
+    const port = PORT_BASE + slice * SLICE + (nextInSlice++ % SLICE);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port left in ${PORT_BASE + slice * SLICE}-${PORT_BASE + (slice + 1) * SLICE - 1}`);
 }
 
 export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
