@@ -18,8 +18,10 @@ import { join } from 'node:path';
  * share the last slice), handed out in turn and never twice by one process. Fault tests stop a
  * server and start it again on the same port; with ports from the ephemeral range, another
  * worker's `listen(0)` or any outgoing connection could take that port in between and the
- * restarted server would fail to bind, or clients would reach somebody else's server. 20000 and
- * up stays free for a Redis Cluster node's bus port (port + 10000).
+ * restarted server would fail to bind, or clients would reach somebody else's server. Ports go
+ * out two apart and with the next one free: the local chain serves its subscriptions on its port
+ * + 1, as web3.js assumes. 20000 and up stays free for a Redis Cluster node's bus port (port +
+ * 10000).
  */
 const PORT_BASE = 10_000;
 const SLICE = 2_000;
@@ -28,7 +30,7 @@ const slice = (() => {
   const pool = Number(process.env.VITEST_POOL_ID);
   return Number.isInteger(pool) && pool > 0 ? (pool - 1) % (SLICES - 1) : SLICES - 1;
 })();
-let nextInSlice = Math.floor(Math.random() * SLICE);
+let nextInSlice = 2 * Math.floor((Math.random() * SLICE) / 2);
 
 function bindable(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -40,9 +42,9 @@ function bindable(port: number): Promise<boolean> {
 }
 
 export async function freePort(): Promise<number> {
-  for (let tried = 0; tried < SLICE; tried++) {
-    const port = PORT_BASE + slice * SLICE + (nextInSlice++ % SLICE);
-    if (await bindable(port)) return port;
+  for (let tried = 0; tried < SLICE / 2; tried++) {
+    const port = PORT_BASE + slice * SLICE + ((nextInSlice += 2) % SLICE);
+    if ((await bindable(port)) && (await bindable(port + 1))) return port;
   }
   throw new Error(`no free port left in ${PORT_BASE + slice * SLICE}-${PORT_BASE + (slice + 1) * SLICE - 1}`);
 }
