@@ -144,12 +144,14 @@ export class FaultWorld {
     world.startTicker();
     // set-up is not under test: an outage answer (503, e.g. the chain slow to confirm on a loaded
     // machine) is retried after its Retry-After, as the API asks of a client
-    // (on a chain with a fault profile an outage answer can last several seconds: up to a minute)
+    // (on a chain with a fault profile an outage answer can last several seconds: up to a minute;
+    // a faucet there can take longer than a test client's usual deadline, so set-up waits 30 s for
+    // an answer and asks again when none came)
     const settingUp = async (method: string, path: string, body?: unknown) => {
       const deadline = Date.now() + 60_000;
       for (;;) {
-        const r = await request(world.base, method, path, body);
-        if (r.status !== 503 || Date.now() > deadline) return r;
+        const r = await request(world.base, method, path, body, 30_000);
+        if ((r.status !== 503 && r.status !== 0) || Date.now() > deadline) return r;
         await sleep(1000 * Number(r.headers?.get('retry-after') ?? 1));
       }
     };
