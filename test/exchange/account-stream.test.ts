@@ -104,7 +104,7 @@ describe('the account stream', () => {
       [5, 'cash'],
       [6, 'balance'],
     ]);
-    const reports = () => uds.messages.filter((m) => m.event?.e === 'executionReport').map((m) => m.event as Record<string, unknown>);
+    const reports = () => uds.messages.map((m) => (m.event ?? {}) as Record<string, unknown>).filter((e) => e.e === 'executionReport');
     await uds.until(() => reports().length === 3);
     expect(reports().map((r) => [r.i, r.x, r.t])).toEqual([
       [1, 'NEW', -1],

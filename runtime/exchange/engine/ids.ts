@@ -1,9 +1,10 @@
 /**
  * The integer ids of an account's orders and fills (docs/orders.md#ids): an order's is its place
  * among the account's engine orders (1, 2, ... in placing order), given when it is placed and kept
- * in its record; a fill's is its place among the account's fills. The stores keep both lists
- * append-only, so a place never changes. An order placed before these ids has none in its record:
- * its place is read from the store (the same number, found the long way).
+ * in its record; a fill's is its place among the account's fills, kept in its record too with its
+ * order's. The stores keep both lists append-only, so a place never changes. An order or fill
+ * written before these ids has none in its record: its place is read from the store (the same
+ * number, found the long way).
  */
 import type { ExchangeStore, TradeRecord } from '../../../adapters/store/exchange/port.ts';
 import type { EngineOrderSnapshot } from '../../../machines/engine-order.ts';
