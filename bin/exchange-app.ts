@@ -37,7 +37,7 @@ import { mountBinanceRoutes } from '../server/binance/routes.ts';
 import { mountBinanceStreams, type BinanceStreams } from '../server/binance/streams.ts';
 import type { AccountEventLogs } from '../adapters/store/account-events/port.ts';
 import { createMemoryAccountEventLogs } from '../adapters/store/account-events/memory.ts';
-import { accountEventOfEngine, accountEventsOfCommit, type AccountEventBody } from '../runtime/exchange/account-events.ts';
+import { accountEventOfEngine, accountEventsOfCommit, nativeOrderReports, type AccountEventBody } from '../runtime/exchange/account-events.ts';
 import { AccountStream } from '../runtime/exchange/account-stream.ts';
 import { mountAccountStream } from '../server/exchange/events-ws.ts';
 import { mountWsApi, type WsApi } from '../server/binance/ws-api/ws-api.ts';
@@ -116,7 +116,11 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     ...timed,
     async commit(id, expectedVersion, change) {
       const out = await timed.commit(id, expectedVersion, change);
-      if (out === 'committed' && accountStream.wants(id)) accountStream.add(accountEventsOfCommit(id, change, now()));
+      if (out === 'committed' && accountStream.wants(id)) {
+        // a native market order's executionReports go to the user data stream only (docs/exchange-api.md#binance-user-data-stream)
+        accountStream.add(nativeOrderReports(id, change, now()), { logged: false });
+        accountStream.add(accountEventsOfCommit(id, change, now()));
+      }
       return out;
     },
     async deleteAccount(id) {
@@ -143,8 +147,8 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     engine,
     orderCounts: new OrderCounts(now),
   };
-  engine.onEvent((e) => {
-    const event = accountStream.wants(e.accountId) ? accountEventOfEngine(e) : null;
+  engine.onEvent((e, ids) => {
+    const event = accountStream.wants(e.accountId) ? accountEventOfEngine(e, ids) : null;
     if (event) accountStream.add([event]);
   });
   let matching = false;

@@ -41,6 +41,8 @@ export interface OrderFill {
 /** What an order is created with: its request, its fee rates and its lock (decided by the engine). */
 export interface EngineOrderInput {
   orderId: string;
+  /** the order's integer id in its account, 1, 2, ... in placing order (docs/orders.md#ids); absent in orders placed before those ids */
+  number?: number;
   accountId: string;
   clientOrderId: string;
   symbol: BookSymbol;

@@ -1,24 +1,25 @@
 /**
  * Which orders or fills `allOrders` and `myTrades` answer (docs/exchange-api.md#binance-orders):
- * from an id on (the account's own order of events: ids are not numbers here), within a time
- * window, at most `limit` of them: the oldest from a starting point when one is given, the newest
- * otherwise, oldest first either way, as Binance pages them.
+ * those with an integer id at or above a starting id (docs/orders.md#ids), within a time window, at
+ * most `limit` of them: the oldest from a starting point when one is given, the newest otherwise,
+ * oldest first either way, as Binance pages them.
  */
 
 /** What a history read asks. */
 export interface PageQuery {
-  /** from this item on (`orderId` of allOrders, `fromId` of myTrades) */
-  fromId?: string | undefined;
+  /** from this id on (`orderId` of allOrders, `fromId` of myTrades): the items with an id >= it */
+  fromId?: number | undefined;
   startTime?: number | undefined;
   endTime?: number | undefined;
   limit: number;
 }
 
-/** The page of `items` (oldest first) that `q` asks for. */
-export function historyPage<T>(items: readonly T[], idOf: (t: T) => string, timeOf: (t: T) => number, q: PageQuery): T[] {
+/** The page of `items` (oldest first, so by increasing id) that `q` asks for. */
+export function historyPage<T>(items: readonly T[], idOf: (t: T) => number, timeOf: (t: T) => number, q: PageQuery): T[] {
   let from = 0;
   if (q.fromId !== undefined) {
-    from = items.findIndex((t) => idOf(t) === q.fromId);
+    const fromId = q.fromId;
+    from = items.findIndex((t) => idOf(t) >= fromId);
     if (from < 0) return [];
   }
   const within = items

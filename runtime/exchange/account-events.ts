@@ -10,9 +10,12 @@
  */
 import * as v from 'valibot';
 import type { LedgerCommit } from '../../adapters/store/exchange/port.ts';
+import { restoreEngineOrder } from '../../machines/engine-order.ts';
+import { placementEvents } from './engine/placement.ts';
 import type { ExchangeEvent } from './events.ts';
 import { BalanceEventSchema, FillEventSchema, OrderEventSchema, decimal } from './events.ts';
 import { balanceViews } from './engine/views.ts';
+import type { EventIds } from './engine/types.ts';
 import { dec, fmt } from '../../machines/exchange/money.ts';
 
 /** Money as the native API writes it: 10 fraction digits. */
@@ -24,6 +27,15 @@ const { kind: _fillKind, ts: _fillTs, ...fillFields } = FillEventSchema.entries;
 
 /** An engine order was placed, filled, canceled or expired (docs/orders.md#events); the order's type is `orderType` (`type` names the event). */
 export const AccountOrderEventSchema = v.strictObject({ type: v.literal('order'), orderType, ...orderFields });
+/**
+ * An order event as the stream carries it inside the exchange: with the integer ids it is about
+ * (docs/orders.md#ids; `trade` -1 unless a fill), for the Binance user data stream. The native
+ * stream sends it without them (`nativeAccountEvent`); events logged before those ids have none.
+ */
+export const AccountOrderEventBodySchema = v.strictObject({
+  ...AccountOrderEventSchema.entries,
+  ids: v.optional(v.strictObject({ order: v.number(), trade: v.number() })),
+});
 /** Free and locked balances after a change. */
 export const AccountBalanceEventSchema = v.strictObject({ type: v.literal('balance'), ...balanceFields });
 /** One book level a native market order took (docs/exchange-api.md#place). */
@@ -39,8 +51,13 @@ export const AccountCashEventSchema = v.strictObject({
   time: v.number(),
 });
 /** Any event of the account stream, before it has its seq. */
-export const AccountEventBodySchema = v.variant('type', [AccountOrderEventSchema, AccountBalanceEventSchema, AccountFillEventSchema, AccountCashEventSchema]);
-/** Any event of the account stream as sent: with its per-account `seq`. */
+export const AccountEventBodySchema = v.variant('type', [
+  AccountOrderEventBodySchema,
+  AccountBalanceEventSchema,
+  AccountFillEventSchema,
+  AccountCashEventSchema,
+]);
+/** Any event of the native account stream as sent: with its per-account `seq`. */
 export const AccountEventSchema = v.variant(
   'type',
   [AccountOrderEventSchema, AccountBalanceEventSchema, AccountFillEventSchema, AccountCashEventSchema].map((s) =>
@@ -61,11 +78,18 @@ export interface AccountResumeMessage {
   seq: number;
 }
 
-/** The account event of an engine event (order, balance); null for the ledger's own kinds. */
-export function accountEventOfEngine(e: ExchangeEvent): AccountEventBody | null {
+/** An event as the native stream sends it: an order event without its integer ids. */
+export function nativeAccountEvent(e: AccountEvent): AccountEvent {
+  if (e.type !== 'order' || e.ids === undefined) return e;
+  const { ids: _ids, ...rest } = e;
+  return rest;
+}
+
+/** The account event of an engine event (order, with its integer ids; balance); null for the ledger's own kinds. */
+export function accountEventOfEngine(e: ExchangeEvent, ids: EventIds | null = null): AccountEventBody | null {
   if (e.kind === 'order') {
     const { kind: _k, type: orderType, ...rest } = e;
-    return { type: 'order', orderType, ...rest };
+    return { type: 'order', orderType, ...rest, ...(ids ? { ids } : {}) };
   }
   if (e.kind === 'balance') {
     const { kind: _k, ...rest } = e;
@@ -79,7 +103,7 @@ export function accountEventOfEngine(e: ExchangeEvent): AccountEventBody | null 
  * fills, cash movements, then the balances. Engine commits are announced by the engine itself.
  */
 export function accountEventsOfCommit(accountId: string, change: LedgerCommit, time: number): AccountEventBody[] {
-  if (change.engineOrders && change.engineOrders.length > 0) return [];
+  if (!change.order && change.engineOrders && change.engineOrders.length > 0) return [];
   const out: AccountEventBody[] = [];
   const order = change.order;
   if (order)
@@ -99,5 +123,35 @@ export function accountEventsOfCommit(accountId: string, change: LedgerCommit, t
     if (j.type === 'DEPOSIT' || j.type === 'WITHDRAWAL' || j.type === 'CASH_SET')
       out.push({ type: 'cash', accountId, entry: j.type, asset: 'USDT', amount: money(j.amount), reason: j.reason ?? null, time });
   if (out.length > 0) out.push({ type: 'balance', accountId, time, balances: balanceViews(change.balances) });
+  return out;
+}
+
+/**
+ * The order events of a native market order's commit (NEW, a TRADE per fill, EXPIRED when the
+ * book's depth did not cover it), with their integer ids: for the Binance user data stream only
+ * (`executionReport`), never logged, as the native stream has the order's fills instead
+ * (docs/exchange-api.md#binance-user-data-stream). Empty for any other change.
+ */
+export function nativeOrderReports(accountId: string, change: LedgerCommit, time: number): AccountEventBody[] {
+  const written = change.engineOrders?.[0];
+  if (!change.order || !written) return [];
+  const order = restoreEngineOrder(written.state);
+  const trades = change.trades ?? [];
+  const fills = trades.map(({ tradeId, price, qty, quoteQty, commission, liquidity, bookTs, time: at }) => ({
+    tradeId,
+    price,
+    qty,
+    quoteQty,
+    commission,
+    liquidity,
+    bookTs,
+    time: at,
+  }));
+  const lastTrade = (trades[0]?.number ?? 1) - 1;
+  const out: AccountEventBody[] = [];
+  for (const { event, ids } of placementEvents(order, fills, change.balances, time, lastTrade)) {
+    const body = event.kind === 'order' && event.accountId === accountId ? accountEventOfEngine(event, ids) : null;
+    if (body) out.push(body);
+  }
   return out;
 }

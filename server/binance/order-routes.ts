@@ -9,7 +9,7 @@ import type { BookSymbol } from '../../kernel/domain.ts';
 import type { BinanceContext } from '../../runtime/binance/context.ts';
 import { randomKeyText } from '../../runtime/binance/api-keys.ts';
 import { historyPage } from '../../runtime/binance/history-page.ts';
-import type { EngineRefusalCode, EngineResult, OrderRef } from '../../runtime/exchange/engine/types.ts';
+import type { EngineRefusalCode, EngineResult, OrderReadRef } from '../../runtime/exchange/engine/types.ts';
 import type { Router } from '../http/router.ts';
 import { binance, type BinanceError } from './errors.ts';
 import { clientIdParam, NEW_ORDER_PARAMS, readNewOrder } from './order-request.ts';
@@ -20,7 +20,6 @@ import type { Signer } from './signed.ts';
 import { commissionRatesOf } from './commission.ts';
 
 const V3 = '/api/v3';
-const ORDER_ID_TEXT = /^[A-Za-z0-9-]{1,64}$/;
 const ORIG_CLIENT_ID_TEXT = /^[\x21-\x7e]{1,100}$/;
 const DAY_MS = 86_400_000;
 const NO_LIQUIDITY = 'Order book liquidity is less than LOT_SIZE filter minimum quantity.';
@@ -53,18 +52,17 @@ function valueOf<T>(r: EngineResult<T>, reading = false): T {
   return r.value;
 }
 
-/** The order named by `orderId` or `origClientOrderId` (-1102 when neither; -1100 when malformed). */
-function orderRef(p: BinanceParams): { ref: OrderRef; clientOrderId?: string } {
-  const orderId = p.raw('orderId');
+/** The order named by its integer `orderId` (docs/orders.md#ids) or `origClientOrderId` (-1102 when neither; -1100 when malformed). */
+function orderRef(p: BinanceParams): { ref: OrderReadRef; clientOrderId?: string } {
   const clientOrderId = p.raw('origClientOrderId');
   if (clientOrderId === '') throw binance.emptyOrigClientOrderId();
   if (clientOrderId !== undefined && !ORIG_CLIENT_ID_TEXT.test(clientOrderId)) throw binance.illegalChars('origClientOrderId', '^[\\x21-\\x7e]{1,100}$');
-  if (orderId === undefined || orderId === '') {
+  const number = p.id('orderId');
+  if (number === undefined) {
     if (clientOrderId === undefined) throw binance.eitherParam('origClientOrderId', 'orderId');
     return { ref: { clientOrderId } };
   }
-  if (!ORDER_ID_TEXT.test(orderId)) throw binance.illegalChars('orderId', '^[A-Za-z0-9-]{1,64}$');
-  return { ref: { orderId }, ...(clientOrderId === undefined ? {} : { clientOrderId }) };
+  return { ref: { number }, ...(clientOrderId === undefined ? {} : { clientOrderId }) };
 }
 
 /** `limit` (default 500, 1..1000) and a time window of at most 24 hours. */
@@ -166,13 +164,11 @@ export function mountBinanceOrderRoutes(router: Router, ctx: BinanceContext): vo
 
   route('GET', '/allOrders', { weight: 20, params: ['symbol', 'orderId', 'startTime', 'endTime', 'limit'] }, async (p, accountId) => {
     const symbol = p.symbol();
-    const fromId = p.raw('orderId');
-    if (fromId !== undefined && !ORDER_ID_TEXT.test(fromId)) throw binance.illegalChars('orderId', '^[A-Za-z0-9-]{1,64}$');
-    const page = { ...pageParams(p), fromId };
+    const page = { ...pageParams(p), fromId: p.id('orderId') };
     const orders = valueOf(await engine.allOrders(accountId, symbol));
     return historyPage(
       orders,
-      (o) => o.orderId,
+      (o) => o.number,
       (o) => o.time,
       page,
     ).map(orderAnswer);
@@ -184,20 +180,14 @@ export function mountBinanceOrderRoutes(router: Router, ctx: BinanceContext): vo
     { weight: (p) => (p.raw('orderId') === undefined ? 20 : 5), params: ['symbol', 'orderId', 'startTime', 'endTime', 'fromId', 'limit'] },
     async (p, accountId) => {
       const symbol = p.symbol();
-      const [orderId, fromId] = [p.raw('orderId'), p.raw('fromId')];
-      for (const [name, value] of [
-        ['orderId', orderId],
-        ['fromId', fromId],
-      ] as const) {
-        if (value !== undefined && !ORDER_ID_TEXT.test(value)) throw binance.illegalChars(name, '^[A-Za-z0-9-]{1,64}$');
-      }
+      const [orderId, fromId] = [p.id('orderId'), p.id('fromId')];
       const page = { ...pageParams(p), fromId };
       // fromId goes with neither startTime nor endTime (Binance's combinations)
       if (fromId !== undefined && (page.startTime !== undefined || page.endTime !== undefined)) throw binance.badCombo();
-      const trades = valueOf(await engine.myTrades(accountId, symbol)).filter((t) => orderId === undefined || t.orderId === orderId);
+      const trades = valueOf(await engine.myTrades(accountId, symbol)).filter((t) => orderId === undefined || t.orderNumber === orderId);
       return historyPage(
         trades,
-        (t) => t.tradeId,
+        (t) => t.number,
         (t) => t.time,
         page,
       ).map(tradeAnswer);

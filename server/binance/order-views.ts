@@ -1,12 +1,12 @@
 /**
  * The engine's orders and fills as Binance answers them (docs/exchange-api.md#binance-orders):
  * the ACK / RESULT / FULL answers of a new order, the order of `GET order`, `openOrders` and
- * `allOrders`, the canceled order of `DELETE order`, and the trades of `myTrades`. Amounts have 8
- * fraction digits; every order is on its own (`orderListId` -1).
+ * `allOrders`, the canceled order of `DELETE order`, and the trades of `myTrades`. Order and trade
+ * ids are the account's integer ids (docs/orders.md#ids); amounts have 8 fraction digits; every
+ * order is on its own (`orderListId` -1).
  */
 import { dec, fmt } from '../../machines/exchange/money.ts';
-import type { TradeRecord } from '../../adapters/store/exchange/port.ts';
-import type { OrderView, PlacedOrder } from '../../runtime/exchange/engine/types.ts';
+import type { NumberedTrade, OrderView, PlacedOrder } from '../../runtime/exchange/engine/types.ts';
 import type { RespType } from './order-request.ts';
 
 const d8 = (s: string | null): string => fmt(dec(s ?? '0'), 8);
@@ -35,7 +35,7 @@ function core(o: OrderView) {
 /** The answer of `POST /api/v3/order` in the asked shape. */
 export function newOrderAnswer(placed: PlacedOrder, respType: RespType) {
   const o = placed.order;
-  const ack = { symbol: o.symbol, orderId: o.orderId, orderListId: -1, clientOrderId: o.clientOrderId, transactTime: o.time };
+  const ack = { symbol: o.symbol, orderId: o.number, orderListId: -1, clientOrderId: o.clientOrderId, transactTime: o.time };
   if (respType === 'ACK') return ack;
   const result = { ...ack, ...core(o), workingTime: o.time, selfTradePreventionMode: STP };
   if (respType === 'RESULT') return result;
@@ -46,7 +46,7 @@ export function newOrderAnswer(placed: PlacedOrder, respType: RespType) {
       qty: d8(f.qty),
       commission: d8(f.commission),
       commissionAsset: f.commissionAsset,
-      tradeId: f.tradeId,
+      tradeId: f.number,
     })),
   };
 }
@@ -55,7 +55,7 @@ export function newOrderAnswer(placed: PlacedOrder, respType: RespType) {
 export function orderAnswer(o: OrderView) {
   return {
     symbol: o.symbol,
-    orderId: o.orderId,
+    orderId: o.number,
     orderListId: -1,
     clientOrderId: o.clientOrderId,
     ...core(o),
@@ -74,7 +74,7 @@ export function canceledAnswer(o: OrderView, cancelId: string, transactTime: num
   return {
     symbol: o.symbol,
     origClientOrderId: o.clientOrderId,
-    orderId: o.orderId,
+    orderId: o.number,
     orderListId: -1,
     clientOrderId: cancelId,
     transactTime,
@@ -84,11 +84,11 @@ export function canceledAnswer(o: OrderView, cancelId: string, transactTime: num
 }
 
 /** A fill as `myTrades` answers it. */
-export function tradeAnswer(t: TradeRecord) {
+export function tradeAnswer(t: NumberedTrade) {
   return {
     symbol: t.symbol,
-    id: t.tradeId,
-    orderId: t.orderId,
+    id: t.number,
+    orderId: t.orderNumber,
     orderListId: -1,
     price: d8(t.price),
     qty: d8(t.qty),

@@ -64,6 +64,17 @@ export class BinanceParams {
     return n;
   }
 
+  /**
+   * An optional integer id (an `orderId`, a `fromId`: docs/orders.md#ids): -1100 for anything but
+   * 1 to 20 digits; absent or empty: undefined. One past the safe integers names no order or fill.
+   */
+  id(name: string): number | undefined {
+    const value = this.values.get(name);
+    if (value === undefined || value === '') return undefined;
+    if (!INTEGER_TEXT.test(value)) throw binance.illegalChars(name, INTEGER_LEGAL);
+    return Number(value);
+  }
+
   /** A mandatory symbol of the exchange: -1102 absent, -1100 not a symbol's characters, -1121 not one of ours. */
   symbol(name = 'symbol'): BookSymbol {
     return checkSymbol(name, this.required(name));

@@ -13,7 +13,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket } from 'uWebSockets.js';
 import type { ExchangeContext } from '../../runtime/exchange/context.ts';
-import type { AccountResumeMessage } from '../../runtime/exchange/account-events.ts';
+import { nativeAccountEvent, type AccountResumeMessage } from '../../runtime/exchange/account-events.ts';
 import type { AccountStream } from '../../runtime/exchange/account-stream.ts';
 import { reply, sendJson } from '../http/reply.ts';
 import { streamSocketLimits } from '../http/sockets.ts';
@@ -68,7 +68,7 @@ export function mountAccountStream(app: TemplatedApp, ctx: ExchangeContext, stre
     // an event with no seq was not logged (no stream was ever opened for its account here)
     if (e.seq === 0) return;
     const topic = topicOf(e.accountId);
-    if (app.numSubscribers(topic) > 0) app.publish(topic, JSON.stringify(e), false);
+    if (app.numSubscribers(topic) > 0) app.publish(topic, JSON.stringify(nativeAccountEvent(e)), false);
   });
   return () => {
     unsubscribe();
@@ -146,7 +146,7 @@ async function start(stream: AccountStream, ws: WebSocket<Socket>, s: Socket): P
         while (i < page.length && ws.getBufferedAmount() <= REPLAY_HIGH_WATER) {
           const e = page[i++];
           if (!e) break;
-          ws.send(JSON.stringify(e), false);
+          ws.send(JSON.stringify(nativeAccountEvent(e)), false);
           cursor = e.seq;
         }
       });

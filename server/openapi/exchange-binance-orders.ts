@@ -20,8 +20,10 @@ const OrderCore = {
   side: v.picklist(['BUY', 'SELL']),
   selfTradePreventionMode: v.string(),
 };
-const Ack = { symbol: v.string(), orderId: v.string(), orderListId: v.literal(-1), clientOrderId: v.string(), transactTime: v.number() };
-const Fill = v.strictObject({ price: d8, qty: d8, commission: d8, commissionAsset: v.string(), tradeId: v.string() });
+/** An order's or a trade's integer id in its account (docs/orders.md#ids). */
+const Id = v.pipe(v.number(), v.integer(), v.minValue(1));
+const Ack = { symbol: v.string(), orderId: Id, orderListId: v.literal(-1), clientOrderId: v.string(), transactTime: v.number() };
+const Fill = v.strictObject({ price: d8, qty: d8, commission: d8, commissionAsset: v.string(), tradeId: Id });
 /** `POST /api/v3/order`: ACK, RESULT or FULL. */
 const NewOrderView = v.union([
   v.strictObject({ ...Ack, ...OrderCore, workingTime: v.number(), fills: v.array(Fill) }),
@@ -30,7 +32,7 @@ const NewOrderView = v.union([
 ]);
 const OrderView = v.strictObject({
   symbol: v.string(),
-  orderId: v.string(),
+  orderId: Id,
   orderListId: v.literal(-1),
   clientOrderId: v.string(),
   ...OrderCore,
@@ -44,8 +46,8 @@ const OrderView = v.strictObject({
 const CanceledView = v.strictObject({ ...Ack, origClientOrderId: v.string(), ...OrderCore });
 const TradeView = v.strictObject({
   symbol: v.string(),
-  id: v.string(),
-  orderId: v.string(),
+  id: Id,
+  orderId: Id,
   orderListId: v.literal(-1),
   price: d8,
   qty: d8,
@@ -117,7 +119,7 @@ export function binanceOrderOperations(): OperationSpec[] {
     q('newOrderRespType', 'ACK, RESULT or FULL'),
     q('selfTradePreventionMode', 'accepted, nothing to prevent'),
   ];
-  const ref = [q('symbol', 'required'), q('orderId', "the exchange's id"), q('origClientOrderId', "the client's id")];
+  const ref = [q('symbol', 'required'), q('orderId', "the order's integer id"), q('origClientOrderId', "the client's id")];
   const page = [q('startTime', 'ms'), q('endTime', 'ms, at most 24 h after startTime'), q('limit', 'default 500, max 1000')];
   return [
     {
@@ -166,14 +168,14 @@ export function binanceOrderOperations(): OperationSpec[] {
       'get',
       '/allOrders',
       'SIGNED: orders of a symbol (weight 20)',
-      [q('symbol', 'required'), q('orderId', 'from this order on'), ...page],
+      [q('symbol', 'required'), q('orderId', 'orders with this integer id or above'), ...page],
       ok('orders', v.array(OrderView)),
     ),
     op(
       'get',
       '/myTrades',
       'SIGNED: fills of a symbol (weight 20, 5 with orderId)',
-      [q('symbol', 'required'), q('orderId', 'of this order'), q('fromId', 'from this trade on'), ...page],
+      [q('symbol', 'required'), q('orderId', 'of this order (its integer id)'), q('fromId', 'trades with this integer id or above'), ...page],
       ok('trades', v.array(TradeView)),
     ),
   ];

@@ -81,6 +81,38 @@ describe('the account stream', () => {
     expect(events.every((e) => e.accountId === a)).toBe(true);
   });
 
+  it("sends a native market order's fills as before while the user data stream reports the order, with no gap in the seqs", async () => {
+    t.feed.push({ symbol: 'SOLUSDT', bids: [['149', '10']], asks: [['150', '10']], ts: Date.now() + 2 });
+    const a = await t.openAccount('stream-native', '1000');
+    const c = await connect(a);
+    await c.until(() => c.resumes.length === 1);
+    const uds = await collect(`${t.wsUrl}/ws-api/v3`);
+    sockets.push(uds);
+    uds.socket.send(JSON.stringify({ id: 1, method: 'userDataStream.subscribe.signature', params: subscribeParams(await hmacKeyFor(t.api, a)) }));
+    await uds.until((ms) => ms.some((m) => m.id === 1));
+    const placed = await t.exchange.engine.place({ accountId: a, symbol: 'SOLUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '100' });
+    if (!placed.ok) throw new Error(placed.message);
+    expect((await t.api.post(`/api/v1/accounts/${a}/orders`, { symbol: 'SOLUSDT', side: 'BUY', qty: '1' })).status).toBe(201);
+    await deposit(a, '1');
+    await c.until(() => received(c).length === 6);
+    // the native stream: the engine order's events, the native order's fill and balances, the deposit: seqs 1 to 6, no order event of the native order
+    expect(received(c).map((e) => [e.seq, e.type])).toEqual([
+      [1, 'order'],
+      [2, 'balance'],
+      [3, 'fill'],
+      [4, 'balance'],
+      [5, 'cash'],
+      [6, 'balance'],
+    ]);
+    const reports = () => uds.messages.map((m) => (m.event ?? {}) as Record<string, unknown>).filter((e) => e.e === 'executionReport');
+    await uds.until(() => reports().length === 3);
+    expect(reports().map((r) => [r.i, r.x, r.t])).toEqual([
+      [1, 'NEW', -1],
+      [2, 'NEW', -1],
+      [2, 'TRADE', 1],
+    ]);
+  });
+
   it('resumes a socket killed in the middle of a burst from its last seq, with no gap and no duplicate', async () => {
     const a = await t.openAccount('stream-burst', '1000');
     const first = await connect(a);

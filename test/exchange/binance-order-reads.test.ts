@@ -36,6 +36,15 @@ describe('reading and canceling orders', () => {
       "Param 'origClientOrderId' or 'orderId' must be sent, but both were empty/null!",
     );
     expectCode(await call(key, 'GET', '/order', { symbol: 'SOLUSDT', orderId: 'no such' }), 400, -1100);
+    // ids are the account's integers (docs/orders.md#ids): a UUID is malformed, an integer past the last names nothing
+    expect([a.body.orderId, b.body.orderId]).toEqual([1, 2]);
+    const legal = "Illegal characters found in parameter 'orderId'; legal range is '^[0-9]{1,20}$'.";
+    expectCode(await call(key, 'GET', '/order', { symbol: 'SOLUSDT', orderId: '00000000-0000-4000-8000-000000000000' }), 400, -1100, legal);
+    expectCode(await call(key, 'DELETE', '/order', { symbol: 'SOLUSDT', orderId: '-1' }), 400, -1100, legal);
+    expectCode(await call(key, 'GET', '/order', { symbol: 'SOLUSDT', orderId: '3' }), 400, -2013, 'Order does not exist.');
+    expectCode(await call(key, 'GET', '/order', { symbol: 'SOLUSDT', orderId: '99999999999999999999' }), 400, -2013);
+    expectCode(await call(key, 'DELETE', '/order', { symbol: 'SOLUSDT', orderId: '0' }), 400, -2011, 'Unknown order sent.');
+    expect((await call(key, 'GET', '/order', { symbol: 'SOLUSDT', orderId: '01' })).body).toMatchObject({ orderId: 1, clientOrderId: 'a' });
 
     const canceled = await call(key, 'DELETE', '/order', { symbol: 'SOLUSDT', orderId: a.body.orderId, newClientOrderId: 'undo-a' });
     expect(canceled.body).toEqual({
@@ -75,24 +84,41 @@ describe('reading and canceling orders', () => {
   it('pages allOrders and myTrades as Binance does', async () => {
     await t.freshBooks();
     const { key } = await trader('pager');
-    const ids: string[] = [];
-    for (const qty of ['0.1', '0.2', '0.3']) ids.push((await place(key, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: qty })).body.orderId);
+    const ids: number[] = [];
+    for (const qty of ['0.1', '0.2', '0.3']) {
+      ids.push((await place(key, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: qty })).body.orderId);
+      // an order on another symbol between them takes the next id of the account
+      if (qty === '0.1') await place(key, { symbol: 'SOLUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '1', price: '100' });
+    }
+    expect(ids).toEqual([1, 3, 4]);
     const all = (q: Record<string, string>) => call(key, 'GET', '/allOrders', { symbol: 'BTCUSDT', ...q });
     expect((await all({})).body.map((o: any) => o.orderId)).toEqual(ids);
     expect((await all({ limit: '2' })).body.map((o: any) => o.orderId)).toEqual(ids.slice(1));
-    expect((await all({ orderId: ids[1]!, limit: '1' })).body.map((o: any) => o.orderId)).toEqual([ids[1]]);
+    expect((await all({ orderId: '3', limit: '1' })).body.map((o: any) => o.orderId)).toEqual([3]);
+    // from an id on: the orders with that id or above, as Binance (2 is the SOLUSDT order)
+    expect((await all({ orderId: '2' })).body.map((o: any) => o.orderId)).toEqual([3, 4]);
+    expect((await all({ orderId: '5' })).body).toEqual([]);
+    expectCode(await all({ orderId: '0b7f6a1c-1111-4000-8000-000000000000' }), 400, -1100);
     expect((await all({ startTime: String(Date.now() + 60_000) })).body).toEqual([]);
     expectCode(await all({ startTime: '1', endTime: String(2 * 86_400_000) }), 400, -1127, 'More than 24 hours between startTime and endTime.');
     expectCode(await all({ limit: '1001' }), 400, -1130);
     expectCode(await call(key, 'GET', '/allOrders', {}), 400, -1102);
     const trades = (q: Record<string, string>) => call(key, 'GET', '/myTrades', { symbol: 'BTCUSDT', ...q });
     const every = (await trades({})).body;
-    expect(every.map((x: any) => x.orderId)).toEqual(ids);
+    expect(every.map((x: any) => [x.id, x.orderId])).toEqual([
+      [1, 1],
+      [2, 3],
+      [3, 4],
+    ]);
     expect(every.every((x: any) => x.isMaker === false && x.isBuyer === true)).toBe(true);
-    const one = await trades({ orderId: ids[2]! });
+    const one = await trades({ orderId: '4' });
     expect(one.body.map((x: any) => x.qty)).toEqual(['0.30000000']);
-    expect((await trades({ fromId: every[1].id })).body.map((x: any) => x.id)).toEqual([every[1].id, every[2].id]);
-    expectCode(await trades({ fromId: every[1].id, startTime: '1' }), 400, -1128);
+    expect((await trades({ fromId: '2' })).body.map((x: any) => x.id)).toEqual([2, 3]);
+    expect((await trades({ fromId: '2', limit: '1' })).body.map((x: any) => x.id)).toEqual([2]);
+    expect((await trades({ fromId: '4' })).body).toEqual([]);
+    expectCode(await trades({ fromId: '2', startTime: '1' }), 400, -1128);
+    expectCode(await trades({ fromId: 'abc' }), 400, -1100, "Illegal characters found in parameter 'fromId'; legal range is '^[0-9]{1,20}$'.");
+    expectCode(await trades({ orderId: '1.5' }), 400, -1100, "Illegal characters found in parameter 'orderId'; legal range is '^[0-9]{1,20}$'.");
     await t.freshBooks();
   });
 
@@ -184,9 +210,9 @@ describe('random order requests', () => {
       newClientOrderId: fc.oneof(fc.constantFrom('fuzz-1', 'fuzz-2', ''), fc.string({ maxLength: 40 })),
       newOrderRespType: fc.constantFrom('ACK', 'RESULT', 'FULL', 'NONE'),
       selfTradePreventionMode: fc.constantFrom('NONE', 'EXPIRE_TAKER', 'BAD'),
-      orderId: fc.oneof(fc.constantFrom('00000000-0000-4000-8000-000000000000', '1', ''), fc.string({ maxLength: 70 })),
+      orderId: fc.oneof(fc.constantFrom('00000000-0000-4000-8000-000000000000', '1', '0', '007', '99999999999999999999', ''), fc.string({ maxLength: 70 })),
       origClientOrderId: fc.oneof(fc.constantFrom('fuzz-1', ''), fc.string({ maxLength: 110 })),
-      fromId: fc.string({ maxLength: 70 }),
+      fromId: fc.oneof(fc.constantFrom('1', '0', '99999999999999999999'), fc.string({ maxLength: 70 })),
       startTime: fc.oneof(number, fc.integer({ min: 0, max: 2 ** 53 }).map(String)),
       endTime: fc.oneof(number, fc.integer({ min: 0, max: 2 ** 53 }).map(String)),
       limit: fc.oneof(number, fc.constantFrom('1', '1000', '1001', '0')),

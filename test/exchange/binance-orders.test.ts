@@ -32,7 +32,8 @@ describe('POST /api/v3/order', () => {
     expect(r.headers.get('x-mbx-order-count-1d')).toBe('1');
     expect(r.body).toEqual({
       symbol: 'SOLUSDT',
-      orderId: expect.any(String),
+      // the account's first order: integer ids, a JSON number (docs/orders.md#ids)
+      orderId: 1,
       orderListId: -1,
       clientOrderId: 'my-first',
       transactTime: expect.any(Number),
@@ -71,8 +72,8 @@ describe('POST /api/v3/order', () => {
     expect(trades.body).toEqual([
       {
         symbol: 'SOLUSDT',
-        id: expect.any(String),
-        orderId: r.body.orderId,
+        id: 1,
+        orderId: 1,
         orderListId: -1,
         price: '149.00000000',
         qty: '2.00000000',
@@ -103,8 +104,8 @@ describe('POST /api/v3/order', () => {
       price: '0.00000000',
     });
     expect(full.body.fills).toEqual([
-      { price: '100.00000000', qty: '1.00000000', commission: '0.10000000', commissionAsset: 'USDT', tradeId: expect.any(String) },
-      { price: '101.00000000', qty: '0.50000000', commission: '0.05050000', commissionAsset: 'USDT', tradeId: expect.any(String) },
+      { price: '100.00000000', qty: '1.00000000', commission: '0.10000000', commissionAsset: 'USDT', tradeId: 1 },
+      { price: '101.00000000', qty: '0.50000000', commission: '0.05050000', commissionAsset: 'USDT', tradeId: 2 },
     ]);
     const result = await place(key, { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.5', newOrderRespType: 'RESULT' });
     expect(result.body).toMatchObject({ status: 'FILLED', executedQty: '0.50000000', cummulativeQuoteQty: '49.50000000' });
@@ -116,6 +117,8 @@ describe('POST /api/v3/order', () => {
     expect(quoted.body).toMatchObject({ orderId: byQuote.body.orderId, origQuoteOrderQty: '50.00000000', status: 'FILLED' });
     const maker = await place(key, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT_MAKER', quantity: '0.1', price: '90' });
     expect(Object.keys(maker.body).sort()).toEqual(['clientOrderId', 'orderId', 'orderListId', 'symbol', 'transactTime']);
+    // every answer names the account's orders 1, 2, 3, ... in placing order
+    expect([full.body.orderId, result.body.orderId, byQuote.body.orderId, maker.body.orderId]).toEqual([1, 2, 3, 4]);
     await t.freshBooks();
   });
 

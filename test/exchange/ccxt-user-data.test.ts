@@ -64,8 +64,10 @@ describe('ccxt.pro.binance user data', () => {
     const placed = await t.exchange.engine.place({ accountId: id, symbol: 'SOLUSDT', side: 'BUY', type: 'LIMIT', quantity: '2', price: '149' });
     if (!placed.ok) throw new Error(placed.message);
     const [open] = await orders;
+    // the order's integer id (docs/orders.md#ids): a JSON number in the report, ccxt's string of it
+    expect(open?.info.i).toBe(1);
     expect(open).toMatchObject({
-      id: placed.value.order.orderId,
+      id: '1',
       symbol: 'SOL/USDT',
       type: 'limit',
       side: 'buy',
@@ -82,10 +84,17 @@ describe('ccxt.pro.binance user data', () => {
     const nextBalance = ex.watchBalance();
     t.feed.push(solBook('148', '148.5'));
     const [closed] = await nextOrders;
-    expect(closed).toMatchObject({ id: placed.value.order.orderId, status: 'closed', filled: 2, remaining: 0, average: 149, cost: 298 });
+    expect(closed).toMatchObject({ id: '1', status: 'closed', filled: 2, remaining: 0, average: 149, cost: 298 });
     expect(closed?.fee).toMatchObject({ currency: 'USDT', cost: 0.298 });
     const after = await nextBalance;
     expect(after.USDT).toMatchObject({ free: 701.702, used: 0 });
     expect(after.SOL).toMatchObject({ free: 2, used: 0 });
+
+    // an order placed through the native API is the account's next order here too
+    const nativeOrders = ex.watchOrders('SOL/USDT');
+    t.feed.push(solBook('149', '150'));
+    expect((await t.api.post(`/api/v1/accounts/${id}/orders`, { symbol: 'SOLUSDT', side: 'BUY', qty: '1' })).status).toBe(201);
+    const [native] = await nativeOrders;
+    expect(native).toMatchObject({ id: '2', type: 'market', side: 'buy', amount: 1 });
   });
 });

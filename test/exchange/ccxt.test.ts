@@ -90,6 +90,10 @@ describe('ccxt.binance trading on the exchange', () => {
     const market = await ex.createOrder('BTC/USDT', 'market', 'buy', 1.5);
     expect(market).toMatchObject({ status: 'closed', filled: 1.5, amount: 1.5, cost: 150.5, average: expect.closeTo(100.333, 3) });
     expect(market.trades).toHaveLength(2);
+    // Binance's integer ids: JSON numbers, that ccxt reads as it reads Binance's (docs/orders.md#ids)
+    expect(market.info.orderId).toBe(1);
+    expect(market.id).toBe('1');
+    expect(market.trades.map((x) => x.id)).toEqual(['1', '2']);
 
     const resting = await ex.createOrder('SOL/USDT', 'limit', 'buy', 2, 149);
     expect(resting).toMatchObject({ status: 'open', price: 149, amount: 2, filled: 0, remaining: 2, timeInForce: 'GTC' });
@@ -109,7 +113,8 @@ describe('ccxt.binance trading on the exchange', () => {
     const trades = await ex.fetchMyTrades('SOL/USDT');
     expect(trades).toHaveLength(1);
     expect(trades[0]).toMatchObject({
-      order: resting.id,
+      id: '3',
+      order: '2',
       side: 'buy',
       price: 149,
       amount: 2,
@@ -145,8 +150,10 @@ describe('ccxt.binance trading on the exchange', () => {
     const ex = new ccxt.binance(config(t.baseUrl, { apiKey: key.apiKey, secret: key.secretKey }));
     await expect(ex.createOrder('SOL/USDT', 'limit', 'buy', 1, 140)).rejects.toThrow(ccxt.InsufficientFunds);
     await expect(ex.createOrder('SOL/USDT', 'market', 'sell', 1)).rejects.toThrow(ccxt.InsufficientFunds);
-    await expect(ex.fetchOrder('00000000-0000-4000-8000-000000000000', 'SOL/USDT')).rejects.toThrow(ccxt.OrderNotFound);
-    await expect(ex.cancelOrder('00000000-0000-4000-8000-000000000000', 'SOL/USDT')).rejects.toThrow(ccxt.OrderNotFound);
+    await expect(ex.fetchOrder('999999', 'SOL/USDT')).rejects.toThrow(ccxt.OrderNotFound);
+    await expect(ex.cancelOrder('999999', 'SOL/USDT')).rejects.toThrow(ccxt.OrderNotFound);
+    // an id that is no integer is malformed (-1100), as on Binance
+    await expect(ex.fetchOrder('00000000-0000-4000-8000-000000000000', 'SOL/USDT')).rejects.toThrow(ccxt.BadRequest);
     // LOT_SIZE: more than the 9000 BTC a limit order may ask
     await expect(ex.createOrder('BTC/USDT', 'limit', 'buy', 9001, 0.01)).rejects.toThrow(ccxt.InvalidOrder);
     await expect(ex.createOrder('BTC/USDT', 'limit', 'buy', 9001, 0.01)).rejects.toThrow(/LOT_SIZE/);

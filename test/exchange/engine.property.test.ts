@@ -203,11 +203,14 @@ async function runSequence(store: ExchangeStore, commands: Command[], tag: strin
   }
   await Promise.all(inFlight);
   for (const id of ids) {
+    const trades = await store.trades(id);
     for (const o of await store.orders(id, 1_000_000)) {
       const priced = nativeBooks.get(o.orderId);
       if (!priced) continue;
       seen.native++;
-      for (const f of o.fills) taken.push({ symbol: o.symbol, bookTs: priced.book.ts, side: o.side, price: dec(f.price), qty: dec(f.qty), maker: false });
+      // a native order's fills are among the engine's too (docs/orders.md#ids), at the book it priced itself on; counted with them below
+      const mine = trades.filter((t) => t.orderId === o.orderId);
+      expect(mine.map((t) => [t.price, t.qty, t.bookTs, t.liquidity])).toEqual(o.fills.map((f) => [f.price, f.qty, priced.book.ts, 'TAKER']));
     }
   }
   await engine.settled();
@@ -222,8 +225,18 @@ async function runSequence(store: ExchangeStore, commands: Command[], tag: strin
       }
     }
     await checkReplay(store, id);
+    await checkIds(store, id);
   }
   checkNeverTakenTwice(taken, shown);
+}
+
+/** Every order and fill has its place as its integer id, whatever ran at once (docs/orders.md#ids): none twice, none missing. */
+async function checkIds(store: ExchangeStore, accountId: string): Promise<void> {
+  const orders = (await store.engineOrders(accountId)) as { context: { orderId: string; number?: number } }[];
+  expect(orders.map((o) => o.context.number)).toEqual(orders.map((_, i) => i + 1));
+  const places = new Map(orders.map((o, i) => [o.context.orderId, i + 1]));
+  const trades = await store.trades(accountId);
+  expect(trades.map((t) => [t.number, t.orderNumber])).toEqual(trades.map((t, i) => [i + 1, places.get(t.orderId)]));
 }
 
 /** The fill's price was on the book of its time: a taker at a level for no more than it, a maker at a limit the other side reached. */

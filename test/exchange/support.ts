@@ -49,6 +49,8 @@ export function client(base: string, documentBase = base) {
     return { status: res.status, body: text.length > 0 ? (JSON.parse(text) as T) : (undefined as T), text };
   }
   return {
+    /** the exchange's base URL (`http://127.0.0.1:<port>`) */
+    base,
     get: <T = any>(path: string) => call<T>('GET', path),
     post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, body, headers),
     put: <T = any>(path: string, body?: unknown) => call<T>('PUT', path, body),

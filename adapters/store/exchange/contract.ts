@@ -203,7 +203,13 @@ export function storeContract(name: string, make: () => ExchangeStore): void {
           trades: [tradeOf(o2, 1)],
         }),
       ).toBe('committed');
+      expect(b0.lastIds).toEqual({ order: 0, trade: 0 });
       const loaded = (await store.load(a.id))!.bundle;
+      // the integer ids given so far (docs/orders.md#ids): two orders, one fill; an order is read by its place
+      expect(loaded.lastIds).toEqual({ order: 2, trade: 1 });
+      expect(await store.engineOrder(a.id, { number: 2 })).toEqual(engineWrite(o2, '', true, 'partiallyFilled').state);
+      expect(await store.engineOrder(a.id, { number: 1 })).toEqual(engineWrite(o1, '', true, 'new').state);
+      for (const number of [0, 3, -1, 1.5, 2 ** 60]) expect(await store.engineOrder(a.id, { number })).toBeNull();
       expect(loaded.balances.cashLocked.toFixed()).toBe('100.1');
       expect(loaded.balances.positions.SOLUSDT?.locked.toFixed()).toBe('0.5');
       expect(await store.engineOrder(a.id, { orderId: o1 })).toEqual(engineWrite(o1, '', true, 'new').state);
@@ -227,6 +233,9 @@ export function storeContract(name: string, make: () => ExchangeStore): void {
       ).toBe('committed');
       expect(await store.engineOrder(a.id, { orderId: o1 })).toEqual(engineWrite(o1, '', false, 'canceled').state);
       expect((await store.engineOrders(a.id)).map((s) => (s as { value: string }).value)).toEqual(['canceled', 'partiallyFilled']);
+      // an order moved on keeps its place: one more fill, no more orders
+      expect((await store.load(a.id))!.bundle.lastIds).toEqual({ order: 2, trade: 2 });
+      expect(await store.engineOrder(a.id, { number: 1 })).toEqual(engineWrite(o1, '', false, 'canceled').state);
       expect((await store.openEngineOrders()).filter((o) => o.accountId === a.id)).toEqual([
         { accountId: a.id, state: engineWrite(o2, '', true, 'partiallyFilled').state },
       ]);

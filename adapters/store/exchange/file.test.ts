@@ -161,6 +161,9 @@ describe('journal file store', () => {
     const again = openFileExchangeStore(path);
     expect(readFileSync(path, 'utf8')).toContain(`"k":"acct"`);
     expect(await again.engineOrder(id, { clientOrderId: 'c1' })).toEqual(state('partiallyFilled'));
+    // the places, so the integer ids (docs/orders.md#ids), survive the compaction and the reopen
+    expect(await again.engineOrder(id, { number: 1 })).toEqual(state('partiallyFilled'));
+    expect((await again.load(id))!.bundle.lastIds).toEqual({ order: 1, trade: 1 });
     expect((await again.openEngineOrders()).filter((o) => o.accountId === id)).toEqual([{ accountId: id, state: state('partiallyFilled') }]);
     expect(await again.trades(id)).toEqual([fill]);
     expect((await again.load(id))!.bundle.balances.positions.SOLUSDT?.locked.toFixed()).toBe('0.5');

@@ -40,6 +40,8 @@ interface Held {
   orderStates: Map<string, string>;
   /** engine orders: id -> snapshot JSON, in creation order */
   engineOrders: Map<string, string>;
+  /** the keys of `engineOrders` in their order: the id of the order with integer id n is at n - 1 (docs/orders.md#ids) */
+  orderIds: string[];
   clientIds: Map<string, string>;
   open: Set<string>;
   trades: TradeRecord[];
@@ -94,6 +96,7 @@ export class MemoryLedger {
       idempotency: new Map(),
       orderStates: new Map(),
       engineOrders: new Map(),
+      orderIds: [],
       clientIds: new Map(),
       open: new Set(),
       trades: [],
@@ -107,7 +110,7 @@ export class MemoryLedger {
     if (!h) return null;
     const idem = idempotencyKey === undefined ? undefined : h.idempotency.get(idempotencyKey);
     return {
-      bundle: { account: h.account, balances: copyBalances(h.balances), version: h.version },
+      bundle: { account: h.account, balances: copyBalances(h.balances), lastIds: { order: h.orderIds.length, trade: h.trades.length }, version: h.version },
       idempotency: idem ? clone(idem) : null,
     };
   }
@@ -128,6 +131,7 @@ export class MemoryLedger {
     if (change.idempotency) h.idempotency.set(change.idempotency.key, clone(change.idempotency.record));
     if (change.orderState) h.orderStates.set(change.orderState.orderId, JSON.stringify(change.orderState.state));
     for (const w of change.engineOrders ?? []) {
+      if (!h.engineOrders.has(w.orderId)) h.orderIds.push(w.orderId);
       h.engineOrders.set(w.orderId, JSON.stringify(w.state));
       h.clientIds.set(w.clientOrderId, w.orderId);
       if (w.open) h.open.add(w.orderId);
@@ -214,7 +218,7 @@ export class MemoryLedger {
 
   engineOrder(accountId: string, ref: EngineOrderRef): unknown {
     const h = this.accounts.get(accountId);
-    const id = h && ('orderId' in ref ? ref.orderId : h.clientIds.get(ref.clientOrderId));
+    const id = h && ('orderId' in ref ? ref.orderId : 'clientOrderId' in ref ? h.clientIds.get(ref.clientOrderId) : h.orderIds[ref.number - 1]);
     const s = id === undefined ? undefined : h?.engineOrders.get(id);
     return s === undefined ? null : (JSON.parse(s) as unknown);
   }
@@ -267,6 +271,7 @@ export class MemoryLedger {
       idempotency: new Map(clone(json.idempotency)),
       orderStates: new Map(json.orderStates),
       engineOrders: new Map(json.engineOrders ?? []),
+      orderIds: (json.engineOrders ?? []).map(([id]) => id),
       clientIds: new Map(json.clientIds ?? []),
       open: new Set(json.open ?? []),
       trades: clone(json.trades ?? []),

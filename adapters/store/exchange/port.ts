@@ -26,10 +26,21 @@ export interface AccountRecord {
   createdAt: string;
 }
 
-/** An account as loaded: its facts, balances, and the version a commit must match. */
+/**
+ * How many engine orders and fills an account holds: the integer ids (docs/orders.md#ids) last
+ * given, so the next order is `order + 1` and the next fill `trade + 1`. Exact at the bundle's
+ * version, which every write of an order or a fill bumps.
+ */
+export interface LastIds {
+  order: number;
+  trade: number;
+}
+
+/** An account as loaded: its facts, balances, the last integer ids given, and the version a commit must match. */
 export interface AccountBundle {
   account: AccountRecord;
   balances: Balances;
+  lastIds: LastIds;
   version: number;
 }
 
@@ -95,6 +106,10 @@ export interface EngineOrderWrite {
 export interface TradeRecord {
   tradeId: string;
   orderId: string;
+  /** the fill's integer id, its place among the account's fills (docs/orders.md#ids); absent in fills written before those ids */
+  number?: number;
+  /** the order's integer id (docs/orders.md#ids); absent in fills written before those ids */
+  orderNumber?: number;
   clientOrderId: string;
   symbol: BookSymbol;
   side: 'BUY' | 'SELL';
@@ -117,8 +132,8 @@ export interface OpenEngineOrder {
   state: unknown;
 }
 
-/** How a read names one engine order: by the exchange's id or by the client's. */
-export type EngineOrderRef = { orderId: string } | { clientOrderId: string };
+/** How a read names one engine order: by the exchange's id, by the client's, or by its integer id (its place among the account's orders, from 1: docs/orders.md#ids). */
+export type EngineOrderRef = { orderId: string } | { clientOrderId: string } | { number: number };
 
 /** Everything one ledger change writes. `balances` is the whole new state of the account. */
 export interface LedgerCommit {
@@ -193,11 +208,11 @@ export interface ExchangeStore {
   readOrderState(accountId: string, orderId: string): Promise<unknown>;
   /** The snapshot of one engine order of the account (null when unknown). */
   engineOrder(accountId: string, ref: EngineOrderRef): Promise<unknown>;
-  /** Snapshots of every engine order of the account, oldest first. */
+  /** Snapshots of every engine order of the account, oldest first: the n-th has the integer id n (docs/orders.md#ids). */
   engineOrders(accountId: string): Promise<unknown[]>;
   /** Every open engine order of one account, or of every account (a restart reloads them), in no particular order. */
   openEngineOrders(accountId?: string): Promise<OpenEngineOrder[]>;
-  /** Fills of the account's engine orders, oldest first. */
+  /** Fills of the account's engine orders, oldest first: the n-th has the integer id n (docs/orders.md#ids). */
   trades(accountId: string): Promise<TradeRecord[]>;
   /**
    * Sets the account's taker and maker fee rates (docs/exchange-api.md#fees) and bumps its version,

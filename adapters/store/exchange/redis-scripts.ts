@@ -50,14 +50,16 @@ return 1
 `);
 
 /**
- * KEYS: account, positions, idempotency. ARGV: idempotency key (optional). One consistent read of
- * an order's inputs in one command: {account fields and values, position fields and values,
- * the idempotency record or false}; an empty account hash is an account that does not exist.
+ * KEYS: account, positions, idempotency, engine order ids, trades. ARGV: idempotency key
+ * (optional). One consistent read of an order's inputs in one command: {account fields and values,
+ * position fields and values, the idempotency record or false, how many engine orders, how many
+ * fills} (the last integer ids given: docs/orders.md#ids); an empty account hash is an account
+ * that does not exist.
  */
 export const LOAD = redisScript(`
 local idem = false
 if ARGV[1] then idem = redis.call('HGET', KEYS[3], ARGV[1]) end
-return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), idem}
+return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), idem, redis.call('LLEN', KEYS[4]), redis.call('LLEN', KEYS[5])}
 `);
 
 /**

@@ -11,10 +11,10 @@
  *   <p>:account:<id>:idempotency   hash  Idempotency-Key -> {fingerprint, status, body}
  *   <p>:account:<id>:order-states  hash  order id -> the order's final machine snapshot (saved by its commit)
  *   <p>:account:<id>:engine-orders hash  engine order id -> its machine snapshot (docs/orders.md)
- *   <p>:account:<id>:engine-order-ids list engine order ids, oldest first
+ *   <p>:account:<id>:engine-order-ids list engine order ids, oldest first (place n: the order with integer id n, docs/orders.md#ids)
  *   <p>:account:<id>:client-ids    hash  client order id -> engine order id
  *   <p>:account:<id>:open-orders   set   ids of the account's open engine orders (a restart reloads them, account by account)
- *   <p>:account:<id>:trades        list  fills of engine orders, oldest first
+ *   <p>:account:<id>:trades        list  fills of engine orders, oldest first (place n: the fill with integer id n)
  *   <p>:account:<id>:relayed       hash  the relay cursor of the account's events: journal id, orders relayed
  * Every script touches one account's keys or one global key, never both (one hash slot).
  */
@@ -215,11 +215,11 @@ export function createRedisExchangeStore(
     async load(id, idempotencyKey): Promise<LoadedAccount | null> {
       const keys = k(id);
       // one script, not MULTI/EXEC: a single command that rides the client's auto-pipeline with the other orders' commands
-      const [fields, positionFields, idem] = (await LOAD.run(
+      const [fields, positionFields, idem, orderCount, tradeCount] = (await LOAD.run(
         redis,
-        [keys.account, keys.positions, keys.idempotency],
+        [keys.account, keys.positions, keys.idempotency, keys.engineOrderIds, keys.trades],
         idempotencyKey === undefined ? [] : [idempotencyKey],
-      )) as [string[], string[], string | null];
+      )) as [string[], string[], string | null, number, number];
       if (fields.length === 0) return null;
       const h = v.parse(AccountHash, pairsOf(fields));
       const positions = pairsOf(positionFields);
@@ -245,7 +245,7 @@ export function createRedisExchangeStore(
         await RESTATE_RECORD.run(redis, [keys.idempotency], [idempotencyKey, idem]);
         await awaitReplicas(redis, durability);
       }
-      return { bundle: { account, balances, version: Number(h.version) }, idempotency };
+      return { bundle: { account, balances, lastIds: { order: orderCount, trade: tradeCount }, version: Number(h.version) }, idempotency };
     },
 
     async commit(id, expectedVersion, change) {
@@ -305,7 +305,14 @@ export function createRedisExchangeStore(
 
     async engineOrder(accountId, ref) {
       const keys = k(accountId);
-      const id = 'orderId' in ref ? ref.orderId : await redis.hget(keys.clientIds, ref.clientOrderId);
+      const id =
+        'orderId' in ref
+          ? ref.orderId
+          : 'clientOrderId' in ref
+            ? await redis.hget(keys.clientIds, ref.clientOrderId)
+            : ref.number >= 1 && Number.isSafeInteger(ref.number)
+              ? await redis.lindex(keys.engineOrderIds, ref.number - 1)
+              : null;
       const s = id === null ? null : await redis.hget(keys.engineOrders, id);
       return s === null ? null : (JSON.parse(s) as unknown);
     },

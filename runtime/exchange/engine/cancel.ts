@@ -5,18 +5,20 @@
  */
 import { ok, refuse } from '../../../kernel/refusal.ts';
 import type { BookSymbol } from '../../../kernel/domain.ts';
-import { engineOrderSteps, isOpen, restoreEngineOrder } from '../../../machines/engine-order.ts';
+import { engineOrderSteps, isOpen, restoreEngineOrder, statusOf } from '../../../machines/engine-order.ts';
 import type { JournalEntry } from '../../../machines/exchange/journal.ts';
 import { applyLock } from '../../../machines/exchange/ledger.ts';
 import { dec } from '../../../machines/exchange/money.ts';
 import { serialPerAccount } from '../account-queue.ts';
 import { retryOnConflict } from '../outcome.ts';
 import { orderWrite, type EngineCore } from './core.ts';
+import { orderNumberOf } from './ids.ts';
 import type { EngineResult, OrderRef, OrderView } from './types.ts';
 import { balanceEvent, orderEvent, orderView } from './views.ts';
 
 /** Names `ref` for a message. */
-export const refText = (ref: OrderRef): string => ('orderId' in ref ? `order ${ref.orderId}` : `client order id ${JSON.stringify(ref.clientOrderId)}`);
+export const refText = (ref: OrderRef | { number: number }): string =>
+  'orderId' in ref ? `order ${ref.orderId}` : 'clientOrderId' in ref ? `client order id ${JSON.stringify(ref.clientOrderId)}` : `order number ${ref.number}`;
 
 /** Cancels the order `ref` of `accountId` on `symbol`; the answer is the canceled order. */
 export async function cancelOrder(core: EngineCore, accountId: string, symbol: BookSymbol, ref: OrderRef): Promise<EngineResult<OrderView>> {
@@ -31,7 +33,7 @@ export async function cancelOrder(core: EngineCore, accountId: string, symbol: B
       if (!loaded) return refuse('ACCOUNT_NOT_FOUND', `account ${accountId} does not exist`);
       const order = stored === null ? null : restoreEngineOrder(stored);
       if (!order || order.context.symbol !== symbol) return refuse('UNKNOWN_ORDER', `${refText(ref)} is not an order of this account on ${symbol}`);
-      if (!isOpen(order)) return refuse('ORDER_NOT_OPEN', `${refText(ref)} is ${orderView(order).status}: only an open order can be canceled`);
+      if (!isOpen(order)) return refuse('ORDER_NOT_OPEN', `${refText(ref)} is ${statusOf(order)}: only an open order can be canceled`);
       const c = order.context;
       const now = ctx.now();
       const next = engineOrderSteps.send(order, { type: 'CANCEL', time: now.getTime() });
@@ -47,8 +49,9 @@ export async function cancelOrder(core: EngineCore, accountId: string, symbol: B
       if (committed === 'missing') return refuse('ACCOUNT_NOT_FOUND', `account ${accountId} does not exist`);
       const entry = resting.find(accountId, { orderId: c.orderId });
       if (entry) resting.forget(entry);
-      core.announce([orderEvent(next, 'CANCELED', now.getTime()), balanceEvent(accountId, balances, now.getTime())]);
-      return ok(orderView(next));
+      const number = await orderNumberOf(ctx.store, accountId, order);
+      core.announce([orderEvent(next, 'CANCELED', now.getTime(), { order: number, trade: -1 }), balanceEvent(accountId, balances, now.getTime())]);
+      return ok(orderView(next, number));
     }),
   ).catch((err: unknown) => {
     if (mine && mine.unmatched.gt(0)) resting.relist(mine);

@@ -6,15 +6,15 @@ import type { EngineOrderWrite, TradeRecord } from '../../../adapters/store/exch
 import { engineOrderSteps, isOpen, type EngineOrderSnapshot } from '../../../machines/engine-order.ts';
 import type { JournalEntry } from '../../../machines/exchange/journal.ts';
 import type { ExchangeContext } from '../context.ts';
-import type { ExchangeEvent } from '../events.ts';
 import type { RestingOrders } from './resting.ts';
+import type { Announced } from './views.ts';
 
 /** The engine's shared state. */
 export interface EngineCore {
   ctx: ExchangeContext;
   resting: RestingOrders;
-  /** publishes events after their commit (never throws) */
-  announce(events: ExchangeEvent[]): void;
+  /** publishes events after their commit, order events with their integer ids (never throws) */
+  announce(events: Announced[]): void;
   /** set by `stop`: fills still waiting to land give up */
   stopped: boolean;
   /** told of every resting fill that landed, with when its book was matched (`performance.now()`) */

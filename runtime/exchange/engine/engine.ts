@@ -14,7 +14,6 @@
  *   const placed = await engine.place({ accountId, symbol: 'SOLUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '149' });
  */
 import type { BookSnapshot } from '../../../adapters/feed/port.ts';
-import type { TradeRecord } from '../../../adapters/store/exchange/port.ts';
 import type { BookSymbol } from '../../../kernel/domain.ts';
 import { isOpen, restoreEngineOrder } from '../../../machines/engine-order.ts';
 import { dec } from '../../../machines/exchange/money.ts';
@@ -27,7 +26,7 @@ import { placeOrder } from './placement.ts';
 import { readAllOrders, readBalances, readOpenOrders, readOrder, readTrades } from './reads.ts';
 import { RestingOrders } from './resting.ts';
 import { commitRestingFill } from './resting-fills.ts';
-import type { BalanceView, EngineResult, OrderRef, OrderView, PlacedOrder, PlaceRequest } from './types.ts';
+import type { BalanceView, EngineResult, EventIds, NumberedTrade, OrderReadRef, OrderRef, OrderView, PlacedOrder, PlaceRequest } from './types.ts';
 
 /** The engine's API. */
 export interface OrderEngine {
@@ -36,21 +35,21 @@ export interface OrderEngine {
   /** Cancels an open order of the account on `symbol` (docs/orders.md#cancel). */
   cancel(accountId: string, symbol: BookSymbol, ref: OrderRef): Promise<EngineResult<OrderView>>;
   /** One order of the account on `symbol`. */
-  order(accountId: string, symbol: BookSymbol, ref: OrderRef): Promise<EngineResult<OrderView>>;
+  order(accountId: string, symbol: BookSymbol, ref: OrderReadRef): Promise<EngineResult<OrderView>>;
   /** Open orders, on one symbol or all. */
   openOrders(accountId: string, symbol?: BookSymbol): Promise<EngineResult<OrderView[]>>;
   /** Every order of the account on `symbol`. */
   allOrders(accountId: string, symbol: BookSymbol): Promise<EngineResult<OrderView[]>>;
   /** The account's fills on `symbol`. */
-  myTrades(accountId: string, symbol: BookSymbol): Promise<EngineResult<TradeRecord[]>>;
+  myTrades(accountId: string, symbol: BookSymbol): Promise<EngineResult<NumberedTrade[]>>;
   /** Free and locked balances. */
   balances(accountId: string): Promise<EngineResult<BalanceView[]>>;
   /** A book the cache kept (newer than the one before): fills the resting orders it reaches. */
   onBook(book: BookSnapshot): void;
   /** Reloads every open order of the store into matching; resolves with how many. */
   boot(): Promise<number>;
-  /** Listens to every event the engine announces; returns the unsubscribe. */
-  onEvent(listener: (e: ExchangeEvent) => void): () => void;
+  /** Listens to every event the engine announces, an order event with its integer ids (docs/orders.md#ids); returns the unsubscribe. */
+  onEvent(listener: (e: ExchangeEvent, ids: EventIds | null) => void): () => void;
   /** Resolves once every fill decided so far has landed (or was dropped). */
   settled(): Promise<void>;
   /** Orders listed for matching in this process. */
@@ -69,8 +68,9 @@ export interface OrderEngineOptions {
 
 /** Creates the engine of one exchange process. */
 export function createOrderEngine(ctx: ExchangeContext, options: OrderEngineOptions = {}): OrderEngine {
-  const listeners = new Set<(e: ExchangeEvent) => void>();
-  if (options.publish) listeners.add(options.publish);
+  const listeners = new Set<(e: ExchangeEvent, ids: EventIds | null) => void>();
+  const { publish } = options;
+  if (publish) listeners.add((e) => publish(e));
   const pending = new Set<Promise<unknown>>();
   const core: EngineCore = {
     ctx,
@@ -78,10 +78,10 @@ export function createOrderEngine(ctx: ExchangeContext, options: OrderEngineOpti
     stopped: false,
     onFill: options.onFill,
     announce(events) {
-      for (const e of events)
+      for (const { event: e, ids } of events)
         for (const l of listeners) {
           try {
-            l(e);
+            l(e, ids);
           } catch (err) {
             ctx.log.warn({ err: err instanceof Error ? err.message : err, kind: e.kind, accountId: e.accountId }, 'engine event not delivered');
           }

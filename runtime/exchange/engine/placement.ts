@@ -21,7 +21,7 @@ import { consume, giveBack, walkBook, type BookWalk } from '../walk-book.ts';
 import { orderWrite, tradeEntry, type EngineCore } from './core.ts';
 import { parsePlacement, type ParsedPlacement } from './placement-input.ts';
 import type { EngineResult, PlacedOrder, PlaceRequest } from './types.ts';
-import { balanceEvent, orderEvent, orderView } from './views.ts';
+import { balanceEvent, orderEvent, orderView, type Announced } from './views.ts';
 
 /** What a placement commits, decided from the account and the book (pure). */
 interface Plan {
@@ -86,25 +86,29 @@ export async function placeOrder(core: EngineCore, req: PlaceRequest): Promise<E
           snapshot: order,
         });
       }
-      core.announce(placementEvents(order, fills, balances, now.getTime()));
-      ctx.log.info(
-        { accountId: req.accountId, orderId, type: p.type, status: orderView(order).status, symbol: req.symbol, side: req.side },
-        'engine order placed',
-      );
-      return ok({ order: orderView(order), fills: trades });
+      const { lastIds } = loaded.bundle;
+      core.announce(placementEvents(order, fills, balances, now.getTime(), lastIds.trade));
+      const view = orderView(order, lastIds.order + 1);
+      ctx.log.info({ accountId: req.accountId, orderId, type: p.type, status: view.status, symbol: req.symbol, side: req.side }, 'engine order placed');
+      return ok({ order: view, fills: trades.map((t, i) => ({ ...t, number: lastIds.trade + i + 1, orderNumber: view.number })) });
     }),
   );
 }
 
-/** NEW, one TRADE per fill, EXPIRED when the rest will not rest; then the balances. */
-function placementEvents(order: EngineOrderSnapshot, fills: OrderFill[], balances: Balances, time: number) {
+/**
+ * NEW, one TRADE per fill, EXPIRED when the rest will not rest; then the balances. `lastTrade`: the
+ * account's last fill id before these fills (docs/orders.md#ids). Also the events of a native market
+ * order, for the Binance user data stream (`runtime/exchange/native-engine-order.ts`).
+ */
+export function placementEvents(order: EngineOrderSnapshot, fills: OrderFill[], balances: Balances, time: number, lastTrade: number): Announced[] {
+  const number = order.context.number ?? 0;
   let s = engineOrderSteps.start(order.context);
-  const events = [orderEvent(s, 'NEW', time)];
-  for (const fill of fills) {
+  const events = [orderEvent(s, 'NEW', time, { order: number, trade: -1 })];
+  fills.forEach((fill, i) => {
     s = engineOrderSteps.send(s, { type: 'FILL', fill, release: '0' });
-    events.push(orderEvent(s, 'TRADE', time));
-  }
-  if (order.value === 'expired') events.push(orderEvent(order, 'EXPIRED', time));
+    events.push(orderEvent(s, 'TRADE', time, { order: number, trade: lastTrade + i + 1 }));
+  });
+  if (order.value === 'expired') events.push(orderEvent(order, 'EXPIRED', time, { order: number, trade: -1 }));
   events.push(balanceEvent(order.context.accountId, balances, time));
   return events;
 }
@@ -185,6 +189,8 @@ function planPlacement(p: ParsedPlacement, at: PlacementAt): Plan | PlacementRef
   const lockAsset = lock.isZero() ? null : p.side === 'BUY' ? 'USDT' : p.symbol;
   let order = engineOrderSteps.start({
     orderId: at.orderId,
+    // the next place among the account's orders; a commit that conflicts is planned again from a fresh load
+    number: at.bundle.lastIds.order + 1,
     accountId: account.id,
     clientOrderId: at.clientOrderId,
     symbol: p.symbol,
@@ -206,7 +212,16 @@ function planPlacement(p: ParsedPlacement, at: PlacementAt): Plan | PlacementRef
   let b = at.bundle.balances;
   for (const { fee, gross, filled, ...fill } of fills) {
     order = engineOrderSteps.send(order, { type: 'FILL', fill, release: '0' });
-    const trade: TradeRecord = { ...fill, orderId: at.orderId, clientOrderId: at.clientOrderId, symbol: p.symbol, side: p.side, commissionAsset: 'USDT' };
+    const trade: TradeRecord = {
+      ...fill,
+      number: at.bundle.lastIds.trade + trades.length + 1,
+      orderId: at.orderId,
+      orderNumber: at.bundle.lastIds.order + 1,
+      clientOrderId: at.clientOrderId,
+      symbol: p.symbol,
+      side: p.side,
+      commissionAsset: 'USDT',
+    };
     trades.push(trade);
     journal.push(tradeEntry(trade, ts));
     b = applyTrade(b, { symbol: p.symbol, side: p.side, qty: filled, gross, fee });

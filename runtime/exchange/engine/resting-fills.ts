@@ -20,7 +20,9 @@ import { totalsOf } from '../accounts.ts';
 import { retryOnConflict } from '../outcome.ts';
 import { equityPointOf } from '../views.ts';
 import { giveBack } from '../walk-book.ts';
+import type { TradeRecord } from '../../../adapters/store/exchange/port.ts';
 import { orderWrite, tradeEntry, type EngineCore } from './core.ts';
+import { orderNumberOf } from './ids.ts';
 import type { MatchedFill } from './matching.ts';
 import { balanceEvent, orderEvent } from './views.ts';
 
@@ -82,7 +84,19 @@ async function attemptFill(core: EngineCore, m: MatchedFill, matchedAt: number, 
     time: now.getTime(),
   };
   const next = engineOrderSteps.send(current, { type: 'FILL', fill, release: release.toFixed() });
-  const trade = { ...fill, orderId: c.orderId, clientOrderId: c.clientOrderId, symbol: c.symbol, side: c.side, commissionAsset: 'USDT' as const };
+  const number = await orderNumberOf(ctx.store, entry.accountId, current);
+  // the fill's id: the next place among the account's fills (a commit that conflicts is computed again from a fresh load)
+  const tradeNumber = loaded.bundle.lastIds.trade + 1;
+  const trade: TradeRecord = {
+    ...fill,
+    number: tradeNumber,
+    orderId: c.orderId,
+    orderNumber: number,
+    clientOrderId: c.clientOrderId,
+    symbol: c.symbol,
+    side: c.side,
+    commissionAsset: 'USDT',
+  };
   const journal: JournalEntry[] = [tradeEntry(trade, now.toISOString())];
   let balances = applyTrade(loaded.bundle.balances, { symbol: c.symbol, side: c.side, qty: m.qty, gross, fee });
   if (c.lockAsset && release.gt(0)) {
@@ -103,7 +117,8 @@ async function attemptFill(core: EngineCore, m: MatchedFill, matchedAt: number, 
   }
   entry.snapshot = next;
   if (!isOpen(next)) resting.forget(entry);
-  core.announce([orderEvent(next, 'TRADE', now.getTime()), balanceEvent(c.accountId, balances, now.getTime())]);
+  const ids = { order: number, trade: tradeNumber };
+  core.announce([orderEvent(next, 'TRADE', now.getTime(), ids), balanceEvent(c.accountId, balances, now.getTime())]);
   core.onFill?.(matchedAt);
   return 'committed';
 }

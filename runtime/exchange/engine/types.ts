@@ -29,6 +29,8 @@ export interface PlaceRequest {
 
 /** How a cancel or a read names an order. */
 export type OrderRef = { orderId: string } | { clientOrderId: string };
+/** How a read names an order: also by its integer id (docs/orders.md#ids). */
+export type OrderReadRef = OrderRef | { number: number };
 
 /**
  * Refusal codes (a surface maps them: docs/orders.md#refusals):
@@ -55,6 +57,8 @@ export type EngineResult<T> = Result<T, EngineRefusalCode>;
 /** An order as the engine answers it. */
 export interface OrderView {
   orderId: string;
+  /** the order's integer id in its account (docs/orders.md#ids) */
+  number: number;
   clientOrderId: string;
   accountId: string;
   symbol: BookSymbol;
@@ -77,10 +81,19 @@ export interface OrderView {
   lastFill: OrderFill | null;
 }
 
+/** A fill as the engine answers it: with its own integer id and its order's (docs/orders.md#ids). */
+export type NumberedTrade = TradeRecord & { number: number; orderNumber: number };
+
 /** A placed order: the order after placement, with the fills it made then (Binance's FULL answer). */
 export interface PlacedOrder {
   order: OrderView;
-  fills: TradeRecord[];
+  fills: NumberedTrade[];
+}
+
+/** The integer ids an order event is about (docs/orders.md#ids): the order's, and the fill's (-1 when the event is no fill). */
+export interface EventIds {
+  order: number;
+  trade: number;
 }
 
 /** One asset's balances: `free` + `locked` is what the account holds. */

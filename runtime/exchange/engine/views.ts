@@ -8,15 +8,16 @@ import { dec, fmt, ZERO } from '../../../machines/exchange/money.ts';
 import { statusOf, type EngineOrderSnapshot } from '../../../machines/engine-order.ts';
 import { BOOK_SYMBOLS } from '../../../kernel/domain.ts';
 import type { ExchangeEvent } from '../events.ts';
-import { baseAssetOf, type BalanceView, type OrderView } from './types.ts';
+import { baseAssetOf, type BalanceView, type EventIds, type OrderView } from './types.ts';
 
 const money = (s: string): string => fmt(dec(s));
 
-/** The view of an order. */
-export function orderView(s: EngineOrderSnapshot): OrderView {
+/** The view of an order whose integer id is `number` (docs/orders.md#ids). */
+export function orderView(s: EngineOrderSnapshot, number: number): OrderView {
   const c = s.context;
   return {
     orderId: c.orderId,
+    number,
     clientOrderId: c.clientOrderId,
     accountId: c.accountId,
     symbol: c.symbol,
@@ -47,9 +48,19 @@ export function balanceViews(b: Balances): BalanceView[] {
   return out;
 }
 
-/** The `order` event of a snapshot (`execution`: what just happened to it). */
-export function orderEvent(s: EngineOrderSnapshot, execution: 'NEW' | 'TRADE' | 'CANCELED' | 'EXPIRED', time: number): ExchangeEvent {
-  const v = orderView(s);
+/** An event the engine announces, with the integer ids it is about when it is an order event (`core.ts`). */
+export interface Announced {
+  event: ExchangeEvent;
+  ids: EventIds | null;
+}
+
+/** The `order` event of a snapshot (`execution`: what just happened to it), with its integer ids (`ids.trade`: the fill's, -1 unless a TRADE). */
+export function orderEvent(s: EngineOrderSnapshot, execution: 'NEW' | 'TRADE' | 'CANCELED' | 'EXPIRED', time: number, ids: EventIds): Announced {
+  return { event: orderEventOf(s, execution, time, ids.order), ids };
+}
+
+function orderEventOf(s: EngineOrderSnapshot, execution: 'NEW' | 'TRADE' | 'CANCELED' | 'EXPIRED', time: number, number: number): ExchangeEvent {
+  const v = orderView(s, number);
   const status = v.status === 'REJECTED' ? 'EXPIRED' : v.status;
   return {
     kind: 'order',
@@ -75,4 +86,7 @@ export function orderEvent(s: EngineOrderSnapshot, execution: 'NEW' | 'TRADE' | 
 }
 
 /** The `balance` event after a change. */
-export const balanceEvent = (accountId: string, b: Balances, time: number): ExchangeEvent => ({ kind: 'balance', accountId, time, balances: balanceViews(b) });
+export const balanceEvent = (accountId: string, b: Balances, time: number): Announced => ({
+  event: { kind: 'balance', accountId, time, balances: balanceViews(b) },
+  ids: null,
+});

@@ -1,9 +1,10 @@
 /**
  * The user data stream's events as Binance sends them (docs/exchange-api.md#binance-user-data-stream),
- * made from the account events (`runtime/exchange/account-events.ts`): an engine order event is an
- * `executionReport`, a balance event an `outboundAccountPosition`, a cash movement a
- * `balanceUpdate`. Amounts with 8 fraction digits, times in ms. A native market order's fills have
- * no `executionReport` (it is not an order of the Binance surface); its balances do come.
+ * made from the account events (`runtime/exchange/account-events.ts`): an order event is an
+ * `executionReport` (an engine order's, and a native market order's, made for this stream only),
+ * a balance event an `outboundAccountPosition`, a cash movement a `balanceUpdate`. Order and trade
+ * ids are the account's integer ids (docs/orders.md#ids); amounts with 8 fraction digits, times in
+ * ms. The native stream's `fill` events have no Binance form: the same order's report says it.
  */
 import type { AccountEvent } from '../../../runtime/exchange/account-events.ts';
 import { fmt8 } from '../../../runtime/binance/book-sequence.ts';
@@ -35,14 +36,14 @@ export function executionReport(o: OrderEvent, executionId: number): Record<stri
     x: o.execution,
     X: o.status,
     r: 'NONE',
-    i: o.orderId,
+    i: o.ids?.order ?? -1,
     l: fmt8(fill?.qty ?? '0'),
     z: fmt8(o.executedQty),
     L: fmt8(fill?.price ?? '0'),
     n: fill ? fmt8(fill.commission) : '0',
     N: fill ? fill.commissionAsset : null,
     T: fill?.time ?? o.time,
-    t: fill ? fill.tradeId : -1,
+    t: fill ? (o.ids?.trade ?? -1) : -1,
     I: executionId,
     w: working,
     m: fill?.liquidity === 'MAKER',
