@@ -41,6 +41,7 @@ import { DEFAULT_READ_LIMIT } from '../../adapters/store/event-log/port.ts';
 import type { TemplatedApp } from 'uWebSockets.js';
 import { reply, sendJson } from '../http/reply.ts';
 import type { WebSocket } from 'uWebSockets.js';
+import { InOrder } from './event-stream/in-order.ts';
 import { resume, type ReplaySource } from './event-stream/replay.ts';
 import { EVENT_STREAM_PATHS, TOPIC, type EventBroadcaster, type EventPage, type EventStreamOptions, type SocketState } from './event-stream/types.ts';
 
@@ -48,11 +49,7 @@ export { EVENT_STREAM_PATHS, type EventBroadcaster, type EventPage, type EventSt
 
 /** The event stream: broadcast side plus socket handling; attach it to an app with `attach`. */
 export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
-  private lastPublished = 0;
-  /** delivered events whose predecessors have not been published yet, by seq */
-  private readonly waiting = new Map<number, Sequenced<E>>();
-  private gapTimer: NodeJS.Timeout | null = null;
-  private readonly gapFillMs: number;
+  private readonly order: InOrder<E>;
   private app: TemplatedApp | undefined;
   private snapshot: () => Sequenced<E> | undefined = () => undefined;
   private readonly sockets = new Set<WebSocket<SocketState>>();
@@ -68,20 +65,26 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
     this.maxBackpressure = options.maxBackpressure ?? 1024 * 1024;
     this.replayHighWater = options.replayHighWater ?? Math.min(256 * 1024, Math.floor(this.maxBackpressure / 4));
     this.pageSize = options.replayPageSize ?? DEFAULT_READ_LIMIT;
-    this.gapFillMs = options.gapFillMs ?? 500;
+    this.order = new InOrder<E>({
+      read: (since, limit) => log.readSince(since, limit),
+      publish: (e) => this.app?.publish(TOPIC, JSON.stringify(e)),
+      logger: options.logger,
+      gapFillMs: options.gapFillMs ?? 500,
+      pageSize: this.pageSize,
+    });
     this.replaySource = {
       log,
       logger: options.logger,
       pageSize: this.pageSize,
       replayHighWater: this.replayHighWater,
-      lastPublished: () => this.lastPublished,
+      lastPublished: () => this.order.last,
       snapshot: () => this.snapshot(),
     };
   }
 
   /** Reads the log's last seq (a restarted process resumes numbering and replay from there). */
   async start(): Promise<void> {
-    this.lastPublished = Math.max(this.lastPublished, await this.log.lastSeq());
+    this.order.last = Math.max(this.order.last, await this.log.lastSeq());
   }
 
   /** Sets where the connect-time snapshot comes from (the current price event). */
@@ -96,72 +99,33 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
 
   /** Highest seq published to live sockets by this process. */
   get lastPublishedSeq(): number {
-    return this.lastPublished;
+    return this.order.last;
   }
 
   async broadcast<T extends E>(event: T, options?: AppendOptions): Promise<Sequenced<T>> {
     const sequenced = (await this.log.append(event, options)) as Sequenced<T>;
     // in a shared log a deduplicated append may answer the seq of an event already published (by another gateway)
-    if (sequenced.seq <= this.lastPublished && !this.log.shared) {
+    if (sequenced.seq <= this.order.last && !this.log.shared) {
       // a fresh append can only get a seq already published when the log started over (its store lost its data)
-      this.options.logger.warn({ seq: sequenced.seq, lastPublished: this.lastPublished }, 'event log numbering started over; live numbering follows it');
-      this.lastPublished = sequenced.seq - 1;
-      this.waiting.clear();
+      this.options.logger.warn({ seq: sequenced.seq, lastPublished: this.order.last }, 'event log numbering started over; live numbering follows it');
+      this.order.startOver(sequenced.seq);
     }
     this.deliver([sequenced]);
     return sequenced;
   }
 
   /**
-   * Publishes events already in the log (with their seqs) to live sockets, strictly in seq order:
-   * an event whose predecessor has not been delivered yet waits for it; after `gapFillMs` the
-   * missing ones are read from the log (an append whose answer was lost), and a seq the log does
-   * not hold is skipped.
+   * Publishes events already in the log (with their seqs) to live sockets, strictly in seq order
+   * (`event-stream/in-order.ts`: a late predecessor is waited for, then read from the log).
    */
   deliver(events: ReadonlyArray<Sequenced<E>>): void {
-    for (const e of events) if (e.seq > this.lastPublished) this.waiting.set(e.seq, e);
-    this.publishWaiting();
-  }
-
-  private publishWaiting(): void {
-    for (let next = this.waiting.get(this.lastPublished + 1); next; next = this.waiting.get(this.lastPublished + 1)) {
-      this.waiting.delete(next.seq);
-      this.lastPublished = next.seq;
-      this.app?.publish(TOPIC, JSON.stringify(next));
-    }
-    if (this.waiting.size > 0)
-      this.gapTimer ??= setTimeout(() => {
-        this.fillGap().catch((err: unknown) => this.options.logger.error({ err }, 'filling a gap in the event stream failed'));
-      }, this.gapFillMs);
-    else if (this.gapTimer) {
-      clearTimeout(this.gapTimer);
-      this.gapTimer = null;
-    }
-  }
-
-  private async fillGap(): Promise<void> {
-    this.gapTimer = null;
-    if (this.waiting.size === 0) return;
-    const from = this.lastPublished;
-    try {
-      for (const e of await this.log.readSince(from, this.pageSize)) if (e.seq > this.lastPublished && !this.waiting.has(e.seq)) this.waiting.set(e.seq, e);
-    } catch (err) {
-      this.options.logger.warn({ err: err instanceof Error ? err.message : err, from }, 'event log unreadable while filling a gap; trying again');
-      this.publishWaiting();
-      return;
-    }
-    if (!this.waiting.has(this.lastPublished + 1)) {
-      const lowest = Math.min(...this.waiting.keys());
-      this.options.logger.warn({ missing: [this.lastPublished + 1, lowest - 1] }, 'events missing from the log are skipped');
-      this.lastPublished = lowest - 1;
-    }
-    this.publishWaiting();
+    this.order.deliver(events);
   }
 
   /** History after `since` (at most `limit` events, only those already published here) with the log's epoch. */
   async page(since: number, limit: number): Promise<EventPage<E>> {
     const [epoch, events] = await Promise.all([this.log.epoch(), this.log.readSince(since, limit)]);
-    return { epoch, events: events.filter((e) => e.seq <= this.lastPublished) };
+    return { epoch, events: events.filter((e) => e.seq <= this.order.last) };
   }
 
   /** Registers the WebSocket routes on `app`. */
@@ -216,8 +180,7 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
 
   /** Closes every socket (shutdown). */
   closeAll(code = 1001, reason = 'server shutting down'): void {
-    if (this.gapTimer) clearTimeout(this.gapTimer);
-    this.gapTimer = null;
+    this.order.stop();
     for (const ws of [...this.sockets]) ws.end(code, reason);
   }
 
@@ -227,7 +190,7 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
     const snapshot = this.snapshot();
     if (state.since === undefined) {
       // a snapshot not delivered here yet (a shared stream's follower is behind) comes live: sent now it would come twice
-      if (snapshot && snapshot.seq <= this.lastPublished) ws.send(JSON.stringify(snapshot));
+      if (snapshot && snapshot.seq <= this.order.last) ws.send(JSON.stringify(snapshot));
       ws.subscribe(TOPIC);
       state.live = true;
       return;

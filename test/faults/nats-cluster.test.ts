@@ -66,6 +66,25 @@ describe('gateways on a three-server NATS cluster', () => {
     await cluster?.stop();
   });
 
+  /** Waits until each client saw `last`; a failure names what each gateway logged about its stream follower and the client's own state. */
+  async function clientsCaughtUp(c: GatewayCluster, last: number): Promise<void> {
+    for (const [i, client] of clients.entries()) {
+      await eventually('the client caught up', async () => (client.lastSeq() >= last ? true : null), 30_000, 200).catch((err: unknown) => {
+        const node = c.nodes[i]!;
+        const warnings = logLines(node.process.output())
+          .filter((l) => Number(l.level) >= 40 || /NATS|follower/.test(l.msg))
+          .slice(-25)
+          .map(
+            (l) =>
+              `${new Date(l.time).toISOString()} ${l.msg} ${JSON.stringify({ ...l, time: undefined, msg: undefined, level: undefined, pid: undefined, hostname: undefined })}`,
+          );
+        throw new Error(
+          `${String(err)}: ${node.id}'s client is at seq ${client.lastSeq()} of ${last} after ${client.resumes} resume(s); its log:\n${warnings.join('\n')}`,
+        );
+      });
+    }
+  }
+
   it('keeps every event once, every socket without a gap, and settlement going while one server at a time is killed', async () => {
     nats = await startNatsCluster();
     await nats.jetStreamReady();
@@ -115,8 +134,7 @@ describe('gateways on a three-server NATS cluster', () => {
     ).toEqual([]);
 
     // each client saw every event from its start on, in order, once
-    const last = events.at(-1)!.seq;
-    for (const client of clients) await eventually('the client caught up', async () => (client.lastSeq() >= last ? true : null), 30_000, 200);
+    await clientsCaughtUp(c, events.at(-1)!.seq);
     for (const [i, client] of clients.entries()) {
       expect(gapsAndRepeats(client.events), `client of ${c.nodes[i]!.id}`).toEqual([]);
       expect(client.events.length).toBeGreaterThan(50);
@@ -168,8 +186,7 @@ describe('gateways on a three-server NATS cluster', () => {
     expect(duringOutage.length).toBeGreaterThanOrEqual(3);
     expect(events.length).toBeGreaterThan(before.length);
     expect(repeatedBetEvents(events), 'bet events in the stream more than once').toEqual([]);
-    const last = events.at(-1)!.seq;
-    for (const client of clients) await eventually('the client caught up', async () => (client.lastSeq() >= last ? true : null), 30_000, 200);
+    await clientsCaughtUp(c, events.at(-1)!.seq);
     for (const [i, client] of clients.entries()) expect(gapsAndRepeats(client.events), `client of ${c.nodes[i]!.id}`).toEqual([]);
   }, 300_000);
 });
