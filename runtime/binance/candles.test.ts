@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryCandleStore } from '../../adapters/store/candles/memory.ts';
 import { log } from '../../kernel/log.ts';
-import { CandleRecorder, fold } from './candles.ts';
+import { CandleRecorder, fold, timeZoneOffsetMs } from './candles.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const at = (minute: number, second = 0) => T0 + minute * 60_000 + second * 1000;
@@ -43,5 +43,21 @@ describe('candles from books', () => {
       [at(0), '1', '3', '3'],
       [at(15), '2', '2', '2'],
     ]);
+  });
+
+  it('cuts intervals in the timeZone asked: a 1h candle at +05:45 opens at 45 past the UTC hour, plus 15 minutes', () => {
+    const c = (m: number, close: string) => ({ openTime: at(m), open: close, high: close, low: close, close, books: 1 });
+    const offset = timeZoneOffsetMs('05:45') as number;
+    expect(fold([c(0, '1'), c(14, '2'), c(15, '3'), c(74, '4')], 60 * 60_000, offset).map((k) => [k.openTime, k.open, k.close, k.closeTime])).toEqual([
+      [at(-45), '1', '2', at(15) - 1],
+      [at(15), '3', '4', at(75) - 1],
+    ]);
+  });
+
+  it('reads timeZone as Binance does: hours or hours:minutes from -12:00 to +14:00', () => {
+    expect(['0', '8', '-1', '+14', '05:45', '-1:00', '-12:00', '14:00'].map(timeZoneOffsetMs)).toEqual(
+      [0, 480, -60, 840, 345, -60, -720, 840].map((m) => m * 60_000),
+    );
+    expect(['15', '-13', '14:01', '5:60', 'UTC', '', '1.5', '+-1'].map(timeZoneOffsetMs)).toEqual(Array(8).fill(undefined));
   });
 });

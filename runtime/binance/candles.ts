@@ -40,6 +40,8 @@ export interface KlineQuery {
   startTime?: number;
   endTime?: number;
   limit: number;
+  /** `timeZone`'s offset from UTC in ms: intervals are cut in that zone (startTime and endTime stay UTC) [0] */
+  offsetMs?: number;
 }
 
 /** A folded candle of any interval. */
@@ -99,7 +101,8 @@ export class CandleRecorder {
     const size = KLINE_INTERVALS[q.interval];
     const perKline = size / MINUTE;
     const to = q.endTime ?? now;
-    const from = q.startTime === undefined ? 0 : Math.floor(q.startTime / size) * size;
+    const offset = q.offsetMs ?? 0;
+    const from = q.startTime === undefined ? 0 : startOf(q.startTime, size, offset);
     const want = (q.limit + 1) * perKline;
     const minutes = await this.store.range(q.symbol, from, to, want, q.startTime === undefined);
     // without startTime the oldest fetched minute may sit mid-interval: its kline is dropped below
@@ -110,20 +113,39 @@ export class CandleRecorder {
       if (i >= 0) minutes[i] = { ...current };
       else if (!minutes.some((c) => c.openTime > current.openTime)) minutes.push({ ...current });
     }
-    const folded = fold(minutes, size).slice(cut ? 1 : 0);
+    const folded = fold(minutes, size, offset).slice(cut ? 1 : 0);
     return q.startTime === undefined ? folded.slice(-q.limit) : folded.slice(0, q.limit);
   }
 }
 
-/** Folds one-minute candles (oldest first) into candles of `size` ms. */
-export function fold(minutes: Candle[], size: number): Kline[] {
+/** The open time of the interval of `size` ms that holds `t`, intervals cut `offset` ms from UTC. */
+const startOf = (t: number, size: number, offset: number): number => Math.floor((t + offset) / size) * size - offset;
+
+/** Folds one-minute candles (oldest first) into candles of `size` ms, cut in the zone `offset` ms from UTC [0]. */
+export function fold(minutes: Candle[], size: number, offset = 0): Kline[] {
   const out: Kline[] = [];
   for (const c of minutes) {
-    const openTime = Math.floor(c.openTime / size) * size;
+    const openTime = startOf(c.openTime, size, offset);
     const last = out[out.length - 1];
     if (last && last.openTime === openTime) {
       Object.assign(last, { high: max(last.high, c.high), low: min(last.low, c.low), close: c.close, books: last.books + c.books });
     } else out.push({ ...c, openTime, closeTime: openTime + size - 1 });
   }
   return out;
+}
+
+const TIME_ZONE = /^([+-]?)(\d{1,2})(?::(\d{2}))?$/;
+
+/**
+ * The offset in ms of a klines `timeZone` as Binance takes it: hours (`8`, `-1`) or hours and
+ * minutes (`05:45`, `-1:00`), from -12:00 to +14:00; undefined for anything else.
+ */
+export function timeZoneOffsetMs(text: string): number | undefined {
+  const m = TIME_ZONE.exec(text);
+  if (!m) return undefined;
+  const [hours, minutes] = [Number(m[2]), Number(m[3] ?? '0')];
+  if (minutes > 59) return undefined;
+  const total = (m[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
+  if (total < -12 * 60 || total > 14 * 60) return undefined;
+  return total * MINUTE;
 }

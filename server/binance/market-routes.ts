@@ -9,8 +9,9 @@ import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 import { dec, fmt } from '../../machines/exchange/money.ts';
 import { fmt8, type SequencedBook } from '../../runtime/binance/book-sequence.ts';
-import { isKlineInterval, KLINE_INTERVALS, type Kline } from '../../runtime/binance/candles.ts';
+import { isKlineInterval, KLINE_INTERVALS, timeZoneOffsetMs, type Kline } from '../../runtime/binance/candles.ts';
 import type { BinanceContext } from '../../runtime/binance/context.ts';
+import { ORDER_LIMITS } from '../../runtime/binance/order-counts.ts';
 import { exchangeInfoSymbol, SYMBOL_RULES } from '../../runtime/binance/symbols.ts';
 import type { Router } from '../http/router.ts';
 import { binance } from './errors.ts';
@@ -18,8 +19,11 @@ import type { BinanceParams } from './params.ts';
 import { binanceRoute } from './route.ts';
 
 const V3 = '/api/v3';
-/** The request weight limit per minute, as exchangeInfo announces it. */
-const rateLimits = (limit: number) => [{ rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit }];
+/** The request weight limit per minute and the order limits, as exchangeInfo announces them. */
+const rateLimits = (limit: number) => [
+  { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit },
+  ...ORDER_LIMITS.map((l) => ({ rateLimitType: 'ORDERS', interval: l.interval, intervalNum: l.intervalNum, limit: l.limit })),
+];
 
 /** Weight of depth by limit (Binance's table). */
 export const depthWeight = (limit: number): number => (limit <= 100 ? 5 : limit <= 500 ? 25 : limit <= 1000 ? 50 : 250);
@@ -47,7 +51,13 @@ export function mountBinanceMarketRoutes(router: Router, ctx: BinanceContext): v
   /** One symbol (an object) or several (an array), as Binance shapes ticker answers. */
   const perSymbol = async <T>(p: BinanceParams, view: (b: SequencedBook) => T | Promise<T>): Promise<T | T[]> => {
     const asked = p.symbols();
-    if (asked !== null && p.raw('symbol') !== undefined) return view(freshOrRefuse(asked[0] as BookSymbol));
+    // every symbol here is TRADING: another status matches none (one symbol asked: -1220)
+    const status = p.symbolStatus() ?? 'TRADING';
+    if (asked !== null && p.raw('symbol') !== undefined) {
+      if (status !== 'TRADING') throw binance.statusMismatch();
+      return view(freshOrRefuse(asked[0] as BookSymbol));
+    }
+    if (status !== 'TRADING') return [];
     const out: T[] = [];
     for (const s of asked ?? BOOK_SYMBOLS) {
       const numbered = fresh(s);
@@ -60,8 +70,7 @@ export function mountBinanceMarketRoutes(router: Router, ctx: BinanceContext): v
   route('/time', { weight: 1, params: [] }, (_p, _s, now) => ({ serverTime: now }));
 
   route('/exchangeInfo', { weight: 20, params: ['symbol', 'symbols', 'permissions', 'showPermissionSets', 'symbolStatus'] }, (p, _s, now) => {
-    const status = p.raw('symbolStatus');
-    if (status !== undefined && !['TRADING', 'HALT', 'BREAK'].includes(status)) throw binance.invalidParam('symbolStatus');
+    const status = p.symbolStatus();
     const symbols = (p.symbols() ?? BOOK_SYMBOLS).filter(() => status === undefined || status === 'TRADING');
     return {
       timezone: 'UTC',
@@ -76,6 +85,7 @@ export function mountBinanceMarketRoutes(router: Router, ctx: BinanceContext): v
     const symbol = p.symbol();
     const limit = p.integer('limit') ?? 100;
     if (limit < 1) throw binance.invalidParam('limit');
+    if ((p.symbolStatus() ?? 'TRADING') !== 'TRADING') throw binance.statusMismatch();
     const { wire, id } = freshOrRefuse(symbol);
     return { lastUpdateId: id, bids: wire.bids.slice(0, limit), asks: wire.asks.slice(0, limit) };
   });
@@ -95,7 +105,7 @@ export function mountBinanceMarketRoutes(router: Router, ctx: BinanceContext): v
     },
     (p, _s, now) => {
       const type = p.raw('type') ?? 'FULL';
-      if (type !== 'FULL' && type !== 'MINI') throw binance.invalidParam('type');
+      if (type !== 'FULL' && type !== 'MINI') throw binance.badTickerType();
       return perSymbol(p, async ({ book }) => {
         const day = await ctx.candles.klines({ symbol: book.symbol, interval: '1m', startTime: now - 86_400_000, endTime: now, limit: 1440 }, now);
         return ticker24h(book, day, now, type);
@@ -113,9 +123,10 @@ export function mountBinanceMarketRoutes(router: Router, ctx: BinanceContext): v
     const endTime = p.integer('endTime');
     if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw binance.invalidParam('startTime');
     const timeZone = p.raw('timeZone');
-    if (timeZone !== undefined && !['0', '+0', '-0', '00:00', '+00:00', '-00:00'].includes(timeZone)) throw binance.invalidParam('timeZone');
+    const offsetMs = timeZone === undefined ? 0 : timeZoneOffsetMs(timeZone);
+    if (offsetMs === undefined) throw binance.invalidParam('timeZone');
     const klines = await ctx.candles.klines(
-      { symbol, interval, limit, ...(startTime === undefined ? {} : { startTime }), ...(endTime === undefined ? {} : { endTime }) },
+      { symbol, interval, limit, offsetMs, ...(startTime === undefined ? {} : { startTime }), ...(endTime === undefined ? {} : { endTime }) },
       now,
     );
     return klines.map(klineRow);

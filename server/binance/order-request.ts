@@ -40,6 +40,8 @@ export interface NewOrder {
 
 const DECIMAL_TEXT = /^([0-9]{1,20})(\.[0-9]{1,20})?$/;
 const DECIMAL_LEGAL = '^([0-9]{1,20})(\\.[0-9]{1,20})?$';
+/** exchangeInfo's `baseAssetPrecision` and `quotePrecision` of every symbol. */
+const ASSET_PRECISION = 8;
 const CLIENT_ID_TEXT = /^[a-zA-Z0-9-_]{1,36}$/;
 const CLIENT_ID_LEGAL = '^[a-zA-Z0-9-_]{1,36}$';
 const STOP_TYPES: Record<string, string> = {
@@ -56,6 +58,8 @@ function decimalParam(p: BinanceParams, name: string): Decimal | undefined {
   if (text === undefined) return undefined;
   if (text === '') throw binance.mandatory(name);
   if (!DECIMAL_TEXT.test(text)) throw binance.illegalChars(name, DECIMAL_LEGAL);
+  // more fraction digits than the assets' precision (8) is -1111, before any filter looks
+  if ((text.split('.')[1] ?? '').replace(/0+$/, '').length > ASSET_PRECISION) throw binance.badPrecision(name);
   return dec(text);
 }
 

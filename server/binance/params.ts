@@ -14,6 +14,11 @@ const INTEGER_LEGAL = '^[0-9]{1,20}$';
 const SYMBOLS_TEXT = /^\[("[A-Z0-9\-_.]{1,20}"(,"[A-Z0-9\-_.]{1,20}")*)?\]$/;
 const SYMBOLS_LEGAL = '^\\[("[A-Z0-9-_.]{1,20}"(,"[A-Z0-9-_.]{1,20}"){0,}){0,1}\\]$';
 
+/** The symbol statuses a read may filter on. */
+const SYMBOL_STATUSES = ['TRADING', 'HALT', 'BREAK'] as const;
+/** A status `symbolStatus` may ask for. */
+export type SymbolStatus = (typeof SYMBOL_STATUSES)[number];
+
 function parseOne(raw: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(raw)) {
@@ -95,6 +100,17 @@ export class BinanceParams {
     const list = JSON.parse(compact) as string[];
     if (new Set(list).size !== list.length) throw binance.duplicateSymbols();
     return list.map((s) => checkSymbol('symbols', s));
+  }
+
+  /**
+   * The `symbolStatus` asked (`TRADING`, `HALT` or `BREAK`), or undefined when not sent; -1122 for
+   * another value. Every symbol here is `TRADING` (docs/exchange-api.md#binance-market-data).
+   */
+  symbolStatus(): SymbolStatus | undefined {
+    const value = this.values.get('symbolStatus');
+    if (value === undefined) return undefined;
+    if (!(SYMBOL_STATUSES as readonly string[]).includes(value)) throw binance.badSymbolStatus();
+    return value as SymbolStatus;
   }
 
   /** -1104 when a name outside `allowed` was sent. */

@@ -164,7 +164,11 @@ export function describeBinanceApi(ledger: LedgerOptions = {}): ExchangeUnderTes
         ['SOLUSDT', 'TRADING', 'SOL', 'USDT'],
       ]);
       expect(info.body.symbols[0].filters.map((f: any) => f.filterType)).toEqual(['PRICE_FILTER', 'LOT_SIZE', 'MARKET_LOT_SIZE', 'NOTIONAL']);
-      expect(info.body.rateLimits).toEqual([{ rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: 6000 }]);
+      expect(info.body.rateLimits).toEqual([
+        { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: 6000 },
+        { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: 100 },
+        { rateLimitType: 'ORDERS', interval: 'DAY', intervalNum: 1, limit: 200000 },
+      ]);
       expect((await get('/api/v3/exchangeInfo', 'symbol=SOLUSDT')).body.symbols.map((s: any) => s.symbol)).toEqual(['SOLUSDT']);
       expect((await get('/api/v3/exchangeInfo', `symbols=${encodeURIComponent('["ETHUSDT","BTCUSDT"]')}`)).body.symbols.map((s: any) => s.symbol)).toEqual([
         'ETHUSDT',
@@ -235,7 +239,7 @@ export function describeBinanceApi(ledger: LedgerOptions = {}): ExchangeUnderTes
       expectCode(await get('/api/v3/ticker/price', 'symbol=BTCUSDT&symbols=%5B%22BTCUSDT%22%5D'), 400, -1128);
       expectCode(await get('/api/v3/ticker/price', 'symbols=%5B%22BTCUSDT%22,%22BTCUSDT%22%5D'), 400, -1151);
       expectCode(await get('/api/v3/ticker/price', 'symbols=BTCUSDT'), 400, -1100);
-      expectCode(await get('/api/v3/ticker/24hr', 'symbol=BTCUSDT&type=HUGE'), 400, -1130);
+      expectCode(await get('/api/v3/ticker/24hr', 'symbol=BTCUSDT&type=HUGE'), 400, -1139);
       expectCode(await get('/api/v3/ticker/bookTicker', 'symbol=%FF'), 400, -1100);
     });
   });
