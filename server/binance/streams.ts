@@ -1,8 +1,10 @@
 /**
  * Binance's market streams on the exchange port (docs/exchange-api.md#binance-market-streams):
  * `/ws/<stream>[/<stream>...]` sends each event as it is, `/stream?streams=a/b` wraps it as
- * `{stream, data}`; on either, `SUBSCRIBE`, `UNSUBSCRIBE` and `LIST_SUBSCRIPTIONS` are answered
- * `{result, id}` (more than 5 control messages a second close the connection). Events fan out through uWS topics (one per wrapping and stream name) and are
+ * `{stream, data}`; on either, `SUBSCRIBE`, `UNSUBSCRIBE`, `LIST_SUBSCRIPTIONS` and
+ * `SET_PROPERTY` / `GET_PROPERTY` (`combined`) are answered `{result, id}` (more than 5 control
+ * messages a second close the connection). Events fan out through uWS topics (one per wrapping and
+ * stream name) and are
  * built only for topics with subscribers; a client that falls 1 MiB behind is disconnected
  * rather than buffered without end. Diff updates come from `DepthBatches`, whose `U`/`u` line up
  * with REST depth's `lastUpdateId`.
@@ -136,14 +138,16 @@ function control(ws: WebSocket<Conn>, text: string): Record<string, unknown> {
   }
   if (typeof request !== 'object' || request === null || Array.isArray(request)) return invalid('expected an object', null);
   const { method, params, id } = request as { method?: unknown; params?: unknown; id?: unknown };
+  // ids Binance takes: a 64-bit integer, a string of at most 36 characters, or null
   const rid = typeof id === 'number' || typeof id === 'string' ? id : null;
-  if (id !== undefined && id !== null && !((typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) || typeof id === 'string')) {
+  if (id !== undefined && id !== null && !((typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id.length <= 36))) {
     return invalid('request ID must be an unsigned integer', null);
   }
   if (typeof method !== 'string') return invalid('missing field `method`', rid);
   const { mode } = ws.getUserData();
   const mine = () => ws.getTopics().map((t) => t.slice(mode.length + 1));
   if (method === 'LIST_SUBSCRIPTIONS') return { result: mine(), id: rid };
+  if (method === 'SET_PROPERTY' || method === 'GET_PROPERTY') return property(ws, method, params, rid);
   if (method !== 'SUBSCRIBE' && method !== 'UNSUBSCRIBE') {
     return invalid(
       `unknown variant \`${method}\`, expected one of \`SUBSCRIBE\`, \`UNSUBSCRIBE\`, \`LIST_SUBSCRIPTIONS\`, \`SET_PROPERTY\`, \`GET_PROPERTY\``,
@@ -159,6 +163,25 @@ function control(ws: WebSocket<Conn>, text: string): Record<string, unknown> {
     for (const n of names) ws.subscribe(topic(mode, n));
   } else for (const n of names) ws.unsubscribe(topic(mode, n));
   return { result: null, id: rid };
+}
+
+/** SET_PROPERTY / GET_PROPERTY of `combined`, the one property (docs/exchange-api.md#binance-market-streams). */
+function property(ws: WebSocket<Conn>, method: 'SET_PROPERTY' | 'GET_PROPERTY', params: unknown, id: unknown): Record<string, unknown> {
+  const [name, value] = Array.isArray(params) ? (params as unknown[]) : [];
+  if (typeof name !== 'string') return invalid('property name must be a string', id);
+  if (name !== 'combined') return { error: { code: 0, msg: 'Unknown property' }, id };
+  const conn = ws.getUserData();
+  if (method === 'GET_PROPERTY') return { result: conn.mode === 'combined', id };
+  if (typeof value !== 'boolean') return { error: { code: 1, msg: 'Invalid value type: expected Boolean' }, id };
+  const mode: Mode = value ? 'combined' : 'raw';
+  if (mode !== conn.mode) {
+    // the connection's streams move to the other wrapping's topics
+    const names = ws.getTopics().map((t) => t.slice(conn.mode.length + 1));
+    for (const n of names) ws.unsubscribe(topic(conn.mode, n));
+    conn.mode = mode;
+    for (const n of names) ws.subscribe(topic(mode, n));
+  }
+  return { result: null, id };
 }
 
 const invalid = (why: string, id: unknown) => ({ error: { code: 2, msg: `Invalid request: ${why}` }, id });
