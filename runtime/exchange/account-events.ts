@@ -34,7 +34,7 @@ export const AccountOrderEventSchema = v.strictObject({ type: v.literal('order')
  */
 export const AccountOrderEventBodySchema = v.strictObject({
   ...AccountOrderEventSchema.entries,
-  ids: v.optional(v.strictObject({ order: v.number(), trade: v.number() })),
+  ids: v.optional(v.strictObject({ order: v.number(), trade: v.number(), cancel: v.optional(v.string()) })),
 });
 /** Free and locked balances after a change. */
 export const AccountBalanceEventSchema = v.strictObject({ type: v.literal('balance'), ...balanceFields });

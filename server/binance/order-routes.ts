@@ -140,7 +140,7 @@ export function mountBinanceOrderRoutes(router: Router, ctx: BinanceContext): vo
     const symbol = p.symbol();
     const cancelId = clientIdParam(p, 'newClientOrderId', binance.emptyClientOrderId) ?? generatedClientId();
     const order = await named(p, accountId, symbol, false);
-    return canceledAnswer(valueOf(await engine.cancel(accountId, symbol, { orderId: order.orderId })), cancelId, now);
+    return canceledAnswer(valueOf(await engine.cancel(accountId, symbol, { orderId: order.orderId }, cancelId)), cancelId, now);
   });
 
   route('GET', '/openOrders', { weight: (p) => (p.raw('symbol') === undefined ? 80 : 6), params: ['symbol'] }, async (p, accountId) => {
@@ -153,9 +153,10 @@ export function mountBinanceOrderRoutes(router: Router, ctx: BinanceContext): vo
     const open = valueOf(await engine.openOrders(accountId, symbol));
     const canceled = [];
     for (const o of open) {
-      const r = await engine.cancel(accountId, symbol, { orderId: o.orderId });
+      const cancelId = generatedClientId();
+      const r = await engine.cancel(accountId, symbol, { orderId: o.orderId }, cancelId);
       // an order that filled meanwhile is no longer open: it is simply not among the canceled
-      if (r.ok) canceled.push(canceledAnswer(r.value, generatedClientId(), now));
+      if (r.ok) canceled.push(canceledAnswer(r.value, cancelId, now));
       else if (r.code !== 'ORDER_NOT_OPEN') throw refusalOf(r.code, r.message);
     }
     if (canceled.length === 0) throw binance.cancelRejected();

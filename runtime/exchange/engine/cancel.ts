@@ -20,8 +20,8 @@ import { balanceEvent, orderEvent, orderView } from './views.ts';
 export const refText = (ref: OrderRef | { number: number }): string =>
   'orderId' in ref ? `order ${ref.orderId}` : 'clientOrderId' in ref ? `client order id ${JSON.stringify(ref.clientOrderId)}` : `order number ${ref.number}`;
 
-/** Cancels the order `ref` of `accountId` on `symbol`; the answer is the canceled order. */
-export async function cancelOrder(core: EngineCore, accountId: string, symbol: BookSymbol, ref: OrderRef): Promise<EngineResult<OrderView>> {
+/** Cancels the order `ref` of `accountId` on `symbol`; the answer is the canceled order. `cancelId` (the cancel's own client id) goes in its event. */
+export async function cancelOrder(core: EngineCore, accountId: string, symbol: BookSymbol, ref: OrderRef, cancelId?: string): Promise<EngineResult<OrderView>> {
   const { ctx, resting } = core;
   const held = resting.find(accountId, ref);
   const mine = held && held.symbol === symbol ? held : undefined;
@@ -50,7 +50,8 @@ export async function cancelOrder(core: EngineCore, accountId: string, symbol: B
       const entry = resting.find(accountId, { orderId: c.orderId });
       if (entry) resting.forget(entry);
       const number = await orderNumberOf(ctx.store, accountId, order);
-      core.announce([orderEvent(next, 'CANCELED', now.getTime(), { order: number, trade: -1 }), balanceEvent(accountId, balances, now.getTime())]);
+      const ids = { order: number, trade: -1, ...(cancelId === undefined ? {} : { cancel: cancelId }) };
+      core.announce([orderEvent(next, 'CANCELED', now.getTime(), ids), balanceEvent(accountId, balances, now.getTime())]);
       return ok(orderView(next, number));
     }),
   ).catch((err: unknown) => {

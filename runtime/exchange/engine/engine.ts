@@ -32,8 +32,8 @@ import type { BalanceView, EngineResult, EventIds, NumberedTrade, OrderReadRef, 
 export interface OrderEngine {
   /** Places an order (docs/orders.md#placing). */
   place(req: PlaceRequest): Promise<EngineResult<PlacedOrder>>;
-  /** Cancels an open order of the account on `symbol` (docs/orders.md#cancel). */
-  cancel(accountId: string, symbol: BookSymbol, ref: OrderRef): Promise<EngineResult<OrderView>>;
+  /** Cancels an open order of the account on `symbol` (docs/orders.md#cancel); `cancelId`: the cancel's own client id, for its event. */
+  cancel(accountId: string, symbol: BookSymbol, ref: OrderRef, cancelId?: string): Promise<EngineResult<OrderView>>;
   /** One order of the account on `symbol`. */
   order(accountId: string, symbol: BookSymbol, ref: OrderReadRef): Promise<EngineResult<OrderView>>;
   /** Open orders, on one symbol or all. */
@@ -90,7 +90,7 @@ export function createOrderEngine(ctx: ExchangeContext, options: OrderEngineOpti
   };
   return {
     place: (req) => placeOrder(core, req),
-    cancel: (accountId, symbol, ref) => cancelOrder(core, accountId, symbol, ref),
+    cancel: (accountId, symbol, ref, cancelId) => cancelOrder(core, accountId, symbol, ref, cancelId),
     order: (accountId, symbol, ref) => readOrder(ctx, accountId, symbol, ref),
     openOrders: (accountId, symbol) => readOpenOrders(ctx, accountId, symbol),
     allOrders: (accountId, symbol) => readAllOrders(ctx, accountId, symbol),

@@ -90,10 +90,14 @@ export interface PlacedOrder {
   fills: NumberedTrade[];
 }
 
-/** The integer ids an order event is about (docs/orders.md#ids): the order's, and the fill's (-1 when the event is no fill). */
+/**
+ * The ids an order event is about (docs/orders.md#ids): the order's, the fill's (-1 when the event
+ * is no fill), and on a cancel the cancel request's own client id when it had one.
+ */
 export interface EventIds {
   order: number;
   trade: number;
+  cancel?: string;
 }
 
 /** One asset's balances: `free` + `locked` is what the account holds. */

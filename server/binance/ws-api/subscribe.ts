@@ -13,7 +13,7 @@ import { binance } from '../errors.ts';
 const KEY_TEXT = /^[A-Za-z0-9]{1,128}$/;
 const RECV_WINDOW_TEXT = /^\d{1,20}(\.\d{1,3})?$/;
 const MICROSECONDS_FROM = 100_000_000_000_000;
-const ALLOWED = new Set(['apiKey', 'timestamp', 'recvWindow', 'signature']);
+const ALLOWED = new Set(['apiKey', 'timestamp', 'recvWindow', 'signature', 'returnRateLimits']);
 
 /** A parameter as a request may send it: a JSON string, number or boolean. */
 type Scalar = string | number | boolean;

@@ -43,6 +43,13 @@ describe('userDataEvents', () => {
     expect(report).toMatchObject({ p: '100.12345679', q: '0.50000000', n: '0', N: null, t: -1 });
   });
 
+  it("reports a cancel that named its own client id with it in c, the canceled order's in C", () => {
+    const [report] = userDataEvents(order({ execution: 'CANCELED', status: 'CANCELED', ids: { order: 3, trade: -1, cancel: 'the-cancel' } }), 8);
+    expect(report).toMatchObject({ x: 'CANCELED', c: 'the-cancel', C: 'mine' });
+    // any other report keeps the order's own id in c
+    expect(userDataEvents(order({ ids: { order: 3, trade: -1, cancel: 'ignored' } }), 9)[0]).toMatchObject({ x: 'NEW', c: 'mine', C: '' });
+  });
+
   it('gives the expiry reason of an IOC rest and of a MARKET order the book could not fill', () => {
     expect(userDataEvents(order({ execution: 'EXPIRED', status: 'EXPIRED' }), 7)[0]).toMatchObject({ x: 'EXPIRED', eR: 'UNFILLED_IOC_QUANTITY_EXPIRED' });
     const market = userDataEvents(order({ execution: 'EXPIRED', status: 'EXPIRED', orderType: 'MARKET', timeInForce: null, price: null }), 7)[0];

@@ -22,7 +22,8 @@ export function executionReport(o: OrderEvent, executionId: number): Record<stri
     e: 'executionReport',
     E: o.time,
     s: o.symbol,
-    c: o.clientOrderId,
+    // a cancel's report: c is the cancel's own client id (when it had one), C the canceled order's
+    c: o.execution === 'CANCELED' ? (o.ids?.cancel ?? o.clientOrderId) : o.clientOrderId,
     S: o.side,
     o: o.orderType,
     f: o.timeInForce ?? 'GTC',
@@ -31,7 +32,6 @@ export function executionReport(o: OrderEvent, executionId: number): Record<stri
     P: '0.00000000',
     F: '0.00000000',
     g: -1,
-    // the canceled order's client id; the cancel itself has no id of its own here
     C: o.execution === 'CANCELED' ? o.clientOrderId : '',
     x: o.execution,
     X: o.status,

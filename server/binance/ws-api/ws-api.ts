@@ -36,6 +36,8 @@ interface Subscription {
 }
 interface Session {
   address: string;
+  /** whether answers carry `rateLimits` unless a request says otherwise (`?returnRateLimits=false`) */
+  returnRateLimits: boolean;
   open: boolean;
   nextId: number;
   subscriptions: Map<number, Subscription>;
@@ -48,6 +50,16 @@ export interface WsApi {
   terminate(apiKeys: readonly string[]): void;
   /** Stops the events and closes every connection (1001). */
   close(): void;
+}
+
+/** A refusal whose error carries `data` (a 429's `serverTime` and `retryAfter`). */
+class WsRefusal extends Error {
+  constructor(
+    readonly error: BinanceError,
+    readonly data: Record<string, number>,
+  ) {
+    super(error.msg);
+  }
 }
 
 const topicOf = (accountId: string, subscriptionId: number) => `uds|${accountId}|${subscriptionId}`;
@@ -122,7 +134,13 @@ export function mountWsApi(app: TemplatedApp, ctx: BinanceContext, stream: Accou
   app.ws<Session>(WS_API_PATH, {
     ...streamSocketLimits(64 * 1024),
     upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
-      const session: Session = { address: Buffer.from(res.getRemoteAddressAsText()).toString(), open: true, nextId: 0, subscriptions: new Map() };
+      const session: Session = {
+        address: Buffer.from(res.getRemoteAddressAsText()).toString(),
+        returnRateLimits: req.getQuery('returnRateLimits') !== 'false',
+        open: true,
+        nextId: 0,
+        subscriptions: new Map(),
+      };
       res.upgrade(session, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
     },
     open: (ws) => void sockets.add(ws),
@@ -157,8 +175,20 @@ export function mountWsApi(app: TemplatedApp, ctx: BinanceContext, stream: Accou
     if (request && typeof request.method === 'string') method = request.method;
     const use = ctx.weights.spend(session.address, WEIGHTS[method] ?? 1);
     const rateLimits = [{ rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: ctx.weights.limit, count: use.used }];
+    const asked =
+      request && typeof request.params === 'object' && request.params !== null
+        ? (request.params as { returnRateLimits?: unknown }).returnRateLimits
+        : undefined;
+    const withLimits = typeof asked === 'boolean' ? asked : session.returnRateLimits;
     try {
-      if (use.over) throw binance.tooMuchWeight(ctx.weights.limit, use.retryAfterSeconds);
+      if (use.over) {
+        // a rate-limited answer says when to retry: the end of the minute, in ms
+        const serverTime = ctx.exchange.now().getTime();
+        throw new WsRefusal(binance.tooMuchWeight(ctx.weights.limit, use.retryAfterSeconds), {
+          serverTime,
+          retryAfter: serverTime + use.retryAfterSeconds * 1000,
+        });
+      }
       if (!request) throw binance.mandatory('id');
       if (method === '') throw binance.mandatory('method');
       if (request.params !== undefined && (typeof request.params !== 'object' || request.params === null || Array.isArray(request.params))) {
@@ -166,11 +196,12 @@ export function mountWsApi(app: TemplatedApp, ctx: BinanceContext, stream: Accou
       }
       const run = (methods as Record<string, (ws: Ws, params: unknown) => unknown>)[method];
       if (!run) throw new BinanceError(400, -1020, 'This operation is not supported.');
-      body = { id, status: 200, result: await run(ws, request.params ?? {}), rateLimits };
+      body = { id, status: 200, result: await run(ws, request.params ?? {}) };
     } catch (err) {
-      const known = err instanceof BinanceError ? err : unexpected(err);
-      body = { id, status: known.status === 401 ? 401 : known.status, error: known.body(), rateLimits };
+      const known = err instanceof WsRefusal ? err.error : err instanceof BinanceError ? err : unexpected(err);
+      body = { id, status: known.status, error: { ...known.body(), ...(err instanceof WsRefusal ? { data: err.data } : {}) } };
     }
+    if (withLimits) body.rateLimits = rateLimits;
     if (session.open) ws.cork(() => ws.send(JSON.stringify(body), false));
   }
 
