@@ -62,6 +62,21 @@ describe('trade tape', () => {
     await here.stop();
   });
 
+  it('starts while the store does not answer, and tells the trades made once it does', async () => {
+    const store = createMemoryTapeStore(1000, () => 0);
+    let down = true;
+    const flaky = { ...store, latest: (s: 'BTCUSDT', n: number) => (down ? Promise.reject(new Error('down')) : store.latest(s, n)) };
+    const tape = new TradeTape(flaky, log, 20);
+    const told: number[] = [];
+    tape.onTrade((t) => told.push(t.id));
+    await tape.start();
+    down = false;
+    await new Promise((r) => setTimeout(r, 60));
+    await tape.record([fill({})]);
+    await vi.waitFor(() => expect(told).toEqual([1]), { timeout: 2_000, interval: 10 });
+    await tape.stop();
+  });
+
   it('logs a store failure and does not throw: the ledger has the fills', async () => {
     const store = createMemoryTapeStore();
     const failing = { ...store, append: () => Promise.reject(new Error('down')) };

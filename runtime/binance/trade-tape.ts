@@ -64,12 +64,17 @@ export class TradeTape {
     return () => this.listeners.delete(listener);
   }
 
-  /** Starts telling trades made from now on. */
+  /** Starts telling trades made from now on (from when the store first answers, while it does not yet). */
   async start(): Promise<void> {
     if (this.loop) return;
-    for (const symbol of BOOK_SYMBOLS) this.told.set(symbol, (await this.store.latest(symbol, 1))[0]?.id ?? 0);
+    await this.findEnds().catch((err: unknown) => this.log.warn({ err: err instanceof Error ? err.message : err }, 'trade tape not readable yet'));
     this.running = true;
     this.loop = this.run();
+  }
+
+  /** Where each symbol's tape ends now, for the symbols not known yet. */
+  private async findEnds(): Promise<void> {
+    for (const symbol of BOOK_SYMBOLS) if (!this.told.has(symbol)) this.told.set(symbol, (await this.store.latest(symbol, 1))[0]?.id ?? 0);
   }
 
   /** Stops the tail (the store stays open). */
@@ -90,6 +95,7 @@ export class TradeTape {
     while (this.running) {
       this.kicked = false;
       try {
+        await this.findEnds();
         for (const symbol of BOOK_SYMBOLS) await this.tail(symbol);
         if (this.failing) this.log.info('trade tape readable again');
         this.failing = false;
@@ -103,7 +109,8 @@ export class TradeTape {
 
   private async tail(symbol: BookSymbol): Promise<void> {
     for (;;) {
-      const after = this.told.get(symbol) ?? 0;
+      const after = this.told.get(symbol);
+      if (after === undefined) return;
       const page = await this.store.from(symbol, after + 1, PAGE);
       for (const t of page) {
         this.told.set(symbol, t.id);
