@@ -28,6 +28,9 @@ import type { CandleStore } from '../adapters/store/candles/port.ts';
 import { createMemoryCandleStore } from '../adapters/store/candles/memory.ts';
 import { BookSequence } from '../runtime/binance/book-sequence.ts';
 import { CandleRecorder } from '../runtime/binance/candles.ts';
+import type { TapeStore } from '../adapters/store/tape/port.ts';
+import { createMemoryTapeStore } from '../adapters/store/tape/memory.ts';
+import { TradeTape } from '../runtime/binance/trade-tape.ts';
 import type { BinanceContext } from '../runtime/binance/context.ts';
 import { RequestWeights } from '../runtime/binance/request-weight.ts';
 import { OrderCounts } from '../runtime/binance/order-counts.ts';
@@ -70,6 +73,8 @@ export interface ExchangeOptions {
   publish?: (e: ExchangeEvent) => void;
   /** the per-account event logs of the account streams (docs/exchange-api.md#account-stream; default: in memory) */
   accountEvents?: AccountEventLogs<AccountEventBody>;
+  /** the venue's public trade tape (docs/exchange-api.md#binance-trades; default: in memory); closed with the exchange */
+  tape?: TapeStore;
 }
 
 /** A started exchange: its actual ports and a stop. */
@@ -111,11 +116,14 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     },
   };
   const timed = options.store.kind === 'redis' ? metrics.timedRedisStore(options.store) : options.store;
+  const tape = new TradeTape(options.tape ?? createMemoryTapeStore(), log);
   // an account's API keys and event log go with it (docs/exchange-api.md#api-keys); changes outside the engine reach the account streams
   const store: ExchangeStore = {
     ...timed,
     async commit(id, expectedVersion, change) {
       const out = await timed.commit(id, expectedVersion, change);
+      // every fill goes on the public tape before the order is answered (docs/exchange-api.md#binance-trades)
+      if (out === 'committed') await tape.record(change.trades ?? []);
       if (out === 'committed' && accountStream.wants(id)) {
         // a native market order's executionReports go to the user data stream only (docs/exchange-api.md#binance-user-data-stream)
         accountStream.add(nativeOrderReports(id, change, now()), { logged: false });
@@ -143,10 +151,12 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     keys,
     books: sequence,
     candles: new CandleRecorder(candleStore, log),
+    tape,
     weights: new RequestWeights(options.weightLimit ?? 6_000, now),
     engine,
     orderCounts: new OrderCounts(now),
   };
+  tape.onTrade((t) => binanceContext.candles.addTrade(t));
   engine.onEvent((e, ids) => {
     const event = accountStream.wants(e.accountId) ? accountEventOfEngine(e, ids) : null;
     if (event) accountStream.add([event]);
@@ -175,6 +185,8 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     // fills already decided land (bounded) before the store closes; a fill that does not is simply not made
     await Promise.race([engine.settled(), new Promise((r) => setTimeout(r, 5_000).unref())]);
     engine.stop();
+    await tape.stop();
+    await tape.store.close();
     await Promise.race([accountStream.settled(), new Promise((r) => setTimeout(r, 2_000).unref())]);
     accountStream.stop();
     await accountLogs.close();
@@ -185,6 +197,7 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     await options.feed.start();
     await waitFor('the ledger store', () => options.store.ping(), log, 'start Redis, or fix REDIS_URL');
     await accountStream.start();
+    await tape.start();
     // resting orders of the store go on resting here (docs/orders.md#restart)
     await engine.boot();
     matching = true;

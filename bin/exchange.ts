@@ -35,6 +35,9 @@ import type { AccountEventLogs } from '../adapters/store/account-events/port.ts'
 import { createMemoryAccountEventLogs } from '../adapters/store/account-events/memory.ts';
 import { createRedisAccountEventLogs } from '../adapters/store/account-events/redis.ts';
 import { AccountEventBodySchema, type AccountEventBody } from '../runtime/exchange/account-events.ts';
+import type { TapeStore } from '../adapters/store/tape/port.ts';
+import { createMemoryTapeStore } from '../adapters/store/tape/memory.ts';
+import { createRedisTapeStore } from '../adapters/store/tape/redis.ts';
 
 /** Starts the exchange in-process (used by `npm start`). */
 export { startExchange, exchangeEnv, exchangeEnvFields };
@@ -87,6 +90,13 @@ export function accountEventLogsOf(env: { redis: RedisConfig }, links?: Dependen
   return createRedisAccountEventLogs(redis, { owned: true, cluster: isClusterTarget(env.redis.target), parse: (raw) => v.parse(AccountEventBodySchema, raw) });
 }
 
+/** The public trade tape (docs/exchange-api.md#binance-trades): in Redis when configured (shared by the processes on it, kept across restarts), else in memory. */
+export function tapeStoreOf(env: { redis: RedisConfig }, links?: DependencyLinks): TapeStore {
+  if (!env.redis.target) return createMemoryTapeStore();
+  const redis = openRedis(env.redis.target, { log, name: 'exchange-tape', watch: links?.link('redis') });
+  return createRedisTapeStore(redis, { owned: true, cluster: isClusterTarget(env.redis.target) });
+}
+
 /** The JetStream stream of the ledger's events, from the environment. */
 export function eventStreamOf(env: ReturnType<typeof exchangeEnv>): ExchangeEventStream {
   return {
@@ -137,6 +147,7 @@ export async function startExchangeFromEnv(source: Record<string, string | undef
       candles,
       weightLimit: env.BINANCE_WEIGHT_LIMIT,
       accountEvents: accountEventLogsOf(env, dependencies),
+      tape: tapeStoreOf(env, dependencies),
       dependencies,
       ...(events ? { publish: (e) => events.publish(e) } : {}),
     });

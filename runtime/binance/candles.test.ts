@@ -61,3 +61,65 @@ describe('candles from books', () => {
     expect(['15', '-13', '14:01', '5:60', 'UTC', '', '1.5', '+-1'].map(timeZoneOffsetMs)).toEqual(Array(8).fill(undefined));
   });
 });
+
+describe('candles with trades', () => {
+  const trade = (id: number, time: number, qty: string, isBuyerMaker = false) => ({
+    id,
+    symbol: 'ETHUSDT' as const,
+    price: '100.00000000',
+    qty: `${qty}.00000000`,
+    quoteQty: `${Number(qty) * 100}.00000000`,
+    time,
+    isBuyerMaker,
+  });
+
+  it("adds each trade's volume to its minute, the taker buys apart, and folds them into longer intervals", async () => {
+    const store = createMemoryCandleStore();
+    const recorder = new CandleRecorder(store, log, 60_000);
+    recorder.add(book('99', '101', at(0, 1)));
+    recorder.addTrade(trade(1, at(0, 2), '1'));
+    recorder.addTrade(trade(2, at(0, 3), '2', true));
+    recorder.addTrade(trade(3, at(1, 1), '4')); // no book yet in minute 1: it opens at the last close
+    recorder.addTrade(trade(4, at(0, 59), '8')); // late, of the minute closed just before: counted there
+    recorder.add(book('109', '111', at(1, 30)));
+    await new Promise((r) => setImmediate(r));
+    const minutes = await recorder.klines({ symbol: 'ETHUSDT', interval: '1m', limit: 10 }, at(1, 40));
+    expect(minutes.map((k) => [k.openTime, k.open, k.close, k.trades])).toEqual([
+      [
+        at(0),
+        '100.00000000',
+        '100.00000000',
+        {
+          volume: '11.00000000',
+          quoteVolume: '1100.00000000',
+          count: 3,
+          takerBuyVolume: '9.00000000',
+          takerBuyQuoteVolume: '900.00000000',
+          firstId: 1,
+          lastId: 4,
+        },
+      ],
+      [
+        at(1),
+        '100.00000000',
+        '110.00000000',
+        {
+          volume: '4.00000000',
+          quoteVolume: '400.00000000',
+          count: 1,
+          takerBuyVolume: '4.00000000',
+          takerBuyQuoteVolume: '400.00000000',
+          firstId: 3,
+          lastId: 3,
+        },
+      ],
+    ]);
+    const [five] = await recorder.klines({ symbol: 'ETHUSDT', interval: '5m', limit: 10 }, at(1, 40));
+    expect(five?.trades).toMatchObject({ volume: '15.00000000', count: 4, firstId: 1, lastId: 4 });
+    recorder.addTrade(trade(5, at(3, 0), '1'));
+    recorder.addTrade(trade(6, at(0, 30), '1')); // older than the minute closed last: not counted
+    await new Promise((r) => setImmediate(r));
+    const again = await recorder.klines({ symbol: 'ETHUSDT', interval: '1m', limit: 10 }, at(3, 10));
+    expect(again.map((k) => k.trades?.count)).toEqual([3, 1, 1]);
+  });
+});

@@ -2,10 +2,13 @@
  * Klines from the books the exchange takes (docs/exchange-api.md#binance-klines): each book's mid
  * price ((best bid + best ask) / 2) goes into its symbol's one-minute candle; a minute's candle is
  * stored when the next minute begins, and the open one at most every `flushMs` (so a restart loses
- * at most that much of it). Longer intervals are folded from one-minute candles.
+ * at most that much of it). The venue's trades (the tape, docs/exchange-api.md#binance-trades) add
+ * their volume and count to the candle of their minute (`addTrade`). Longer intervals are folded
+ * from one-minute candles.
  */
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
-import type { Candle, CandleStore } from '../../adapters/store/candles/port.ts';
+import type { Candle, CandleStore, CandleTrades } from '../../adapters/store/candles/port.ts';
+import type { TapeTrade } from '../../adapters/store/tape/port.ts';
 import { dec, fmt } from '../../machines/exchange/money.ts';
 import type { Logger } from '../../kernel/log.ts';
 import type { BookSymbol } from '../../kernel/domain.ts';
@@ -57,11 +60,39 @@ const mid = (b: BookSnapshot): string =>
     8,
   );
 const max = (a: string, b: string) => (dec(a).gte(dec(b)) ? a : b);
+const plus = (a: string, b: string) => fmt(dec(a).plus(dec(b)), 8);
+
+/** The trades of two candles together (`a` the older). */
+export function mergeTrades(a: CandleTrades | undefined, b: CandleTrades | undefined): CandleTrades | undefined {
+  if (!a || !b) return a ?? b;
+  return {
+    volume: plus(a.volume, b.volume),
+    quoteVolume: plus(a.quoteVolume, b.quoteVolume),
+    count: a.count + b.count,
+    takerBuyVolume: plus(a.takerBuyVolume, b.takerBuyVolume),
+    takerBuyQuoteVolume: plus(a.takerBuyQuoteVolume, b.takerBuyQuoteVolume),
+    firstId: Math.min(a.firstId, b.firstId),
+    lastId: Math.max(a.lastId, b.lastId),
+  };
+}
+
+/** One trade as candle trades. */
+const tradesOf = (t: TapeTrade): CandleTrades => ({
+  volume: t.qty,
+  quoteVolume: t.quoteQty,
+  count: 1,
+  takerBuyVolume: t.isBuyerMaker ? '0.00000000' : t.qty,
+  takerBuyQuoteVolume: t.isBuyerMaker ? '0.00000000' : t.quoteQty,
+  firstId: t.id,
+  lastId: t.id,
+});
 const min = (a: string, b: string) => (dec(a).lte(dec(b)) ? a : b);
 
 /** Records candles from books and answers kline queries. */
 export class CandleRecorder {
   private readonly open = new Map<BookSymbol, { candle: Candle; savedAt: number }>();
+  /** the candle stored last when its minute closed: a trade told late still lands in it */
+  private readonly closed = new Map<BookSymbol, Candle>();
 
   constructor(
     private readonly store: CandleStore,
@@ -81,8 +112,42 @@ export class CandleRecorder {
       if (book.ts - held.savedAt >= this.flushMs) this.save(book.symbol, c, book.ts);
       return;
     }
-    if (held) this.save(book.symbol, held.candle, book.ts);
+    if (held) this.close(book.symbol, held.candle, book.ts);
     this.open.set(book.symbol, { candle: { openTime: minute, open: price, high: price, low: price, close: price, books: 1 }, savedAt: book.ts });
+  }
+
+  /**
+   * Takes one trade of the tape: its volume goes into its minute's candle. A minute no book opened
+   * yet opens at the last close (or the trade's price); a trade of the minute closed just before is
+   * added to it and it is stored again; an older one is not counted.
+   */
+  addTrade(trade: TapeTrade): void {
+    const minute = Math.floor(trade.time / MINUTE) * MINUTE;
+    const held = this.open.get(trade.symbol);
+    if (held && held.candle.openTime === minute) {
+      held.candle.trades = mergeTrades(held.candle.trades, tradesOf(trade));
+      if (trade.time - held.savedAt >= this.flushMs) this.save(trade.symbol, held.candle, trade.time);
+      return;
+    }
+    if (!held || held.candle.openTime < minute) {
+      const price = held?.candle.close ?? trade.price;
+      if (held) this.close(trade.symbol, held.candle, trade.time);
+      const candle: Candle = { openTime: minute, open: price, high: price, low: price, close: price, books: 0, trades: tradesOf(trade) };
+      this.open.set(trade.symbol, { candle, savedAt: trade.time });
+      return;
+    }
+    const last = this.closed.get(trade.symbol);
+    if (last?.openTime !== minute) {
+      this.log.debug({ symbol: trade.symbol, id: trade.id }, 'a trade of a minute closed long ago is not counted in klines');
+      return;
+    }
+    last.trades = mergeTrades(last.trades, tradesOf(trade));
+    void this.store.put(trade.symbol, { ...last }).catch((err: unknown) => this.log.warn({ err, symbol: trade.symbol }, 'a candle was not stored again'));
+  }
+
+  private close(symbol: BookSymbol, candle: Candle, at: number): void {
+    this.save(symbol, candle, at);
+    this.closed.set(symbol, candle);
   }
 
   private save(symbol: BookSymbol, candle: Candle, at: number): void {
@@ -128,7 +193,8 @@ export function fold(minutes: Candle[], size: number, offset = 0): Kline[] {
     const openTime = startOf(c.openTime, size, offset);
     const last = out[out.length - 1];
     if (last && last.openTime === openTime) {
-      Object.assign(last, { high: max(last.high, c.high), low: min(last.low, c.low), close: c.close, books: last.books + c.books });
+      const trades = mergeTrades(last.trades, c.trades);
+      Object.assign(last, { high: max(last.high, c.high), low: min(last.low, c.low), close: c.close, books: last.books + c.books }, trades ? { trades } : {});
     } else out.push({ ...c, openTime, closeTime: openTime + size - 1 });
   }
   return out;

@@ -1,7 +1,7 @@
 /**
  * What the Binance-shaped surface works with (docs/exchange-api.md#binance-spot-api): the exchange's
- * own context, its order engine, the API keys, the numbered books, the candles, the request weights
- * and the order counts.
+ * own context, its order engine, the API keys, the numbered books, the candles, the trade tape, the
+ * request weights and the order counts.
  */
 import type { ApiKeyStore } from '../../adapters/store/api-keys/port.ts';
 import type { ExchangeContext } from '../exchange/context.ts';
@@ -10,6 +10,7 @@ import type { OrderCounts } from './order-counts.ts';
 import type { BookSequence } from './book-sequence.ts';
 import type { CandleRecorder } from './candles.ts';
 import type { RequestWeights } from './request-weight.ts';
+import type { TradeTape } from './trade-tape.ts';
 
 /** Dependencies of every Binance-shaped route and stream. */
 export interface BinanceContext {
@@ -17,6 +18,8 @@ export interface BinanceContext {
   keys: ApiKeyStore;
   books: BookSequence;
   candles: CandleRecorder;
+  /** the venue's public trades (docs/exchange-api.md#binance-trades) */
+  tape: TradeTape;
   weights: RequestWeights;
   /** the order engine the order routes are thin handlers over (docs/orders.md) */
   engine: OrderEngine;

@@ -9,7 +9,8 @@ import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 import { dec, fmt } from '../../machines/exchange/money.ts';
 import { fmt8, type SequencedBook } from '../../runtime/binance/book-sequence.ts';
-import { isKlineInterval, KLINE_INTERVALS, timeZoneOffsetMs, type Kline } from '../../runtime/binance/candles.ts';
+import { isKlineInterval, KLINE_INTERVALS, mergeTrades, timeZoneOffsetMs, type Kline } from '../../runtime/binance/candles.ts';
+import type { TapeTrade } from '../../adapters/store/tape/port.ts';
 import type { BinanceContext } from '../../runtime/binance/context.ts';
 import { ORDER_LIMITS } from '../../runtime/binance/order-counts.ts';
 import { exchangeInfoSymbol, SYMBOL_RULES } from '../../runtime/binance/symbols.ts';
@@ -106,10 +107,7 @@ export function mountBinanceMarketRoutes(router: Router, ctx: BinanceContext): v
     (p, _s, now) => {
       const type = p.raw('type') ?? 'FULL';
       if (type !== 'FULL' && type !== 'MINI') throw binance.badTickerType();
-      return perSymbol(p, async ({ book }) => {
-        const day = await ctx.candles.klines({ symbol: book.symbol, interval: '1m', startTime: now - 86_400_000, endTime: now, limit: 1440 }, now);
-        return ticker24h(book, day, now, type);
-      });
+      return perSymbol(p, async ({ book }) => ticker24h(book, await dayOf(ctx, book.symbol, now), now, type));
     },
   );
 
@@ -134,7 +132,7 @@ export function mountBinanceMarketRoutes(router: Router, ctx: BinanceContext): v
 }
 
 /** The mid price of a book, 8 digits. */
-const midOf = (b: BookSnapshot): string =>
+export const midOf = (b: BookSnapshot): string =>
   fmt(
     dec(b.bids[0]?.[0] ?? '0')
       .plus(dec(b.asks[0]?.[0] ?? '0'))
@@ -142,7 +140,7 @@ const midOf = (b: BookSnapshot): string =>
     8,
   );
 
-const bookTickerOf = (b: BookSnapshot) => ({
+export const bookTickerOf = (b: BookSnapshot) => ({
   symbol: b.symbol,
   bidPrice: fmt8(b.bids[0]?.[0] ?? '0'),
   bidQty: fmt8(b.bids[0]?.[1] ?? '0'),
@@ -153,11 +151,42 @@ const bookTickerOf = (b: BookSnapshot) => ({
 const ZERO8 = '0.00000000';
 
 /** A kline as Binance's array: open time, OHLC, volume, close time, quote volume, trades, taker volumes, an ignored field. */
-const klineRow = (k: Kline) => [k.openTime, k.open, k.high, k.low, k.close, ZERO8, k.closeTime, ZERO8, 0, ZERO8, ZERO8, '0'];
+export const klineRow = (k: Kline) => {
+  const t = k.trades;
+  return [
+    k.openTime,
+    k.open,
+    k.high,
+    k.low,
+    k.close,
+    t?.volume ?? ZERO8,
+    k.closeTime,
+    t?.quoteVolume ?? ZERO8,
+    t?.count ?? 0,
+    t?.takerBuyVolume ?? ZERO8,
+    t?.takerBuyQuoteVolume ?? ZERO8,
+    '0',
+  ];
+};
 
-/** The 24-hour statistics of a symbol from its one-minute candles and its book (no volume: the prices are the book's mid). */
-function ticker24h(book: BookSnapshot, day: Kline[], now: number, type: 'FULL' | 'MINI') {
+/** The last 24 hours of `symbol` as one-minute klines, and its newest trade (docs/exchange-api.md#binance-market-data). */
+export async function dayOf(ctx: BinanceContext, symbol: BookSymbol, now: number): Promise<{ klines: Kline[]; last: TapeTrade | undefined }> {
+  const [klines, [last]] = await Promise.all([
+    ctx.candles.klines({ symbol, interval: '1m', startTime: now - 86_400_000, endTime: now, limit: 1440 }, now),
+    ctx.tape.store.latest(symbol, 1),
+  ]);
+  return { klines, last };
+}
+
+/** The 24-hour statistics of a symbol: prices from its one-minute candles and its book (the mid), volumes and counts from the venue's trades. */
+export function ticker24h(
+  book: BookSnapshot,
+  { klines: day, last: lastTrade }: { klines: Kline[]; last: TapeTrade | undefined },
+  now: number,
+  type: 'FULL' | 'MINI',
+) {
   const last = midOf(book);
+  const traded = day.reduce<Kline['trades']>((sum, k) => mergeTrades(sum, k.trades), undefined);
   const open = day[0]?.open ?? last;
   let high = dec(last);
   let low = dec(last);
@@ -172,29 +201,30 @@ function ticker24h(book: BookSnapshot, day: Kline[], now: number, type: 'FULL' |
     highPrice: fmt(high, 8),
     lowPrice: fmt(low, 8),
     lastPrice: last,
-    volume: ZERO8,
-    quoteVolume: ZERO8,
+    volume: traded?.volume ?? ZERO8,
+    quoteVolume: traded?.quoteVolume ?? ZERO8,
     openTime: now - 86_400_000,
     closeTime: now,
-    firstId: -1,
-    lastId: -1,
-    count: 0,
+    firstId: traded?.firstId ?? -1,
+    lastId: traded?.lastId ?? -1,
+    count: traded?.count ?? 0,
   };
   if (type === 'MINI') return mini;
+  const { symbol: _symbol, lastPrice: _last, ...rest } = mini;
   const ticker = bookTickerOf(book);
   return {
     symbol: book.symbol,
     priceChange: fmt(change, 8),
     priceChangePercent: dec(open).isZero() ? '0.000' : fmt(change.div(dec(open)).times(100), 3),
-    weightedAvgPrice: last,
+    weightedAvgPrice: traded && !dec(traded.volume).isZero() ? fmt(dec(traded.quoteVolume).div(dec(traded.volume)), 8) : last,
     prevClosePrice: open,
     lastPrice: last,
-    lastQty: ZERO8,
+    lastQty: traded && lastTrade && lastTrade.id === traded.lastId ? lastTrade.qty : ZERO8,
     bidPrice: ticker.bidPrice,
     bidQty: ticker.bidQty,
     askPrice: ticker.askPrice,
     askQty: ticker.askQty,
-    ...Object.fromEntries(Object.entries(mini).filter(([k]) => k !== 'symbol' && k !== 'lastPrice')),
+    ...rest,
   };
 }
 

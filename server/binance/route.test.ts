@@ -12,6 +12,8 @@ import { createMemoryExchangeStore } from '../../adapters/store/exchange/memory.
 import { log } from '../../kernel/log.ts';
 import { BookSequence } from '../../runtime/binance/book-sequence.ts';
 import { CandleRecorder } from '../../runtime/binance/candles.ts';
+import { createMemoryTapeStore } from '../../adapters/store/tape/memory.ts';
+import { TradeTape } from '../../runtime/binance/trade-tape.ts';
 import type { BinanceContext } from '../../runtime/binance/context.ts';
 import { RequestWeights } from '../../runtime/binance/request-weight.ts';
 import { OrderCounts } from '../../runtime/binance/order-counts.ts';
@@ -36,6 +38,7 @@ beforeAll(async () => {
     keys,
     books: new BookSequence(),
     candles: new CandleRecorder(createMemoryCandleStore(), log),
+    tape: new TradeTape(createMemoryTapeStore(), log),
     weights: new RequestWeights(1000),
     engine: createOrderEngine(exchange),
     orderCounts: new OrderCounts(),

@@ -14,6 +14,7 @@ import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 import { DepthBatches, fmt8, type SequencedBook } from '../../runtime/binance/book-sequence.ts';
 import type { BinanceContext } from '../../runtime/binance/context.ts';
 import { parseStream } from './stream-names.ts';
+import { startTapeStreams } from './tape-streams.ts';
 import { streamSocketLimits } from '../http/sockets.ts';
 
 /** How a connection's events are written: as they are (`/ws`) or wrapped (`/stream`). */
@@ -93,6 +94,8 @@ export function mountBinanceStreams(app: TemplatedApp, ctx: BinanceContext): Bin
     ),
   );
 
+  const stopTape = startTapeStreams(ctx, { publish, listened });
+
   const batches = { 100: new DepthBatches(ctx.books), 1000: new DepthBatches(ctx.books) };
   const tick = (speed: 100 | 1000) => {
     for (const symbol of BOOK_SYMBOLS) depthTick(symbol, speed);
@@ -124,6 +127,7 @@ export function mountBinanceStreams(app: TemplatedApp, ctx: BinanceContext): Bin
       clearInterval(fast);
       clearInterval(slow);
       stopTicker();
+      stopTape();
     },
   };
 }
@@ -156,12 +160,14 @@ function control(ws: WebSocket<Conn>, text: string): Record<string, unknown> {
   }
   if (!Array.isArray(params) || params.some((p) => typeof p !== 'string')) return invalid('params must be an array of stream names', rid);
   const names = params as string[];
+  // names not served are left out; the served ones of the request still count, and the answer names the first left out
+  const served = names.filter((n) => parseStream(n) !== undefined);
   const unknown = names.find((n) => parseStream(n) === undefined);
-  if (unknown !== undefined) return invalid(`invalid stream name \`${unknown}\``, rid);
   if (method === 'SUBSCRIBE') {
-    if (new Set([...mine(), ...names]).size > MAX_STREAMS_PER_CONNECTION) return invalid(`too many streams: at most ${MAX_STREAMS_PER_CONNECTION}`, rid);
-    for (const n of names) ws.subscribe(topic(mode, n));
-  } else for (const n of names) ws.unsubscribe(topic(mode, n));
+    if (new Set([...mine(), ...served]).size > MAX_STREAMS_PER_CONNECTION) return invalid(`too many streams: at most ${MAX_STREAMS_PER_CONNECTION}`, rid);
+    for (const n of served) ws.subscribe(topic(mode, n));
+  } else for (const n of served) ws.unsubscribe(topic(mode, n));
+  if (unknown !== undefined) return invalid(`invalid stream name \`${unknown}\``, rid);
   return { result: null, id: rid };
 }
 

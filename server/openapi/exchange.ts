@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { apiKeyOperations, binanceOperations, feeOperations } from './exchange-binance.ts';
 import { binanceOrderOperations } from './exchange-binance-orders.ts';
+import { binanceTradeOperations } from './exchange-binance-trades.ts';
 import { accountStreamSchemas, streamOperations } from './exchange-streams.ts';
 import { json, openApiDocument, type OpenApiDocument, type OperationSpec, type ParameterSpec, type ResponseSpec } from './document.ts';
 import {
@@ -134,6 +135,7 @@ export function exchangeOpenApi(): OpenApiDocument {
     ...apiKeyOperations(),
     ...feeOperations(),
     ...binanceOperations(),
+    ...binanceTradeOperations(),
     ...binanceOrderOperations(),
     ...streamOperations(),
     {

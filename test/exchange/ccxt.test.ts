@@ -162,6 +162,23 @@ describe('ccxt.binance trading on the exchange', () => {
   });
 });
 
+describe('ccxt.binance reads the public trades', () => {
+  it("fetches the venue's fills with fetchTrades (aggTrades by default, trades when asked)", async () => {
+    const id = await t.openAccount('ccxt-tape', '5000');
+    await t.freshBooks();
+    expect((await t.order(id, 'SOLUSDT', 'BUY', '2')).status).toBe(201);
+    const ex = new ccxt.binance(config(t.baseUrl));
+    const trades = await ex.fetchTrades('SOL/USDT');
+    const last = trades[trades.length - 1];
+    expect(last).toMatchObject({ symbol: 'SOL/USDT', side: 'buy', price: 150, amount: 2, cost: 300, takerOrMaker: undefined });
+    expect(Number(last?.id)).toBeGreaterThan(0);
+    const since = await ex.fetchTrades('SOL/USDT', (last?.timestamp ?? 0) - 1);
+    expect(since.map((x) => x.id)).toContain(last?.id);
+    const recent = await ex.fetchTrades('SOL/USDT', undefined, 1, { fetchTradesMethod: 'publicGetTrades' });
+    expect(recent.map((x) => [x.id, x.price, x.amount, x.side])).toEqual([[last?.id, 150, 2, 'buy']]);
+  });
+});
+
 describe('ccxt.pro.binance against the exchange', () => {
   it('watches an order book over the diff stream, synced with REST depth', async () => {
     const ex = new ccxt.pro.binance(config(t.baseUrl));
@@ -202,5 +219,19 @@ describe('ccxt.pro.binance against the exchange', () => {
     ]);
     // the bid levels the later books replaced are gone, not left behind
     expect(seen.bids.some(([p]) => p === 99.01)).toBe(false);
+  });
+
+  it("watches the venue's trades as fills are made", async () => {
+    const ex = new ccxt.pro.binance(config(t.baseUrl));
+    opened.push(ex);
+    await ex.loadHttpProxyAgent();
+    const id = await t.openAccount('ccxt-watcher', '5000');
+    await t.freshBooks();
+    const watching = ex.watchTrades('SOL/USDT');
+    // the subscription is live once ccxt has sent it; a fill made after that arrives
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await t.order(id, 'SOLUSDT', 'BUY', '1')).status).toBe(201);
+    const seen = await watching;
+    expect(seen[seen.length - 1]).toMatchObject({ symbol: 'SOL/USDT', side: 'buy', price: 150, amount: 1 });
   });
 });

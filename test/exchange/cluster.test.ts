@@ -1,8 +1,10 @@
 /**
- * Two exchange processes on one Redis racing orders on one account stay consistent, and a
- * restart on the same Redis changes nothing any read returns.
+ * Two exchange processes on one Redis racing orders on one account stay consistent, share one
+ * public trade tape, and a restart on the same Redis changes nothing any read returns.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import { binanceCall } from './binance-support.ts';
 import { replayJournal } from '../../machines/exchange/journal.ts';
 import { journalIn, sharedLedgerForSuite } from './harness.ts';
 import { book, D, type Client } from './support.ts';
@@ -102,6 +104,23 @@ describe('two processes on one Redis', () => {
     expect(orders.filter((o: { symbol: string }) => o.symbol === 'ETHUSDT')).toHaveLength(1);
   });
 
+  it("puts a fill made on one process on the other's tape and trade stream, with the same id", async () => {
+    const ws = new WebSocket(`${b.base.replace('http', 'ws')}/ws/solusdt@trade`);
+    const told: { t: number; q: string }[] = [];
+    ws.on('message', (data) => told.push(JSON.parse(String(data))));
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const trades = async (api: Client) =>
+      (await binanceCall(api.base, 'GET', '/api/v3/trades', 'symbol=SOLUSDT&limit=5')).body as { id: number; qty: string }[];
+    const before = (await trades(a)).at(-1)?.id ?? 0;
+    const made = await a.post('/api/v1/accounts', { name: 'taper', initialCash: '1000' });
+    expect((await a.post(`/api/v1/accounts/${made.body.id}/orders`, { symbol: 'SOLUSDT', side: 'BUY', qty: '0.25' })).status).toBe(201);
+    const onA = (await trades(a)).at(-1);
+    expect(onA).toMatchObject({ id: before + 1, qty: '0.25000000' });
+    expect((await trades(b)).at(-1)).toEqual(onA);
+    await vi.waitFor(() => expect(told.find((m) => m.t === onA?.id)).toMatchObject({ q: '0.25000000' }), { timeout: 5_000, interval: 50 });
+    ws.terminate();
+  });
+
   it('a restart on the same Redis changes nothing any read returns', async () => {
     await a.post('/api/v1/accounts', { name: 'second', initialCash: '50' });
     const reads = async (api: Client) => {
@@ -113,10 +132,16 @@ describe('two processes on one Redis', () => {
       for (const b of books) out[b.symbol] = (await api.get(`/api/v1/prices/${b.symbol}`)).body;
       return out;
     };
+    const tape = async (api: Client) => (await binanceCall(api.base, 'GET', '/api/v3/trades', 'symbol=SOLUSDT&limit=1000')).body as { id: number }[];
     const before = await reads(a);
+    const tapeBefore = await tape(a);
     expect(Object.keys(before).length).toBeGreaterThan(10);
     await Promise.all(ledger.processes.splice(0).map((p) => p.stop()));
     const c = await startExchange();
     expect(await reads(c)).toEqual(before);
+    // the tape too, and a trade after the restart takes the next id, never one given before
+    expect(await tape(c)).toEqual(tapeBefore);
+    expect((await c.post(`/api/v1/accounts/${accountId}/orders`, { symbol: 'SOLUSDT', side: 'BUY', qty: '0.1' })).status).toBe(201);
+    expect((await tape(c)).at(-1)?.id).toBe((tapeBefore.at(-1)?.id ?? 0) + 1);
   });
 });

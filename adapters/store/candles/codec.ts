@@ -12,6 +12,17 @@ export const CandleJson = v.object({
   low: Price,
   close: Price,
   books: v.pipe(v.number(), v.integer()),
+  trades: v.optional(
+    v.object({
+      volume: Price,
+      quoteVolume: Price,
+      count: v.pipe(v.number(), v.integer()),
+      takerBuyVolume: Price,
+      takerBuyQuoteVolume: Price,
+      firstId: v.pipe(v.number(), v.integer()),
+      lastId: v.pipe(v.number(), v.integer()),
+    }),
+  ),
 });
 
 /** One line of the candle file: the symbol and its candle. */

@@ -14,6 +14,20 @@ const candle = (minute: number, close = String(100 + minute)): Candle => ({
   low: '90.00000000',
   close,
   books: minute + 1,
+  // a minute with the venue's trades keeps them
+  ...(minute === 2
+    ? {
+        trades: {
+          volume: '1.50000000',
+          quoteVolume: '150.00000000',
+          count: 2,
+          takerBuyVolume: '1.00000000',
+          takerBuyQuoteVolume: '100.00000000',
+          firstId: 7,
+          lastId: 8,
+        },
+      }
+    : {}),
 });
 
 /** Registers the shared CandleStore tests; `fresh()` gives a fixture over empty storage. */

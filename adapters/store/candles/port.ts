@@ -6,6 +6,21 @@
  */
 import type { BookSymbol } from '../../../kernel/domain.ts';
 
+/**
+ * The venue's trades in a candle (docs/exchange-api.md#binance-klines): amounts are decimal strings
+ * with 8 fraction digits; `firstId`/`lastId` are trade ids of the tape.
+ */
+export interface CandleTrades {
+  volume: string;
+  quoteVolume: string;
+  count: number;
+  /** of trades whose buyer took liquidity */
+  takerBuyVolume: string;
+  takerBuyQuoteVolume: string;
+  firstId: number;
+  lastId: number;
+}
+
 /** One minute of a symbol's mid price; prices are decimal strings with 8 fraction digits. */
 export interface Candle {
   /** unix ms of the minute's start */
@@ -16,6 +31,8 @@ export interface Candle {
   close: string;
   /** books that made it */
   books: number;
+  /** the venue's trades in the minute; absent when none */
+  trades?: CandleTrades;
 }
 
 /** How many one-minute candles a symbol keeps: 7 days. */
