@@ -41,6 +41,47 @@ describe('trade tape', () => {
     expect((await store.latest('SOLUSDT', 10)).map((t) => [t.id, t.isBuyerMaker])).toEqual([[1, true]]);
   });
 
+  it('puts the fills of orders recorded while an append is in flight in one next append, each call answered once its fills are on the tape', async () => {
+    const store = createMemoryTapeStore(1000, () => 0);
+    const appends: number[] = [];
+    const slow = {
+      ...store,
+      append: async (symbol: Parameters<typeof store.append>[0], trades: Parameters<typeof store.append>[1]) => {
+        appends.push(trades.length);
+        await new Promise((r) => setTimeout(r, 10));
+        return store.append(symbol, trades);
+      },
+    };
+    const tape = new TradeTape(slow, log);
+    const call = (i: number) => tape.record([fill({ time: i })]).then(async () => (await store.latest('BTCUSDT', 100)).some((t) => t.time === i));
+    const calls = [call(0)];
+    await new Promise((r) => setTimeout(r, 2)); // the first append is in flight
+    for (let i = 1; i < 20; i++) calls.push(call(i));
+    expect(await Promise.all(calls)).toEqual(Array.from({ length: 20 }, () => true));
+    // the first call's append, then everything that came meanwhile in one
+    expect(appends).toEqual([1, 19]);
+    expect((await store.latest('BTCUSDT', 100)).map((t) => [t.id, t.time])).toEqual(Array.from({ length: 20 }, (_, i) => [i + 1, i]));
+  });
+
+  it('a failed append is logged and the next batch still goes out', async () => {
+    const store = createMemoryTapeStore(1000, () => 0);
+    let failNext = true;
+    const flaky = {
+      ...store,
+      append: async (symbol: Parameters<typeof store.append>[0], trades: Parameters<typeof store.append>[1]) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('redis down');
+        }
+        return store.append(symbol, trades);
+      },
+    };
+    const tape = new TradeTape(flaky, log);
+    await tape.record([fill({ time: 1 })]);
+    await tape.record([fill({ time: 2 })]);
+    expect((await store.latest('BTCUSDT', 10)).map((t) => t.time)).toEqual([2]);
+  });
+
   it("tells every trade of the store once and in order from its start on, another process's too", async () => {
     const store = createMemoryTapeStore(1000, () => 0);
     const here = new TradeTape(store, log, 20);

@@ -38,6 +38,9 @@ export class TradeTape {
   private wake: (() => void) | null = null;
   private kicked = false;
   private failing = false;
+  /** per symbol: the append in flight (settled either way), and the batch waiting for it */
+  private readonly appending = new Map<BookSymbol, Promise<void>>();
+  private readonly nextAppend = new Map<BookSymbol, { batch: TapeTradeBody[]; sent: Promise<void> }>();
 
   constructor(
     readonly store: TapeStore,
@@ -45,17 +48,47 @@ export class TradeTape {
     private readonly pollMs = 200,
   ) {}
 
-  /** Appends the fills of a committed change, per symbol in their order; a store failure is logged (the ledger has them). */
+  /**
+   * Appends the fills of a committed change, per symbol in their order; a store failure is logged
+   * (the ledger has them). Group commit: fills recorded while a symbol's append is in flight go
+   * together in its next append (one script for a burst of orders, not one per order), and each
+   * call resolves once the append that carries its fills answered.
+   */
   async record(trades: readonly TradeRecord[]): Promise<void> {
     if (trades.length === 0) return;
     const bySymbol = new Map<BookSymbol, TapeTradeBody[]>();
     for (const t of trades) bySymbol.set(t.symbol, [...(bySymbol.get(t.symbol) ?? []), tapeBodyOf(t)]);
     try {
-      await Promise.all([...bySymbol].map(([symbol, bodies]) => this.store.append(symbol, bodies)));
+      await Promise.all([...bySymbol].map(([symbol, bodies]) => this.enqueue(symbol, bodies)));
     } catch (err) {
       this.log.warn({ err: err instanceof Error ? err.message : err, trades: trades.length }, 'fills not put on the trade tape');
     }
     this.kick();
+  }
+
+  /** Adds `bodies` to `symbol`'s next append (sent when the one in flight answered); resolves when it answered. */
+  private enqueue(symbol: BookSymbol, bodies: readonly TapeTradeBody[]): Promise<void> {
+    let next = this.nextAppend.get(symbol);
+    if (!next) {
+      const batch: TapeTradeBody[] = [];
+      const before = this.appending.get(symbol) ?? Promise.resolve();
+      const sent = before.then(async () => {
+        this.nextAppend.delete(symbol);
+        const landed = this.store.append(symbol, batch);
+        this.appending.set(
+          symbol,
+          landed.then(
+            () => undefined,
+            () => undefined,
+          ),
+        );
+        await landed;
+      });
+      next = { batch, sent };
+      this.nextAppend.set(symbol, next);
+    }
+    next.batch.push(...bodies);
+    return next.sent;
   }
 
   /** Listens to every trade of the tape from `start` on; returns the unsubscribe. */
