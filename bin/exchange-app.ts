@@ -40,7 +40,7 @@ import { mountBinanceRoutes } from '../server/binance/routes.ts';
 import { mountBinanceStreams, type BinanceStreams } from '../server/binance/streams.ts';
 import type { AccountEventLogs } from '../adapters/store/account-events/port.ts';
 import { createMemoryAccountEventLogs } from '../adapters/store/account-events/memory.ts';
-import { accountEventOfEngine, accountEventsOfCommit, nativeOrderReports, type AccountEventBody } from '../runtime/exchange/account-events.ts';
+import { accountEventOfEngine, accountEventsOfCommit, type AccountEventBody } from '../runtime/exchange/account-events.ts';
 import { AccountStream } from '../runtime/exchange/account-stream.ts';
 import { mountAccountStream } from '../server/exchange/events-ws.ts';
 import { mountWsApi, type WsApi } from '../server/binance/ws-api/ws-api.ts';
@@ -123,12 +123,8 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     async commit(id, expectedVersion, change) {
       const out = await timed.commit(id, expectedVersion, change);
       // every fill goes on the public tape before the order is answered (docs/exchange-api.md#binance-trades)
-      if (out === 'committed') await tape.record(change.trades ?? []);
-      if (out === 'committed' && accountStream.wants(id)) {
-        // a native market order's executionReports go to the user data stream only (docs/exchange-api.md#binance-user-data-stream)
-        accountStream.add(nativeOrderReports(id, change, now()), { logged: false });
-        accountStream.add(accountEventsOfCommit(id, change, now()));
-      }
+      if (out === 'committed') await tape.record(change.trades ?? [], change.order);
+      if (out === 'committed' && accountStream.wants(id)) accountStream.add(accountEventsOfCommit(id, change, now()));
       return out;
     },
     async deleteAccount(id) {

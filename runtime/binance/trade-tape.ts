@@ -12,7 +12,7 @@
  *   await tape.start();
  *   await tape.record(change.trades ?? []); // after the commit
  */
-import type { TradeRecord } from '../../adapters/store/exchange/port.ts';
+import type { OrderRecord, TradeRecord } from '../../adapters/store/exchange/port.ts';
 import type { TapeStore, TapeTrade, TapeTradeBody } from '../../adapters/store/tape/port.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 import type { Logger } from '../../kernel/log.ts';
@@ -26,6 +26,12 @@ export const tapeBodyOf = (t: TradeRecord): TapeTradeBody => ({
   time: t.time,
   isBuyerMaker: (t.side === 'BUY') === (t.liquidity === 'MAKER'),
 });
+
+/** The book levels a native market order took (docs/exchange-api.md#place), each a trade of the tape: the order was the taker. */
+export const nativeTapeBodies = (o: OrderRecord): TapeTradeBody[] => {
+  const time = Date.parse(o.createdAt);
+  return o.fills.map((f) => ({ price: fmt8(f.price), qty: fmt8(f.qty), quoteQty: fmt8(f.gross), time, isBuyerMaker: o.side === 'SELL' }));
+};
 
 const PAGE = 1000;
 
@@ -49,15 +55,17 @@ export class TradeTape {
   ) {}
 
   /**
-   * Appends the fills of a committed change, per symbol in their order; a store failure is logged
+   * Appends the fills of a committed change (the engine's `trades`, and the book levels of a native
+   * market order when the change is one), per symbol in their order; a store failure is logged
    * (the ledger has them). Group commit: fills recorded while a symbol's append is in flight go
    * together in its next append (one script for a burst of orders, not one per order), and each
    * call resolves once the append that carries its fills answered.
    */
-  async record(trades: readonly TradeRecord[]): Promise<void> {
-    if (trades.length === 0) return;
+  async record(trades: readonly TradeRecord[], native?: OrderRecord): Promise<void> {
     const bySymbol = new Map<BookSymbol, TapeTradeBody[]>();
     for (const t of trades) bySymbol.set(t.symbol, [...(bySymbol.get(t.symbol) ?? []), tapeBodyOf(t)]);
+    if (native && native.fills.length > 0) bySymbol.set(native.symbol, [...(bySymbol.get(native.symbol) ?? []), ...nativeTapeBodies(native)]);
+    if (bySymbol.size === 0) return;
     try {
       await Promise.all([...bySymbol].map(([symbol, bodies]) => this.enqueue(symbol, bodies)));
     } catch (err) {

@@ -10,8 +10,6 @@
  */
 import * as v from 'valibot';
 import type { LedgerCommit } from '../../adapters/store/exchange/port.ts';
-import { restoreEngineOrder } from '../../machines/engine-order.ts';
-import { placementEvents } from './engine/placement.ts';
 import type { ExchangeEvent } from './events.ts';
 import { BalanceEventSchema, FillEventSchema, OrderEventSchema, decimal } from './events.ts';
 import { balanceViews } from './engine/views.ts';
@@ -123,35 +121,5 @@ export function accountEventsOfCommit(accountId: string, change: LedgerCommit, t
     if (j.type === 'DEPOSIT' || j.type === 'WITHDRAWAL' || j.type === 'CASH_SET')
       out.push({ type: 'cash', accountId, entry: j.type, asset: 'USDT', amount: money(j.amount), reason: j.reason ?? null, time });
   if (out.length > 0) out.push({ type: 'balance', accountId, time, balances: balanceViews(change.balances) });
-  return out;
-}
-
-/**
- * The order events of a native market order's commit (NEW, a TRADE per fill, EXPIRED when the
- * book's depth did not cover it), with their integer ids: for the Binance user data stream only
- * (`executionReport`), never logged, as the native stream has the order's fills instead
- * (docs/exchange-api.md#binance-user-data-stream). Empty for any other change.
- */
-export function nativeOrderReports(accountId: string, change: LedgerCommit, time: number): AccountEventBody[] {
-  const written = change.engineOrders?.[0];
-  if (!change.order || !written) return [];
-  const order = restoreEngineOrder(written.state);
-  const trades = change.trades ?? [];
-  const fills = trades.map(({ tradeId, price, qty, quoteQty, commission, liquidity, bookTs, time: at }) => ({
-    tradeId,
-    price,
-    qty,
-    quoteQty,
-    commission,
-    liquidity,
-    bookTs,
-    time: at,
-  }));
-  const lastTrade = (trades[0]?.number ?? 1) - 1;
-  const out: AccountEventBody[] = [];
-  for (const { event, ids } of placementEvents(order, fills, change.balances, time, lastTrade)) {
-    const body = event.kind === 'order' && event.accountId === accountId ? accountEventOfEngine(event, ids) : null;
-    if (body) out.push(body);
-  }
   return out;
 }

@@ -1,8 +1,7 @@
 /**
  * Executing a priced market order against one account: walk the book, check sufficiency, and
- * commit cash, position, order, fills, journal entry, equity point, idempotency record, the
- * order's final state and its records among the engine's orders (`native-engine-order.ts`) in one
- * versioned commit (docs/exchange-api.md#orders,
+ * commit cash, position, order, fills, journal entry, equity point, idempotency record and the
+ * order's final state in one versioned commit (docs/exchange-api.md#orders,
  * docs/exchange-api.md#idempotency; docs/decisions.md#order-execution).
  *
  * An order with an Idempotency-Key loads the account and the key's record together, then
@@ -26,7 +25,6 @@ import type { ExchangeContext } from './context.ts';
 import { retryOnConflict } from './outcome.ts';
 import { equityTotals } from './valuation.ts';
 import { equityPointOf } from './views.ts';
-import { nativeEngineRecords } from './native-engine-order.ts';
 import { consume, giveBack, walkBook, type Fill } from './walk-book.ts';
 
 /** Storage key of the idempotency record of a client's Idempotency-Key (none without one). */
@@ -151,8 +149,6 @@ export function executeOrder(ctx: ExchangeContext, r: OrderRequest, book: BookSn
       }
       const { execution, order, facts, balances, taken } = plan;
       const ended = executedOrder(priced, execution);
-      // the order among the engine's too, with the account's next integer ids (docs/orders.md#ids)
-      const engine = nativeEngineRecords(order, bundle, book.ts, now.getTime());
       // taken now, before the commit's await: a concurrent order on this snapshot sees the rest
       consume(book, r.side, taken);
       let out: Awaited<ReturnType<ExchangeContext['store']['commit']>>;
@@ -175,7 +171,6 @@ export function executeOrder(ctx: ExchangeContext, r: OrderRequest, book: BookSn
           equityPoint: equityPointOf(now, balances, equityTotals(balances, ctx.books.bids())),
           ...(recordKey === undefined ? {} : { idempotency: { key: recordKey, record: { fingerprint: r.fingerprint, status: 201, body: execution.result } } }),
           orderState: { orderId: r.orderId, state: orderSteps.persist(ended) },
-          ...engine,
         });
       } catch (err) {
         giveBack(book, r.side, taken);
@@ -186,8 +181,7 @@ export function executeOrder(ctx: ExchangeContext, r: OrderRequest, book: BookSn
         cache.drop(r.accountId);
         return out === 'conflict' ? 'conflict' : { execution: refused('ACCOUNT_NOT_FOUND', `account ${r.accountId} does not exist`), committed: null };
       }
-      const lastIds = { order: bundle.lastIds.order + 1, trade: bundle.lastIds.trade + engine.trades.length };
-      cache.set(r.accountId, { ...bundle, balances, lastIds, version: bundle.version + 1 });
+      cache.set(r.accountId, { ...bundle, balances, version: bundle.version + 1 });
       // built only when logged (an exchange run at LOG_LEVEL=warn spends nothing on it per order)
       if (ctx.log.isLevelEnabled('info')) {
         ctx.log.info(

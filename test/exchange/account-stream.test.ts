@@ -81,7 +81,7 @@ describe('the account stream', () => {
     expect(events.every((e) => e.accountId === a)).toBe(true);
   });
 
-  it("sends a native market order's fills as before while the user data stream reports the order, with no gap in the seqs", async () => {
+  it("sends a native market order's fill and balances with no gap in the seqs, and the user data stream only the engine order's report", async () => {
     t.feed.push({ symbol: 'SOLUSDT', bids: [['149', '10']], asks: [['150', '10']], ts: Date.now() + 2 });
     const a = await t.openAccount('stream-native', '1000');
     const c = await connect(a);
@@ -104,13 +104,10 @@ describe('the account stream', () => {
       [5, 'cash'],
       [6, 'balance'],
     ]);
+    // the user data stream: the engine order's report only (a native market order is not an order of that surface: docs/orders.md#ids), then the deposit
     const reports = () => uds.messages.map((m) => (m.event ?? {}) as Record<string, unknown>).filter((e) => e.e === 'executionReport');
-    await uds.until(() => reports().length === 3);
-    expect(reports().map((r) => [r.i, r.x, r.t])).toEqual([
-      [1, 'NEW', -1],
-      [2, 'NEW', -1],
-      [2, 'TRADE', 1],
-    ]);
+    await uds.until((ms) => ms.some((m) => (m.event as Record<string, unknown> | undefined)?.e === 'balanceUpdate'));
+    expect(reports().map((r) => [r.i, r.x, r.t])).toEqual([[1, 'NEW', -1]]);
   });
 
   it('resumes a socket killed in the middle of a burst from its last seq, with no gap and no duplicate', async () => {

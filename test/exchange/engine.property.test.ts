@@ -203,14 +203,11 @@ async function runSequence(store: ExchangeStore, commands: Command[], tag: strin
   }
   await Promise.all(inFlight);
   for (const id of ids) {
-    const trades = await store.trades(id);
     for (const o of await store.orders(id, 1_000_000)) {
       const priced = nativeBooks.get(o.orderId);
       if (!priced) continue;
       seen.native++;
-      // a native order's fills are among the engine's too (docs/orders.md#ids), at the book it priced itself on; counted with them below
-      const mine = trades.filter((t) => t.orderId === o.orderId);
-      expect(mine.map((t) => [t.price, t.qty, t.bookTs, t.liquidity])).toEqual(o.fills.map((f) => [f.price, f.qty, priced.book.ts, 'TAKER']));
+      for (const f of o.fills) taken.push({ symbol: o.symbol, bookTs: priced.book.ts, side: o.side, price: dec(f.price), qty: dec(f.qty), maker: false });
     }
   }
   await engine.settled();

@@ -97,8 +97,7 @@ export async function placeOrder(core: EngineCore, req: PlaceRequest): Promise<E
 
 /**
  * NEW, one TRADE per fill, EXPIRED when the rest will not rest; then the balances. `lastTrade`: the
- * account's last fill id before these fills (docs/orders.md#ids). Also the events of a native market
- * order, for the Binance user data stream (`runtime/exchange/native-engine-order.ts`).
+ * account's last fill id before these fills (docs/orders.md#ids).
  */
 export function placementEvents(order: EngineOrderSnapshot, fills: OrderFill[], balances: Balances, time: number, lastTrade: number): Announced[] {
   const number = order.context.number ?? 0;

@@ -159,7 +159,7 @@ describe('two exchange processes on one Redis', () => {
     const work = [p1, p2].flatMap((p, n) =>
       Array.from({ length: 12 }, async (_, i) => {
         if (i % 3 === 0) {
-          // a native market order: among the engine's orders, numbered by the same commit
+          // a native market order: it commits on the account too (racing on its version), but is not one of the engine's orders
           const r = await placeNative(p.ctx, { accountId: id, symbol: 'SOLUSDT', side: 'BUY', qty: '0.01', idempotencyKey: null });
           if (!r.ok) throw new Error(r.message);
           return;
@@ -180,13 +180,13 @@ describe('two exchange processes on one Redis', () => {
     // commits did race (a retried one must leave no gap and no duplicate)
     expect(conflicts).toBeGreaterThan(0);
     const orders = (await p1.ctx.store.engineOrders(id)) as { context: { orderId: string; number?: number } }[];
-    expect(orders).toHaveLength(24);
+    expect(orders).toHaveLength(16);
     expect(orders.map((o) => o.context.number)).toEqual(orders.map((_, i) => i + 1));
     expect(new Set(answered).size).toBe(answered.length);
-    for (const n of answered) expect(n).toBeLessThanOrEqual(24);
+    for (const n of answered) expect(n).toBeLessThanOrEqual(16);
     const places = new Map(orders.map((o, i) => [o.context.orderId, i + 1]));
     const trades = await p2.ctx.store.trades(id);
-    expect(trades.length).toBeGreaterThanOrEqual(16);
+    expect(trades.length).toBeGreaterThanOrEqual(8); // the 8 MARKET orders; a LIMIT may fill too
     expect(trades.map((t) => [t.number, t.orderNumber])).toEqual(trades.map((t, i) => [i + 1, places.get(t.orderId)]));
     await p1.ctx.store.close();
     await p2.ctx.store.close();

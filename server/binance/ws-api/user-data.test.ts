@@ -1,10 +1,6 @@
 /** The Binance events made from account events (docs/exchange-api.md#binance-user-data-stream): the cases the black-box suites do not reach. */
 import { describe, expect, it } from 'vitest';
-import type { AccountRecord, LedgerCommit, OrderRecord } from '../../../adapters/store/exchange/port.ts';
-import { openingBalances } from '../../../machines/exchange/ledger.ts';
-import { dec } from '../../../machines/exchange/money.ts';
-import { nativeOrderReports, type AccountEvent } from '../../../runtime/exchange/account-events.ts';
-import { nativeEngineRecords } from '../../../runtime/exchange/native-engine-order.ts';
+import type { AccountEvent } from '../../../runtime/exchange/account-events.ts';
 import { userDataEvents } from './user-data.ts';
 
 const order = (over: Partial<Extract<AccountEvent, { type: 'order' }>>): AccountEvent => ({
@@ -74,48 +70,6 @@ describe('userDataEvents', () => {
     );
     expect(report).toMatchObject({ x: 'TRADE', X: 'PARTIALLY_FILLED', l: '0.20000000', L: '101.00000000', Y: '20.20000000', n: '0.02020000', N: 'USDT' });
     expect(report).toMatchObject({ i: 3, t: 5, T: 1999, m: false, w: true, W: 1000 });
-  });
-
-  it('reports a native market order from its commit: NEW, a TRADE per book level with the next trade ids, EXPIRED for what the book lacked', () => {
-    const account: AccountRecord = { id: 'acc', name: 'n', baseCurrency: 'USDT', initialCash: dec('1000'), feeRate: dec('0.001'), createdAt: 'x' };
-    const balances = openingBalances(dec('1000'));
-    const record: OrderRecord = {
-      orderId: 'n-1',
-      accountId: 'acc',
-      status: 'PARTIALLY_FILLED',
-      symbol: 'SOLUSDT',
-      side: 'BUY',
-      requestedQty: '3',
-      qty: '2',
-      price: '150.5',
-      gross: '301',
-      fee: '0.301',
-      cash: '699',
-      positionQty: '2',
-      idempotencyKey: null,
-      createdAt: new Date(6).toISOString(),
-      fills: [
-        { price: '150', qty: '1', gross: '150' },
-        { price: '151', qty: '1', gross: '151' },
-      ],
-    };
-    // the account already holds 4 orders and 9 fills
-    const engine = nativeEngineRecords(record, { account, balances, lastIds: { order: 4, trade: 9 }, version: 3 }, 5, 6);
-    const change: LedgerCommit = { balances, journal: [], order: record, ...engine };
-    expect(engine.trades.map((t) => [t.number, t.orderNumber, t.commission])).toEqual([
-      [10, 5, '0.1500000000'],
-      [11, 5, '0.1510000000'],
-    ]);
-    const reports = nativeOrderReports('acc', change, 7).flatMap((e, i) => userDataEvents({ ...e, seq: 0 }, i + 1));
-    expect(reports.map((r) => [r.x, r.X, r.i, r.t, r.o, r.c, r.l, r.z])).toEqual([
-      ['NEW', 'NEW', 5, -1, 'MARKET', 'native-n-1', '0.00000000', '0.00000000'],
-      ['TRADE', 'PARTIALLY_FILLED', 5, 10, 'MARKET', 'native-n-1', '1.00000000', '1.00000000'],
-      ['TRADE', 'PARTIALLY_FILLED', 5, 11, 'MARKET', 'native-n-1', '1.00000000', '2.00000000'],
-      ['EXPIRED', 'EXPIRED', 5, -1, 'MARKET', 'native-n-1', '0.00000000', '2.00000000'],
-    ]);
-    expect(reports[3]).toMatchObject({ eR: 'INSUFFICIENT_LIQUIDITY', q: '3.00000000', Z: '301.00000000' });
-    // any other change has none
-    expect(nativeOrderReports('acc', { balances, journal: [] }, 7)).toEqual([]);
   });
 
   it('makes a withdrawal a negative balanceUpdate, and a native market order fill nothing', () => {

@@ -1,10 +1,11 @@
 /**
  * The user data stream's events as Binance sends them (docs/exchange-api.md#binance-user-data-stream),
  * made from the account events (`runtime/exchange/account-events.ts`): an order event is an
- * `executionReport` (an engine order's, and a native market order's, made for this stream only),
- * a balance event an `outboundAccountPosition`, a cash movement a `balanceUpdate`. Order and trade
- * ids are the account's integer ids (docs/orders.md#ids); amounts with 8 fraction digits, times in
- * ms. The native stream's `fill` events have no Binance form: the same order's report says it.
+ * `executionReport` (an engine order's), a balance event an `outboundAccountPosition`, a cash
+ * movement a `balanceUpdate`. Order and trade ids are the account's integer ids
+ * (docs/orders.md#ids); amounts with 8 fraction digits, times in ms. The native stream's `fill`
+ * events (a native market order's book levels) have no Binance form: that order is not one of this
+ * surface, and its balances say what it moved.
  */
 import type { AccountEvent } from '../../../runtime/exchange/account-events.ts';
 import { fmt8 } from '../../../runtime/binance/book-sequence.ts';
