@@ -101,7 +101,7 @@ export function accountEventOfEngine(e: ExchangeEvent, ids: EventIds | null = nu
  * fills, cash movements, then the balances. Engine commits are announced by the engine itself.
  */
 export function accountEventsOfCommit(accountId: string, change: LedgerCommit, time: number): AccountEventBody[] {
-  if (!change.order && change.engineOrders && change.engineOrders.length > 0) return [];
+  if (change.engineOrders && change.engineOrders.length > 0) return [];
   const out: AccountEventBody[] = [];
   const order = change.order;
   if (order)

@@ -36,8 +36,8 @@ export class AccountStream {
   private readonly listeners = new Set<(e: AccountEvent) => void>();
   /** highest seq delivered to listeners, per account */
   private readonly delivered = new Map<string, number>();
-  /** events not yet sent to the log, oldest first (`logged` false: delivered in their place, with seq 0, but not logged) */
-  private waiting: { body: AccountEventBody; logged: boolean }[] = [];
+  /** events not yet sent to the log, oldest first */
+  private waiting: AccountEventBody[] = [];
   /** accounts with events in the append in flight */
   private readonly inFlight = new Set<string>();
   private flushing: Promise<void> | null = null;
@@ -133,15 +133,10 @@ export class AccountStream {
     };
   }
 
-  /**
-   * Logs `events` (in order) with whatever else comes in the same run, and delivers them once logged.
-   * `logged: false`: events for the live listeners only (seq 0, never logged, so the native stream
-   * never sends them), delivered in their place among the account's other events.
-   */
-  add(events: readonly AccountEventBody[], options: { logged?: boolean } = {}): void {
-    const logged = options.logged ?? true;
+  /** Logs `events` (in order) with whatever else comes in the same run, and delivers them once logged. */
+  add(events: readonly AccountEventBody[]): void {
     for (const e of events) {
-      if (this.enrolled.has(e.accountId)) this.waiting.push({ body: e, logged });
+      if (this.enrolled.has(e.accountId)) this.waiting.push(e);
       else if (this.watchers.has(e.accountId)) {
         if (this.unlogged.length === 0) queueMicrotask(() => this.deliver(this.unlogged.splice(0)));
         this.unlogged.push({ ...e, seq: 0 } as AccountEvent);
@@ -170,7 +165,7 @@ export class AccountStream {
   }
 
   private pending(accountId: string): boolean {
-    return this.inFlight.has(accountId) || this.waiting.some((w) => w.body.accountId === accountId);
+    return this.inFlight.has(accountId) || this.waiting.some((e) => e.accountId === accountId);
   }
 
   /** Appends what is waiting, one append at a time, until nothing is. */
@@ -178,21 +173,20 @@ export class AccountStream {
     while (this.waiting.length > 0) {
       const events = this.waiting.splice(0, MAX_EVENTS_PER_APPEND);
       const groups = new Map<string, AccountEventBody[]>();
-      for (const { body: e, logged } of events) {
-        this.inFlight.add(e.accountId);
-        if (!logged) continue;
+      for (const e of events) {
         const group = groups.get(e.accountId);
         if (group) group.push(e);
         else groups.set(e.accountId, [e]);
       }
+      for (const id of groups.keys()) this.inFlight.add(id);
       let logged: AccountEvent[][] = [];
       try {
-        if (groups.size > 0) logged = (await this.logs.appendMany([...groups].map(([accountId, batch]) => ({ accountId, events: batch })))) as AccountEvent[][];
+        logged = (await this.logs.appendMany([...groups].map(([accountId, batch]) => ({ accountId, events: batch })))) as AccountEvent[][];
       } catch (err) {
         this.log.error({ err, accounts: groups.size, lost: events.length }, 'account events not logged: the streams miss them (the ledger has the changes)');
       }
       this.inFlight.clear();
-      this.deliver(inOrder(events, [...groups.keys()], logged));
+      for (const sequenced of logged) this.deliver(sequenced);
     }
     // nothing waits, in the same synchronous step as the check: the next add starts a new flush
     this.flushing = null;
@@ -210,27 +204,4 @@ export class AccountStream {
       }
     }
   }
-}
-
-/**
- * The events of one append in the order they were added: each logged one as the log sequenced it
- * (`logged[i]` holds the events of `accounts[i]`, in order; none when the append failed), each
- * unlogged one with seq 0.
- */
-function inOrder(events: readonly { body: AccountEventBody; logged: boolean }[], accounts: readonly string[], logged: AccountEvent[][]): AccountEvent[] {
-  const next = new Map(accounts.map((id, i) => [id, { list: logged[i] ?? [], at: 0 }]));
-  const out: AccountEvent[] = [];
-  for (const { body, logged: isLogged } of events) {
-    if (!isLogged) {
-      out.push({ ...body, seq: 0 } as AccountEvent);
-      continue;
-    }
-    const cursor = next.get(body.accountId);
-    const sequenced = cursor?.list[cursor.at];
-    if (cursor && sequenced) {
-      cursor.at++;
-      out.push(sequenced);
-    }
-  }
-  return out;
 }

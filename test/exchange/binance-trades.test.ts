@@ -5,16 +5,16 @@
  * `ticker/24hr` and their streams. Every answer is checked against the OpenAPI document.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
+import { collect, type Collector } from '../support/ws-collector.ts';
 import { exchangeForSuite } from './harness.ts';
 import { binanceCall, expectCode, orderClient } from './binance-support.ts';
 import { book, publishAndWait } from './support.ts';
 
 const t = exchangeForSuite({ BINANCE_WEIGHT_LIMIT: '1000000' });
 const { trader, place } = orderClient(t);
-const sockets: WebSocket[] = [];
+const sockets: Collector[] = [];
 afterEach(() => {
-  for (const s of sockets.splice(0)) s.terminate();
+  for (const s of sockets.splice(0)) s.socket.terminate();
 });
 
 const eventually = (check: () => unknown, timeout = 5_000) => vi.waitFor(check, { timeout, interval: 50 });
@@ -22,15 +22,9 @@ const get = (path: string, query = '') => binanceCall(t.baseUrl, 'GET', `/api/v3
 
 /** A connection that keeps every message it receives. */
 async function connect(path: string): Promise<{ messages: any[]; send(m: unknown): void }> {
-  const ws = new WebSocket(t.baseUrl.replace('http', 'ws') + path);
-  sockets.push(ws);
-  const messages: any[] = [];
-  ws.on('message', (data) => messages.push(JSON.parse(String(data))));
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  return { messages, send: (m) => ws.send(JSON.stringify(m)) };
+  const c = await collect(t.baseUrl.replace('http', 'ws') + path);
+  sockets.push(c);
+  return { messages: c.messages, send: (m) => c.socket.send(JSON.stringify(m)) };
 }
 
 describe('the trade tape', () => {
