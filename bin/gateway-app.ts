@@ -93,7 +93,13 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       config.NATS_URL ? dependencies.link('nats') : undefined,
     );
     if (shared) cleanups.push(() => shared.close());
-    const shell = createGatewayShell<GatewayEvent>({ eventLog: shared?.log ?? stores.eventLog, logger: log, answered: metrics.httpAnswered });
+    const shell = createGatewayShell<GatewayEvent>({
+      eventLog: shared?.log ?? stores.eventLog,
+      logger: log,
+      answered: metrics.httpAnswered,
+      listenBacklog: config.GW_LISTEN_BACKLOG,
+      stream: { resumeRingEvents: config.GW_RESUME_RING_EVENTS, maxResuming: config.GW_MAX_RESUMING, observer: metrics.resumes },
+    });
     await shell.events.start();
     cleanups.push(() => shell.close());
     if (shared) {
@@ -144,6 +150,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     metrics.observeLive({
       actors: liveActors,
       sockets: () => shell.events.connections,
+      resuming: () => shell.events.resuming,
       lastTickMs: () => prices.current()?.ts,
       landing: () => chain.landing(),
       leader: () => leadership.isLeader(),

@@ -24,6 +24,8 @@ import { stateName } from './bets/state-name.ts';
 export interface LiveGatewayState extends GatewayStanding {
   /** open WebSocket connections */
   sockets: () => number;
+  /** sockets replaying what they missed now */
+  resuming?: () => number;
   /** ts (unix ms) of the newest SOL tick; undefined before the first */
   lastTickMs: () => number | undefined;
   /** live bet series and the runtime's failure counters */
@@ -53,6 +55,15 @@ export interface GatewayMetrics {
   observeLive(state: LiveGatewayState): void;
   /** this node became the leader (true) or stopped being it (false) */
   leaderChanged(leading: boolean): void;
+  /** what resuming sockets do (docs/operations.md#a-reconnect-herd) */
+  resumes: {
+    /** a resuming socket caught up and went live, `ms` after it opened */
+    resumed(ms: number): void;
+    /** a connect with since was answered 503 (too many resuming) */
+    refused(): void;
+    /** a resuming socket was closed with 1013 and a retry hint */
+    closedForRetry(): void;
+  };
 }
 
 /** Creates the gateway's registry and metrics. */
@@ -118,6 +129,30 @@ export function createGatewayMetrics(): GatewayMetrics {
     },
   });
   new Gauge({
+    name: 'gateway_ws_resuming',
+    help: 'WebSocket connections replaying what they missed (connected with ?since=, not live yet)',
+    registers,
+    collect() {
+      if (live?.resuming) this.set(live.resuming());
+    },
+  });
+  const resumeSeconds = new Histogram({
+    name: 'gateway_ws_resume_seconds',
+    help: 'From a connect with ?since= to the socket caught up and live',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
+    registers,
+  });
+  const resumeRefused = new Counter({
+    name: 'gateway_ws_resume_refused_total',
+    help: 'Connects with ?since= answered 503 because too many sockets were resuming',
+    registers,
+  });
+  const resumeRetryCloses = new Counter({
+    name: 'gateway_ws_resume_retry_closes_total',
+    help: 'Resuming sockets closed with 1013 and a retry hint (old events could not be read)',
+    registers,
+  });
+  new Gauge({
     name: 'gateway_bet_actors',
     help: 'Live bet series by state (dormant: held as a snapshot until its expiry)',
     labelNames: ['state'],
@@ -181,6 +216,11 @@ export function createGatewayMetrics(): GatewayMetrics {
       live = state;
     },
     leaderChanged: standing.leaderChanged,
+    resumes: {
+      resumed: (ms) => resumeSeconds.observe(ms / 1000),
+      refused: () => resumeRefused.inc(),
+      closedForRetry: () => resumeRetryCloses.inc(),
+    },
   };
 }
 

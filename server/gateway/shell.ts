@@ -13,7 +13,7 @@ import uws from 'uWebSockets.js';
 import type { EventLog, LoggedEvent } from '../../adapters/store/event-log/port.ts';
 import type { Logger } from '../../kernel/log.ts';
 import type { TemplatedApp } from 'uWebSockets.js';
-import { assertNativeUws, listenExclusive } from '../http/listen.ts';
+import { assertNativeUws, listenWithBacklog } from '../http/listen.ts';
 import { EventStream, type EventStreamOptions } from './event-stream.ts';
 import { registerEventsRoute } from './events-route.ts';
 import { createGatewayRouter, type GatewayRouter } from './router.ts';
@@ -27,6 +27,8 @@ export interface GatewayShellOptions<E extends LoggedEvent> {
   stream?: Omit<EventStreamOptions, 'logger'>;
   /** told of every HTTP answer (route pattern, status): the request metrics */
   answered?: (route: string, status: number) => void;
+  /** pending connections the kernel may queue before the process accepts them [4096] (docs/operations.md#a-reconnect-herd) */
+  listenBacklog?: number;
 }
 
 /** A running (or ready to run) gateway shell. */
@@ -52,20 +54,19 @@ export function createGatewayShell<E extends LoggedEvent>(options: GatewayShellO
     ...(options.answered ? { answered: options.answered } : {}),
   });
   registerEventsRoute(router, (since, limit) => events.page(since, limit));
-  let listenSocket: uws.us_listen_socket | undefined;
+  let listenSockets: uws.us_listen_socket[] = [];
 
   return {
     app,
     router,
     events,
     async listen(port, host = '127.0.0.1') {
-      const socket = await listenExclusive(app, host, port);
-      listenSocket = socket;
-      return uws.us_socket_local_port(socket);
+      listenSockets = await listenWithBacklog(app, host, port, options.listenBacklog ?? 4096);
+      return uws.us_socket_local_port(listenSockets[0] as uws.us_listen_socket);
     },
     async close(graceMs = 5_000) {
-      if (listenSocket) uws.us_listen_socket_close(listenSocket);
-      listenSocket = undefined;
+      for (const socket of listenSockets) uws.us_listen_socket_close(socket);
+      listenSockets = [];
       events.closeAll();
       await router.drained(graceMs);
     },

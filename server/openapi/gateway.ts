@@ -212,11 +212,18 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
       path: '/ws',
       summary: 'WebSocket event stream; `?since=<seq>` replays what was missed',
       tags: ['events'],
-      parameters: [{ name: 'since', in: 'query', description: 'last seq seen', schema: v.string() }],
+      parameters: [
+        { name: 'since', in: 'query', description: 'last seq seen', schema: v.string() },
+        { name: 'epoch', in: 'query', description: 'epoch of the last resume message', schema: v.string() },
+      ],
       responses: {
-        101: { description: 'upgraded; JSON messages as in x-websocket-events' },
+        101: {
+          description:
+            'upgraded; JSON messages as in x-websocket-events; a socket whose missed events cannot be read is closed with 1013 and `retry-after-ms=<n>`',
+        },
         400: err('not a WebSocket upgrade'),
         426: err('upgrade required'),
+        503: err('too many sockets resuming: connect again after Retry-After seconds'),
       },
       extensions: { 'x-websocket-events': wsEvents(b) },
     }),

@@ -33,14 +33,17 @@ function slowReads<E extends TestEvent>(log: EventLog<E>): EventLog<E> {
 
 const redis = sharedTestRedis();
 
+// a ring of 50 recent events: most resumes below start older than it, so their replay reads old pages of the log
 describe.each([
-  ['memory log, slow reads', () => slowReads(createMemoryEventLog<TestEvent>())],
-  ['redis log', () => createRedisEventLog<TestEvent>(redis.redis(), { prefix: redis.prefix() })],
-])('since replay over a %s', (_name, makeLog) => {
+  ['memory log, slow reads', () => slowReads(createMemoryEventLog<TestEvent>()), 20_000],
+  ['memory log, slow reads, small ring', () => slowReads(createMemoryEventLog<TestEvent>()), 50],
+  ['redis log', () => createRedisEventLog<TestEvent>(redis.redis(), { prefix: redis.prefix() }), 20_000],
+  ['redis log, small ring', () => createRedisEventLog<TestEvent>(redis.redis(), { prefix: redis.prefix() }), 50],
+])('since replay over a %s', (_name, makeLog, ring) => {
   let replayShell: GatewayShell<TestEvent>;
   let url: string;
   beforeAll(async () => {
-    replayShell = createGatewayShell<TestEvent>({ eventLog: makeLog(), logger, stream: { replayPageSize: 7 } });
+    replayShell = createGatewayShell<TestEvent>({ eventLog: makeLog(), logger, stream: { replayPageSize: 7, resumeRingEvents: ring } });
     await replayShell.events.start();
     url = `ws://127.0.0.1:${await replayShell.listen(0, '127.0.0.1')}/api/ws`;
   });

@@ -1,5 +1,7 @@
-// The gateway's event stream with resume: a dropped socket reconnects with `?since=<last seq>`,
+// The gateway's event stream with resume: a dropped socket reconnects with `?since=<last seq>&epoch=<epoch>`,
 // so nothing published meanwhile is missed (docs/gateway-api.md#resume; the server replays from its log).
+// Reconnects are jittered, and a close with 1013 waits the hint it carries (`retry-after-ms=<n>`), so a
+// page among thousands does not come back in the same instant as the others after a restart.
 
 /**
  * Opens `/api/ws` and keeps it open.
@@ -15,7 +17,8 @@ export function eventStream({ onEvent, onStatus }) {
 
   const url = () => {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-    return `${proto}://${location.host}/api/ws${lastSeq > 0 ? `?since=${lastSeq}` : ''}`;
+    const resume = lastSeq > 0 ? `?since=${lastSeq}${epoch === undefined ? '' : `&epoch=${encodeURIComponent(epoch)}`}` : '';
+    return `${proto}://${location.host}/api/ws${resume}`;
   };
 
   const connect = () => {
@@ -53,10 +56,11 @@ export function eventStream({ onEvent, onStatus }) {
       }
       onEvent(e);
     };
-    ws.onclose = () => {
+    ws.onclose = (closed) => {
       if (socket !== ws || stopped) return;
       socket = null;
-      const delay = Math.min(5_000, 300 * 2 ** attempt++);
+      const hinted = closed.code === 1013 ? Number(/retry-after-ms=(\d+)/.exec(closed.reason)?.[1]) : NaN;
+      const delay = Number.isFinite(hinted) ? hinted : Math.min(5_000, 300 * 2 ** attempt++) * (0.5 + Math.random());
       onStatus({ state: 'down', text: `disconnected at seq ${lastSeq}; reconnecting in ${(delay / 1000).toFixed(1)} s` });
       setTimeout(connect, delay);
     };

@@ -11,19 +11,63 @@ export const EVENT_STREAM_PATHS = ['/api/ws', '/ws'] as const;
 /** The uWS topic every live socket joins. */
 export const TOPIC = 'events';
 
+/** Close code of a socket told to come back later (RFC 6455 "Try Again Later"), its reason carrying `retry-after-ms=<n>` (docs/gateway-api.md#resume). */
+export const RETRY_CLOSE_CODE = 1013;
+
+/** The close reason of a socket told to come back: a hint of `baseMs`, jittered to 0.5-1.5x so a herd does not come back at once. */
+export function retryReason(baseMs: number): string {
+  return `try again later; retry-after-ms=${Math.round(baseMs * (0.5 + Math.random()))}`;
+}
+
+/** How resumes are paced (docs/architecture.md#resumes-from-memory); defaults in brackets. */
+export interface ResumeTuning {
+  /** a replaying socket waits while it has more than this many bytes buffered [64 KiB] */
+  socketBudgetBytes: number;
+  /** ms of replay work per turn of the event loop before live events, HTTP and new connections run [4] */
+  sliceMs: number;
+  /** events one socket is sent per turn before the next socket's turn [256] */
+  eventsPerStep: number;
+  /** how often a socket waiting for its buffer to drain is looked at again, ms [10] */
+  blockedPollMs: number;
+  /** reads of an old page a socket waits through before it is closed with a retry hint [4] */
+  olderReadAttempts: number;
+  /** the retry hint given in a 1013 close, ms (jittered) [2000] */
+  retryAfterMs: number;
+}
+
+/** Told what resumes do (metrics). */
+export interface ResumeObserver {
+  /** a resuming socket caught up and went live, `ms` after it opened */
+  resumed(ms: number): void;
+  /** an upgrade with `since` was answered 503 (too many sockets resuming) */
+  refused(): void;
+  /** a resuming socket was closed with 1013 and a retry hint */
+  closedForRetry(): void;
+}
+
 /** Tuning of the stream; defaults in brackets. */
 export interface EventStreamOptions {
   logger: Logger;
   /** bytes buffered per socket before it is closed as a slow consumer [1 MiB] */
   maxBackpressure?: number;
-  /** replay waits for `drain` above this many buffered bytes [min(256 KiB, maxBackpressure / 4)]; keep it below maxBackpressure minus the largest event */
-  replayHighWater?: number;
-  /** events read from the log per replay step [500] */
+  /** events read from the log per page of an old replay [500] */
   replayPageSize?: number;
   /** seconds without traffic before uWS closes a socket; pings are sent automatically [120] */
   idleTimeoutSeconds?: number;
   /** how long a delivered event waits for a missing predecessor before the log is read [500] */
   gapFillMs?: number;
+  /** newest events held in memory for resumes [20000] */
+  resumeRingEvents?: number;
+  /** pages of older events kept once read [64] */
+  olderPages?: number;
+  /** sockets resuming at once before an upgrade with `since` is answered 503 [30000] */
+  maxResuming?: number;
+  /** how often the log's epoch and oldest seq are read again, ms [2000] */
+  factsRefreshMs?: number;
+  /** pacing of replays */
+  resume?: Partial<ResumeTuning>;
+  /** told what resumes do */
+  observer?: ResumeObserver;
 }
 
 /** What each socket carries. */
@@ -34,8 +78,12 @@ export interface SocketState {
   epoch: string | undefined;
   open: boolean;
   live: boolean;
-  /** resolves a replay waiting for backpressure to drain */
-  drained: (() => void) | undefined;
+  /** the last seq sent to (or known absent for) a resuming socket */
+  cursor: number;
+  /** performance.now() when the socket opened */
+  openedAt: number;
+  /** failed reads of an old page in a row */
+  pageFailures: number;
 }
 
 /** The broadcast side used by the runtime (prices, bets). */
