@@ -287,7 +287,11 @@ export async function openJetStreamEventLog<E extends LoggedEvent>(
       const consumer = await js.consumers.get(name, { opt_start_seq: start });
       const out: Array<Sequenced<E>> = [];
       const messages = await consumer.fetch({ max_messages: wanted, expires: 5_000 });
+      let previous = since;
       for await (const m of messages) {
+        // an ordered consumer recreated mid-fetch (its server lost) may hand a seq again: each seq once, in order
+        if (m.seq <= previous) continue;
+        previous = m.seq;
         const e = decode(m);
         if (e) out.push(e);
         if (m.seq >= state.last_seq || out.length >= wanted || m.info.pending === 0) break;

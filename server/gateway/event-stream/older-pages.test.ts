@@ -42,6 +42,16 @@ describe('old pages of the event log', () => {
     expect(p.coveredTo).toBe(20);
   });
 
+  it('takes each seq once and in order from a log that hands some twice (an ordered consumer recreated mid-read)', async () => {
+    const twice = [11, 12, 13, 12, 13, 14, 15, 16, 17, 18, 19, 20];
+    const pages = new OlderPages<E>({
+      read: async (since) => twice.filter((s, i) => s > since || i > 2).map((seq) => ({ type: 'x', seq })),
+      size: 10,
+      maxPages: 4,
+    });
+    expect((await pages.load(1, 40)).seqs).toEqual(range(11, 20));
+  });
+
   it('fails a page on an empty answer while the log holds newer events, and reads it again next time', async () => {
     let empty = true;
     const l = log(range(1, 30));

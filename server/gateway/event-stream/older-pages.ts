@@ -88,13 +88,16 @@ export class OlderPages<E extends LoggedEvent> {
         if (page.coveredTo < end) return page;
         break;
       }
+      let lastRead = from;
       for (const e of events) {
+        if (e.seq <= lastRead) continue; // a log that hands a seq twice or out of order: each once, in order
+        lastRead = e.seq;
         if (e.seq > end) break;
         page.seqs.push(e.seq);
         page.texts.push(JSON.stringify(e));
       }
-      const lastRead = (events[events.length - 1] as Sequenced<E>).seq;
       if (lastRead >= end) break;
+      if (lastRead === from) throw new Error(`the event log answered no event after seq ${from}`);
       from = lastRead;
     }
     this.kept.set(k, page);
