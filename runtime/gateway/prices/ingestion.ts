@@ -67,6 +67,7 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
   let snapshot: SequencedPriceEvent | undefined;
   let pending = 0;
   let tail: Promise<void> = Promise.resolve();
+  let storing: Promise<void> = Promise.resolve();
   // ticks the history store could not take yet (it is down): stored first, in order, once it is back,
   // so no newer tick is ever stored while an older one is missing (exit prices stay exact)
   const unstored: Array<{ price: string; ts: number }> = [];
@@ -93,8 +94,11 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
     }
   };
 
-  const ingest = async (tick: { price: string; ts: number }): Promise<void> => {
-    await store(tick);
+  // Appends start in arrival order and run side by side (docs/architecture.md#resumes-from-memory):
+  // a tick waits for neither the history nor the previous tick's append, so a loaded loop
+  // publishes several ticks in one turn (one write per socket for all of them), never falls
+  // behind one round trip per tick.
+  const broadcastTick = async (tick: { price: string; ts: number }): Promise<void> => {
     try {
       const event = await events.broadcast({ type: 'price', symbol: 'solusdt', price: tick.price, ts: tick.ts }, { dedupId: `price:${tick.ts}:${tick.price}` });
       if (!snapshot || event.ts >= snapshot.ts) snapshot = event;
@@ -123,12 +127,14 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
     }
     if (!current || tick.ts >= current.ts) current = { symbol: 'solusdt', price: tick.price, ts: tick.ts };
     pending++;
-    tail = tail
-      .then(() => ingest(tick))
+    // the history takes ticks one at a time, in order; the stream's appends start now, in order
+    storing = storing.then(() => store(tick));
+    const done = Promise.all([storing, broadcastTick(tick)])
       .catch((err: unknown) => logger.error({ err, tick }, 'price tick not broadcast'))
       .finally(() => {
         pending--;
       });
+    tail = tail.then(async () => void (await done));
   };
 
   const unsubscribe: Unsubscribe = feed.onTick(onTick);
