@@ -11,7 +11,8 @@
  * `GET /api/state` latency (a probe every 25 ms from the herd's start to +20 s; timeouts at 10 s),
  * resident memory at its peak against before the kill, connection attempts the kernel dropped on a
  * full listen queue, consumers on the event stream at their peak, and NATS slow-consumer events in
- * the gateway's log.
+ * the gateway's log. BENCH_GATEWAY_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof") profiles the gateway
+ * started after the kill.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -21,6 +22,7 @@ import { managedNats } from '../test/support/managed.ts';
 import { percentile, report, sleep, type Row } from './support/measure.ts';
 import { bareBroadcaster, broadcastGateway, listenOverflows, rssBytes, startTicker, streamConsumers } from '../test/support/broadcast-world.ts';
 import { startFleet, type FleetStats } from '../test/support/ws-load/fleet.ts';
+import { measuredGatewayArgs } from './support/stack.ts';
 
 const SIZES = (process.env.BENCH_HERD_SIZES ?? '15000,19000').split(',').map(Number);
 const TICKS = Number(process.env.BENCH_FANOUT_TICKS ?? 10);
@@ -98,7 +100,7 @@ const closesOf = (s: FleetStats) => Object.fromEntries(Object.entries(s.closes).
 
 async function herd(kind: 'bare' | 'gateway', natsUrl: string, sockets: number): Promise<Herd> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-herd-'));
-  const server = kind === 'bare' ? await bareBroadcaster(natsUrl) : await broadcastGateway({ natsUrl, dataDir, env: { LOG_LEVEL: 'info' } });
+  const server = kind === 'bare' ? await bareBroadcaster(natsUrl) : await broadcastGateway({ natsUrl, dataDir, env: { LOG_LEVEL: 'info' }, nodeArgs: measuredGatewayArgs() });
   await server.start();
   const fleet = await startFleet({ workers: Math.max(2, Math.ceil(sockets / PER_WORKER)) });
   try {

@@ -98,7 +98,12 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       logger: log,
       answered: metrics.httpAnswered,
       listenBacklog: config.GW_LISTEN_BACKLOG,
-      stream: { resumeRingEvents: config.GW_RESUME_RING_EVENTS, maxResuming: config.GW_MAX_RESUMING, observer: metrics.resumes },
+      stream: {
+        resumeRingEvents: config.GW_RESUME_RING_EVENTS,
+        maxResuming: config.GW_MAX_RESUMING,
+        fanoutShards: config.GW_FANOUT_SHARDS,
+        observer: metrics.resumes,
+      },
     });
     await shell.events.start();
     cleanups.push(() => shell.close());

@@ -57,10 +57,14 @@ export const gatewayEnv = {
   ),
   GW_LISTEN_BACKLOG: describe(
     'connections the kernel may queue before the gateway accepts them (a reconnect herd after a restart); past 512, several listening sockets on the port',
-    v.pipe(integer(4096, 1), v.maxValue(65_536, 'must be <= 65536')),
+    v.pipe(integer(16_384, 1), v.maxValue(65_536, 'must be <= 65536')),
   ),
   GW_RESUME_RING_EVENTS: describe('newest events held in memory, so a socket resuming inside them reads nothing from the event log', integer(20_000, 100)),
   GW_MAX_RESUMING: describe('sockets replaying at once; a connect with ?since= beyond it is answered 503 with Retry-After', integer(30_000, 1)),
+  GW_FANOUT_SHARDS: describe(
+    'topics live sockets are spread over, one published per turn of the event loop, so a request waits for one shard of a fan-out at most',
+    v.pipe(integer(16, 1), v.maxValue(256, 'must be <= 256')),
+  ),
   GW_RECLAIM_BETS: describe("on: settled bets older than a bettor's latest are closed on chain, their rent back to the payer", oneOf(['on', 'off'] as const)),
   GW_HISTORY_DAYS: describe('days a bet stays in the history (GET /api/bets, /api/leaderboard)', integer(7, 1)),
   GW_EXPIRY_SECONDS: describe('init: bet window, seconds', integer(15, 1)),

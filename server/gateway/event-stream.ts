@@ -2,7 +2,7 @@
  * The WebSocket event stream (docs/gateway-api.md#events) at `/api/ws` and `/ws`.
  *
  * Every broadcast event is first appended to the event log, which gives it its `seq`, then
- * published to one uWS topic (fan-out without a loop over sockets). Events written to the log
+ * published to the uWS topics of its fan-out shards (no loop over sockets: `event-stream/fanout.ts`). Events written to the log
  * by others (a bet commit appends its events with its snapshot) come in through `deliver`; live
  * publication is strictly in seq order whatever order the writes answer in. Price events are logged and
  * carry a seq like bet events, so "every event carries an increasing seq" holds and a replay is
@@ -26,8 +26,8 @@
  * memory as the text that was published (`event-stream/recent-events.ts`), so a resume inside
  * them reads nothing from the log; older ones come from pages of the log read once for every
  * socket that needs them (`older-pages.ts`); the resume message says what the log held at the
- * last look (`log-facts.ts`); replays are worked in short slices that leave the event loop to live
- * events, HTTP and new connections (`resumes.ts`). Past `maxResuming` sockets resuming at once, an
+ * last look (`log-facts.ts`); a short replay is sent at once, longer ones are worked in slices
+ * that leave the event loop to live events, HTTP and new connections (`resumes.ts`). Past `maxResuming` sockets resuming at once, an
  * upgrade with `since` is answered 503 with Retry-After.
  *
  * Several gateways (docs/architecture.md#the-event-stream): with a shared log (JetStream) every
@@ -49,6 +49,7 @@ import { DEFAULT_READ_LIMIT } from '../../adapters/store/event-log/port.ts';
 import type { TemplatedApp } from 'uWebSockets.js';
 import { reply, sendJson } from '../http/reply.ts';
 import type { WebSocket } from 'uWebSockets.js';
+import { Fanout } from './event-stream/fanout.ts';
 import { InOrder } from './event-stream/in-order.ts';
 import { LogFacts } from './event-stream/log-facts.ts';
 import { OlderPages } from './event-stream/older-pages.ts';
@@ -77,6 +78,8 @@ export {
 const RESUME_TUNING: ResumeTuning = {
   socketBudgetBytes: 64 * 1024,
   sliceMs: 4,
+  maxSliceMs: 50,
+  inlineEvents: 64,
   eventsPerStep: 256,
   blockedPollMs: 10,
   olderReadAttempts: 4,
@@ -99,6 +102,7 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
   private readonly older: OlderPages<E>;
   private readonly facts: LogFacts<E>;
   private readonly resumes: Resumes<E>;
+  private readonly fanout: Fanout;
 
   constructor(
     private readonly log: EventLog<E>,
@@ -114,12 +118,13 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
       options.logger.warn({ from, to }, 'the event log has another epoch (its history was lost): resumes no longer use what was held before');
       this.forgetHeld();
     };
+    this.fanout = new Fanout(options.fanoutShards ?? 16, (topic, text) => this.app?.publish(topic, text), TOPIC);
     this.order = new InOrder<E>({
       read: (since, limit) => log.readSince(since, limit),
       publish: (e) => {
         const text = JSON.stringify(e);
         this.recent.push(e.seq, text);
-        this.app?.publish(TOPIC, text);
+        this.fanout.publish(e.seq, text);
       },
       logger: options.logger,
       gapFillMs: options.gapFillMs ?? 500,
@@ -129,7 +134,9 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
       recent: this.recent,
       older: this.older,
       facts: this.facts,
-      lastPublished: () => this.order.last,
+      lastPublished: (shard) => this.fanout.publishedBy(shard),
+      topicOf: (shard) => this.fanout.topicOf(shard),
+      lastInOrder: () => this.order.last,
       snapshot: () => this.snapshot(),
       logger: options.logger,
       // a replay stays well under the slow-consumer bound, so an event sent over the budget cannot cross it
@@ -146,6 +153,7 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
   async start(): Promise<void> {
     await this.facts.start();
     this.order.last = Math.max(this.order.last, await this.log.lastSeq());
+    this.fanout.startAt(this.order.last);
     const started = performance.now();
     const last = this.order.last;
     let cursor = Math.max(this.facts.firstSeq - 1, last - this.recent.capacity, this.recent.last ?? 0);
@@ -195,6 +203,7 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
       // a fresh append can only get a seq already published when the log started over (its store lost its data)
       this.options.logger.warn({ seq: sequenced.seq, lastPublished: this.order.last }, 'event log numbering started over; live numbering follows it');
       this.order.startOver(sequenced.seq);
+      this.fanout.startAt(sequenced.seq - 1);
       this.forgetHeld();
       this.facts.refresh().catch(() => undefined); // its new epoch: kept fresh by the timer if this read fails
     }
@@ -260,6 +269,8 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
             cursor: 0,
             openedAt: performance.now(),
             pageFailures: 0,
+            resuming: false,
+            shard: this.fanout.assign(),
           };
           res.cork(() => res.upgrade(state, key, protocol, extensions, context));
         },
@@ -280,6 +291,7 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
   /** Closes every socket (shutdown). */
   closeAll(code = 1001, reason = 'server shutting down'): void {
     this.order.stop();
+    this.fanout.stop();
     this.resumes.stop();
     this.facts.stop();
     for (const ws of [...this.sockets]) ws.end(code, reason);
@@ -296,9 +308,9 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
     const state = ws.getUserData();
     if (state.since !== undefined) return this.resumes.begin(ws);
     const snapshot = this.snapshot();
-    // a snapshot not delivered here yet (a shared stream's follower is behind) comes live: sent now it would come twice
-    if (snapshot && snapshot.seq <= this.order.last) ws.send(JSON.stringify(snapshot));
-    ws.subscribe(TOPIC);
+    // a snapshot not published to this socket's shard yet comes live: sent now it would come twice
+    if (snapshot && snapshot.seq <= this.fanout.publishedBy(state.shard)) ws.send(JSON.stringify(snapshot));
+    ws.subscribe(this.fanout.topicOf(state.shard));
     state.live = true;
   }
 }

@@ -27,7 +27,7 @@ export interface GatewayShellOptions<E extends LoggedEvent> {
   stream?: Omit<EventStreamOptions, 'logger'>;
   /** told of every HTTP answer (route pattern, status): the request metrics */
   answered?: (route: string, status: number) => void;
-  /** pending connections the kernel may queue before the process accepts them [4096] (docs/operations.md#a-reconnect-herd) */
+  /** pending connections the kernel may queue before the process accepts them [16384] (docs/operations.md#a-reconnect-herd) */
   listenBacklog?: number;
 }
 
@@ -61,7 +61,7 @@ export function createGatewayShell<E extends LoggedEvent>(options: GatewayShellO
     router,
     events,
     async listen(port, host = '127.0.0.1') {
-      listenSockets = await listenWithBacklog(app, host, port, options.listenBacklog ?? 4096);
+      listenSockets = await listenWithBacklog(app, host, port, options.listenBacklog ?? 16_384);
       return uws.us_socket_local_port(listenSockets[0] as uws.us_listen_socket);
     },
     async close(graceMs = 5_000) {

@@ -8,7 +8,8 @@
  * connections over them), all in this process. Exclusivity then is checked instead of enforced:
  * the port must be free before, and afterwards the kernel must list exactly our sockets on it.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import uws from 'uWebSockets.js';
 import { PortInUse } from '../../kernel/errors.ts';
@@ -44,8 +45,19 @@ function probe(host: string, port: number): Promise<number | null> {
   });
 }
 
-/** Listening sockets the kernel lists on `port` (Linux /proc; null where it cannot be read). */
+/**
+ * Listening sockets the kernel lists on `port`, null where it cannot tell (not Linux). Asked of
+ * `ss` first (a filter inside the kernel: milliseconds however many sockets the machine holds);
+ * without it, /proc/net/tcp{,6} is read whole (seconds on a machine with tens of thousands of
+ * sockets, while the port is already open).
+ */
 function listenersOn(port: number): number | null {
+  try {
+    const out = execFileSync('ss', ['-Hltn', `sport = :${port}`], { encoding: 'utf8', timeout: 5_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    return out.split('\n').filter((line) => line.startsWith('LISTEN')).length;
+  } catch {
+    // no ss here: the kernel's tables
+  }
   const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
   let count = 0;
   try {
@@ -60,6 +72,9 @@ function listenersOn(port: number): number | null {
   }
   return count;
 }
+
+/** Whether this machine can list a port's listening sockets (Linux). */
+const canListListeners = (): boolean => existsSync('/proc/net/tcp');
 
 /**
  * Listens on `host:port` exclusively (no SO_REUSEPORT: a second process on the same port would
@@ -79,7 +94,7 @@ export async function listenExclusive(app: TemplatedApp, host: string, port: num
  */
 export async function listenWithBacklog(app: TemplatedApp, host: string, port: number, backlog: number): Promise<uws.us_listen_socket[]> {
   const sockets = Math.ceil(backlog / UWS_BACKLOG);
-  if (sockets <= 1 || listenersOn(0) === null) return [await listenExclusive(app, host, port)];
+  if (sockets <= 1 || !canListListeners()) return [await listenExclusive(app, host, port)];
   const free = await probe(host, port);
   if (free === null) throw new PortInUse(host, port);
   const held: uws.us_listen_socket[] = [];

@@ -76,7 +76,7 @@ describe('resumes under a slow or absent event log', () => {
     for (const c of recent) await c.until((m) => m.some((e) => e.seq === 400));
     expect(control.reads).toBe(0);
     for (const c of recent) {
-      expect(seqsOf(c.messages)).toEqual(range(351, 400));
+      expect(seqsOf(c.messages), JSON.stringify(c.resumes)).toEqual(range(351, 400));
       expect(c.resumes[0]).toMatchObject({ type: 'resume', recovered: true, seq: 400 });
       c.close();
     }

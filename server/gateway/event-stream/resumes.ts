@@ -1,9 +1,12 @@
 /**
  * Resuming sockets, served at the rate the process can serve them (docs/gateway-api.md#resume,
  * docs/architecture.md#resumes-from-memory). A socket that connects with `since` gets its resume
- * message at once; its replay then waits its turn in one queue that is worked in short slices
- * (`sliceMs` of sending per turn of the event loop, then the loop runs live events, HTTP requests
- * and new connections before the next slice), each socket a bounded step at a time, round robin.
+ * message at once. A short replay (at most `inlineEvents`, all in the ring) is sent right there
+ * and the socket goes live in the same step: after a restart most of a herd missed only a few
+ * ticks. A longer one waits its turn in one queue worked in slices, each socket a bounded step at
+ * a time, round robin; a slice lasts as long as the rest of the event loop took since the last
+ * one (at least `sliceMs`, at most `maxSliceMs`), so replays get about half the process while live
+ * ticks, HTTP requests and new connections still run between slices.
  *
  * A step sends from the ring of recent events while the socket's buffer stays under
  * `socketBudgetBytes`; older events come from pages of the log read once for every socket that
@@ -21,15 +24,19 @@ import type { Logger } from '../../../kernel/log.ts';
 import type { LogFacts } from './log-facts.ts';
 import type { OlderPage, OlderPages } from './older-pages.ts';
 import type { RecentEvents } from './recent-events.ts';
-import { RETRY_CLOSE_CODE, retryReason, TOPIC, type ResumeMessage, type ResumeObserver, type ResumeTuning, type SocketState } from './types.ts';
+import { RETRY_CLOSE_CODE, retryReason, type ResumeMessage, type ResumeObserver, type ResumeTuning, type SocketState } from './types.ts';
 
 /** What a replay reads from. */
 export interface ResumeSource<E extends LoggedEvent> {
   recent: RecentEvents;
   older: OlderPages<E>;
   facts: LogFacts<E>;
-  /** the highest seq published live (read at every step: it moves while a replay waits) */
-  lastPublished(): number;
+  /** the highest seq the socket's shard has published live (read at every step: it moves while a replay waits) */
+  lastPublished(shard: number): number;
+  /** the topic of a shard */
+  topicOf(shard: number): string;
+  /** the highest seq put in order for publication (every shard gets there within a few turns) */
+  lastInOrder(): number;
   /** the current price event, if any */
   snapshot(): Sequenced<E> | undefined;
   logger: Logger;
@@ -48,12 +55,16 @@ export class Resumes<E extends LoggedEvent> {
   private pump: NodeJS.Immediate | null = null;
   private poll: NodeJS.Timeout | null = null;
   private lastWarnAt = 0;
+  /** sockets whose replay has begun and not finished (closed ones leave at once) */
+  private resuming = 0;
+  /** when the last slice ended */
+  private sliceEnded = 0;
 
   constructor(private readonly src: ResumeSource<E>) {}
 
   /** Sockets resuming now (queued, waiting for their buffer to drain, or for a page of the log). */
   get waiting(): number {
-    return this.ready.length - this.readyHead + this.blocked.size + this.parked;
+    return this.resuming;
   }
 
   /** Sends `ws` its resume message and queues its replay. */
@@ -61,7 +72,7 @@ export class Resumes<E extends LoggedEvent> {
     const state = ws.getUserData();
     const src = this.src;
     const since = state.since ?? 0;
-    const last = src.lastPublished();
+    const last = src.lastInOrder();
     const epoch = src.facts.epoch;
     const sameEpoch = state.epoch === undefined || state.epoch === epoch;
     const held = since >= src.facts.firstSeq - 1 || src.recent.positionAfter(since) >= 0;
@@ -71,12 +82,22 @@ export class Resumes<E extends LoggedEvent> {
     state.cursor = !sameEpoch || since > last ? 0 : since;
     const snapshot = src.snapshot();
     if (snapshot && snapshot.seq <= state.cursor) ws.send(JSON.stringify(snapshot));
+    state.resuming = true;
+    this.resuming++;
+    // a few events, all held in the ring: sent now (uWS corks an open callback), live in this same step
+    const at = src.recent.positionAfter(state.cursor);
+    if (at >= 0 && src.recent.size - at <= src.tuning.inlineEvents && this.sendSome(ws, state) === 'done') return this.finish(state);
     this.enqueue(ws);
   }
 
   /** Forgets a closed socket. */
   forget(ws: WebSocket<SocketState>): void {
     this.blocked.delete(ws);
+    const state = ws.getUserData();
+    if (state.resuming) {
+      state.resuming = false;
+      this.resuming--;
+    }
   }
 
   /** Stops the timers (shutdown). */
@@ -94,7 +115,10 @@ export class Resumes<E extends LoggedEvent> {
 
   private work(): void {
     this.pump = null;
-    const until = performance.now() + this.src.tuning.sliceMs;
+    const now = performance.now();
+    const { sliceMs, maxSliceMs } = this.src.tuning;
+    // as long as the rest of the loop took since the last slice: replays get about half the process
+    const until = now + Math.min(maxSliceMs, Math.max(sliceMs, now - this.sliceEnded));
     while (this.readyHead < this.ready.length) {
       const ws = this.ready[this.readyHead++] as WebSocket<SocketState>;
       const state = ws.getUserData();
@@ -115,6 +139,16 @@ export class Resumes<E extends LoggedEvent> {
       }
       this.pump ??= setImmediate(() => this.work());
     }
+    this.sliceEnded = performance.now();
+  }
+
+  /** A replay ended: the socket is live. */
+  private finish(state: SocketState): void {
+    if (state.resuming) {
+      state.resuming = false;
+      this.resuming--;
+    }
+    this.src.observer?.resumed(performance.now() - state.openedAt);
   }
 
   private step(ws: WebSocket<SocketState>, state: SocketState): Outcome {
@@ -122,7 +156,7 @@ export class Resumes<E extends LoggedEvent> {
     ws.cork(() => {
       outcome = this.sendSome(ws, state);
     });
-    if (outcome === 'done') this.src.observer?.resumed(performance.now() - state.openedAt);
+    if (outcome === 'done') this.finish(state);
     return outcome;
   }
 
@@ -131,10 +165,12 @@ export class Resumes<E extends LoggedEvent> {
     const { recent, older, facts, tuning } = this.src;
     let sent = 0;
     for (;;) {
-      const last = this.src.lastPublished();
-      if (state.cursor >= last) {
-        // caught up: join the topic in this same synchronous step (see event-stream.ts)
-        ws.subscribe(TOPIC);
+      const last = this.src.lastPublished(state.shard);
+      // the shard has not yet published what the socket already has: joining now would repeat it; its turn comes within a few turns
+      if (state.cursor > last) return 'more';
+      if (state.cursor === last) {
+        // caught up: join the shard's topic in this same synchronous step (see event-stream.ts)
+        ws.subscribe(this.src.topicOf(state.shard));
         state.live = true;
         return 'done';
       }
@@ -148,6 +184,8 @@ export class Resumes<E extends LoggedEvent> {
           continue;
         }
         for (let p = at; p < recent.size && sent < tuning.eventsPerStep; p++) {
+          // what the ring holds past the shard's last publication comes live
+          if (recent.seqAt(p) > last) break;
           ws.send(recent.textAt(p));
           state.cursor = recent.seqAt(p);
           sent++;

@@ -8,7 +8,7 @@ import type { AppendOptions, LoggedEvent, Sequenced } from '../../../adapters/st
 
 /** Paths of the stream (docs/gateway-api.md#path-rules: `GET /ws` under the API base; also bare, like GET routes). */
 export const EVENT_STREAM_PATHS = ['/api/ws', '/ws'] as const;
-/** The uWS topic every live socket joins. */
+/** The uWS topic of live sockets (`events/<shard>` when the fan-out has several shards). */
 export const TOPIC = 'events';
 
 /** Close code of a socket told to come back later (RFC 6455 "Try Again Later"), its reason carrying `retry-after-ms=<n>` (docs/gateway-api.md#resume). */
@@ -23,8 +23,12 @@ export function retryReason(baseMs: number): string {
 export interface ResumeTuning {
   /** a replaying socket waits while it has more than this many bytes buffered [64 KiB] */
   socketBudgetBytes: number;
-  /** ms of replay work per turn of the event loop before live events, HTTP and new connections run [4] */
+  /** ms of replay work per turn of the event loop at least; more when the rest of the loop took longer since the last slice [4] */
   sliceMs: number;
+  /** ms of replay work per turn at most [50] */
+  maxSliceMs: number;
+  /** a replay of at most this many events, all in the ring, is sent when the socket opens [64] */
+  inlineEvents: number;
   /** events one socket is sent per turn before the next socket's turn [256] */
   eventsPerStep: number;
   /** how often a socket waiting for its buffer to drain is looked at again, ms [10] */
@@ -64,6 +68,8 @@ export interface EventStreamOptions {
   maxResuming?: number;
   /** how often the log's epoch and oldest seq are read again, ms [2000] */
   factsRefreshMs?: number;
+  /** topics live sockets are spread over, published one per turn of the event loop [16] (docs/architecture.md#fan-out-in-shards) */
+  fanoutShards?: number;
   /** pacing of replays */
   resume?: Partial<ResumeTuning>;
   /** told what resumes do */
@@ -84,6 +90,10 @@ export interface SocketState {
   openedAt: number;
   /** failed reads of an old page in a row */
   pageFailures: number;
+  /** its replay has begun and not finished */
+  resuming: boolean;
+  /** the fan-out shard it joins */
+  shard: number;
 }
 
 /** The broadcast side used by the runtime (prices, bets). */
