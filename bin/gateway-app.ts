@@ -33,6 +33,7 @@ import type { GatewayEvent } from '../runtime/gateway/events/schemas.ts';
 import { DependencyLinks } from '../runtime/dependency-links.ts';
 import { waitFor } from '../runtime/wait-for.ts';
 import { componentLog, log as rootLog, type Logger } from '../kernel/log.ts';
+import { openFileLimit } from '../kernel/process-limits.ts';
 import { registerGatewayRoutes } from '../server/gateway/routes.ts';
 import { createGatewayShell } from '../server/gateway/shell.ts';
 import { ASSET_PREFIX, servicePage } from '../server/web/pages.ts';
@@ -57,6 +58,9 @@ export interface GatewayOptions {
   /** a local chain already running in this process (npm start): called in-process, not over HTTP */
   localChain?: LocalChain;
 }
+
+/** Sockets a process may hold under an open-file limit: what the rest of the gateway holds (stores, NATS, the chain, HTTP clients, listening sockets) fits in the 512 left. */
+const socketsWithin = (files: number | null): number => (files === null ? Number.POSITIVE_INFINITY : Math.max(64, files - 512));
 
 /** How long POST /bet waits for the new bet's first commit before answering anyway (the bet is on chain). */
 const OPEN_COMMIT_WAIT_MS = 2_000;
@@ -102,6 +106,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         resumeRingEvents: config.GW_RESUME_RING_EVENTS,
         maxResuming: config.GW_MAX_RESUMING,
         fanoutShards: config.GW_FANOUT_SHARDS,
+        maxSockets: config.GW_MAX_SOCKETS ?? socketsWithin(openFileLimit()),
         observer: metrics.resumes,
       },
     });

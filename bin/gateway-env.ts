@@ -61,6 +61,10 @@ export const gatewayEnv = {
   ),
   GW_RESUME_RING_EVENTS: describe('newest events held in memory, so a socket resuming inside them reads nothing from the event log', integer(20_000, 100)),
   GW_MAX_RESUMING: describe('sockets replaying at once; a connect with ?since= beyond it is answered 503 with Retry-After', integer(30_000, 1)),
+  GW_MAX_SOCKETS: describe(
+    'WebSockets held at most; at it the gateway stops listening until some close (unset: the open-file limit less 512)',
+    v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a positive integer'), v.transform(Number), v.minValue(1, 'must be >= 1'))),
+  ),
   GW_FANOUT_SHARDS: describe(
     'topics live sockets are spread over, one published per turn of the event loop, so a request waits for one shard of a fan-out at most',
     v.pipe(integer(16, 1), v.maxValue(256, 'must be <= 256')),

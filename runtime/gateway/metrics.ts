@@ -63,6 +63,8 @@ export interface GatewayMetrics {
     refused(): void;
     /** a resuming socket was closed with 1013 and a retry hint */
     closedForRetry(): void;
+    /** an upgrade was answered 503: the gateway holds its most sockets */
+    full(): void;
   };
 }
 
@@ -152,6 +154,11 @@ export function createGatewayMetrics(): GatewayMetrics {
     help: 'Resuming sockets closed with 1013 and a retry hint (old events could not be read)',
     registers,
   });
+  const fullRefused = new Counter({
+    name: 'gateway_ws_full_refused_total',
+    help: 'WebSocket upgrades answered 503 because the gateway held its most sockets (GW_MAX_SOCKETS)',
+    registers,
+  });
   new Gauge({
     name: 'gateway_bet_actors',
     help: 'Live bet series by state (dormant: held as a snapshot until its expiry)',
@@ -220,6 +227,7 @@ export function createGatewayMetrics(): GatewayMetrics {
       resumed: (ms) => resumeSeconds.observe(ms / 1000),
       refused: () => resumeRefused.inc(),
       closedForRetry: () => resumeRetryCloses.inc(),
+      full: () => fullRefused.inc(),
     },
   };
 }

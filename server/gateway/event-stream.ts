@@ -98,6 +98,8 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
   private readonly sockets = new Set<WebSocket<SocketState>>();
   private readonly maxBackpressure: number;
   private readonly maxResuming: number;
+  private readonly maxSockets: number;
+  private full = false;
   private readonly recent: RecentEvents;
   private readonly older: OlderPages<E>;
   private readonly facts: LogFacts<E>;
@@ -110,6 +112,7 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
   ) {
     this.maxBackpressure = options.maxBackpressure ?? 1024 * 1024;
     this.maxResuming = options.maxResuming ?? 30_000;
+    this.maxSockets = options.maxSockets ?? Number.POSITIVE_INFINITY;
     const pageSize = options.replayPageSize ?? DEFAULT_READ_LIMIT;
     this.recent = new RecentEvents(options.resumeRingEvents ?? 20_000);
     this.older = new OlderPages<E>({ read: (since, limit) => log.readSince(since, limit), size: pageSize, maxPages: options.olderPages ?? 64 });
@@ -253,6 +256,13 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
             return sendJson(r, 400, { error: 'since must be a non-negative integer (the last seq received)' });
           }
           if (epochText.length > 200) return sendJson(r, 400, { error: 'epoch must be the epoch of the last resume message (at most 200 characters)' });
+          if (this.sockets.size >= this.maxSockets) {
+            this.options.observer?.full?.();
+            const retryAfter = String(1 + Math.floor(Math.random() * 5));
+            return sendJson(r, 503, { error: 'this gateway holds as many sockets as it can; connect again after Retry-After seconds, or to another gateway' }, [
+              ['Retry-After', retryAfter],
+            ]);
+          }
           if (sinceText !== '' && this.resumes.waiting >= this.maxResuming) {
             this.options.observer?.refused();
             // jittered, so the refused part of a herd does not come back in one instant
@@ -279,6 +289,7 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
           ws.getUserData().open = false;
           this.resumes.forget(ws);
           this.sockets.delete(ws);
+          this.checkFull();
         },
       });
       // a plain GET (no Upgrade header) reaches here: say what the path needs
@@ -303,8 +314,24 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
     this.older.clear();
   }
 
+  /** Tells `onFull` when the stream reaches `maxSockets`, and when it is back below by a margin (a few hundred, so it does not flap). */
+  private checkFull(): void {
+    const margin = Math.min(256, Math.ceil(this.maxSockets / 20));
+    const full = this.full ? this.sockets.size > this.maxSockets - margin : this.sockets.size >= this.maxSockets;
+    if (full === this.full) return;
+    this.full = full;
+    this.options.logger.warn(
+      { sockets: this.sockets.size, maxSockets: this.maxSockets },
+      full
+        ? 'this gateway holds its most sockets: new connections are refused until some close'
+        : 'sockets below their limit again: new connections are accepted',
+    );
+    this.options.onFull?.(full);
+  }
+
   private onOpen(ws: WebSocket<SocketState>): void {
     this.sockets.add(ws);
+    this.checkFull();
     const state = ws.getUserData();
     if (state.since !== undefined) return this.resumes.begin(ws);
     const snapshot = this.snapshot();

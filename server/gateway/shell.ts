@@ -46,7 +46,32 @@ export interface GatewayShell<E extends LoggedEvent> {
 export function createGatewayShell<E extends LoggedEvent>(options: GatewayShellOptions<E>): GatewayShell<E> {
   assertNativeUws();
   const app = uws.App();
-  const events = new EventStream<E>(options.eventLog, { ...options.stream, logger: options.logger });
+  let listenSockets: uws.us_listen_socket[] = [];
+  let listening: { host: string; port: number } | null = null;
+  // at its most sockets the gateway stops listening: new connections are refused by the kernel at
+  // once (a client goes to another gateway or comes back later) instead of being accepted into a
+  // process out of file descriptors, where uWS spins on the failed accept
+  const onFull = (full: boolean) => {
+    if (full) {
+      for (const socket of listenSockets) uws.us_listen_socket_close(socket);
+      listenSockets = [];
+    } else if (listening) relisten(listening);
+  };
+  const relisten = (at: { host: string; port: number }) => {
+    listenWithBacklog(app, at.host, at.port, options.listenBacklog ?? 16_384).then(
+      (sockets) => {
+        if (listening === at && listenSockets.length === 0) listenSockets = sockets;
+        else for (const socket of sockets) uws.us_listen_socket_close(socket);
+      },
+      (err: unknown) => {
+        options.logger.error({ err, port: at.port }, 'listening again failed; trying again in 1 s');
+        setTimeout(() => {
+          if (listening === at && listenSockets.length === 0) relisten(at);
+        }, 1_000).unref();
+      },
+    );
+  };
+  const events = new EventStream<E>(options.eventLog, { onFull, ...options.stream, logger: options.logger });
   events.attach(app);
   const router = createGatewayRouter(app, {
     log: options.logger,
@@ -54,7 +79,6 @@ export function createGatewayShell<E extends LoggedEvent>(options: GatewayShellO
     ...(options.answered ? { answered: options.answered } : {}),
   });
   registerEventsRoute(router, (since, limit) => events.page(since, limit));
-  let listenSockets: uws.us_listen_socket[] = [];
 
   return {
     app,
@@ -62,9 +86,12 @@ export function createGatewayShell<E extends LoggedEvent>(options: GatewayShellO
     events,
     async listen(port, host = '127.0.0.1') {
       listenSockets = await listenWithBacklog(app, host, port, options.listenBacklog ?? 16_384);
-      return uws.us_socket_local_port(listenSockets[0] as uws.us_listen_socket);
+      const bound = uws.us_socket_local_port(listenSockets[0] as uws.us_listen_socket);
+      listening = { host, port: bound };
+      return bound;
     },
     async close(graceMs = 5_000) {
+      listening = null;
       for (const socket of listenSockets) uws.us_listen_socket_close(socket);
       listenSockets = [];
       events.closeAll();

@@ -5,7 +5,9 @@
  * sockets replaying at once a connect with `since` is answered 503 with Retry-After (a plain
  * connect is still served); a socket whose old events cannot be read is closed with 1013 and a
  * jittered retry hint, and coming back with the same `since` gets exactly what it missed; a
- * resume of another epoch is told `recovered: false` and gets everything held.
+ * resume of another epoch is told `recovered: false` and gets everything held. At `maxSockets` the
+ * gateway stops listening (a connect is refused at once, never accepted into a process out of
+ * descriptors) and listens again on the same port once sockets close.
  */
 import { pino } from 'pino';
 import WebSocket from 'ws';
@@ -162,5 +164,35 @@ describe('resumes under a slow or absent event log', () => {
     expect(seqsOf(other.messages)).toEqual(range(1, 150));
     same.close();
     other.close();
+  });
+
+  it('stops listening at maxSockets, refusing connects at once, and listens again on the same port once sockets close', async () => {
+    const { log } = controlledLog();
+    const { events, url } = await start(log, { maxSockets: 40 });
+    await events.broadcast(price(0));
+    const held = await Promise.all(Array.from({ length: 40 }, () => collect(url)));
+    expect(events.connections).toBe(40);
+    const refused = await collect(url).then(
+      (c) => {
+        c.close();
+        return 'upgraded';
+      },
+      (err: Error) => err.message,
+    );
+    expect(refused).toMatch(/ECONNREFUSED/);
+    for (const c of held.slice(0, 10)) c.close();
+    // below the limit by its margin (2 for 40): the port is open again
+    let again: Awaited<ReturnType<typeof collect>> | undefined;
+    for (let i = 0; i < 100 && !again; i++) {
+      again = await collect(url).catch(async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        return undefined;
+      });
+    }
+    expect(again).toBeDefined();
+    await events.broadcast(price(1));
+    await again?.until((m) => m.some((e) => e.seq === 2));
+    again?.close();
+    for (const c of held.slice(10)) c.close();
   });
 });

@@ -47,6 +47,8 @@ export interface ResumeObserver {
   refused(): void;
   /** a resuming socket was closed with 1013 and a retry hint */
   closedForRetry(): void;
+  /** an upgrade was answered 503 because the process holds its most sockets */
+  full?(): void;
 }
 
 /** Tuning of the stream; defaults in brackets. */
@@ -68,6 +70,10 @@ export interface EventStreamOptions {
   maxResuming?: number;
   /** how often the log's epoch and oldest seq are read again, ms [2000] */
   factsRefreshMs?: number;
+  /** WebSockets held at most: past it an upgrade is answered 503 with Retry-After and `onFull` is told [no limit] */
+  maxSockets?: number;
+  /** told when the stream holds `maxSockets` (true) and again once it is back below it by a margin (false) */
+  onFull?: (full: boolean) => void;
   /** topics live sockets are spread over, published one per turn of the event loop [16] (docs/architecture.md#fan-out-in-shards) */
   fanoutShards?: number;
   /** pacing of replays */
