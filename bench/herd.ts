@@ -15,10 +15,10 @@
  * started after the kill.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { managedNats } from '../test/support/managed.ts';
+import { probe } from './support/http-probe.ts';
 import { percentile, report, sleep, type Row } from './support/measure.ts';
 import { bareBroadcaster, broadcastGateway, listenOverflows, rssBytes, startTicker, streamConsumers } from '../test/support/broadcast-world.ts';
 import { startFleet, type FleetStats } from '../test/support/ws-load/fleet.ts';
@@ -49,51 +49,6 @@ interface Herd {
   consumersPeak: number;
   slowConsumers: number;
   bootMs: number;
-}
-
-/** GET `path` every `everyMs` until `stop()`; each answer's ms (a timeout counts as 10 000). */
-function probe(base: string, path: string, everyMs: number): { stop(): { ms: number[]; timeouts: number; failures: number } } {
-  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-  const ms: number[] = [];
-  let timeouts = 0;
-  let failures = 0;
-  let stopped = false;
-  const once = () =>
-    new Promise<void>((resolve) => {
-      const started = performance.now();
-      const req = request(`${base}${path}`, { agent, timeout: 10_000 }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          ms.push(performance.now() - started);
-          if (res.statusCode !== 200) failures++;
-          resolve();
-        });
-      });
-      req.on('timeout', () => {
-        timeouts++;
-        ms.push(10_000);
-        req.destroy();
-      });
-      req.on('error', () => {
-        failures++;
-        resolve();
-      });
-      req.end();
-    });
-  (async () => {
-    while (!stopped) {
-      const next = sleep(everyMs);
-      await Promise.race([once(), sleep(10_000)]);
-      await next;
-    }
-  })().catch(() => undefined); // nothing in the loop throws: a failed request is counted, not thrown
-  return {
-    stop() {
-      stopped = true;
-      agent.destroy();
-      return { ms, timeouts, failures };
-    },
-  };
 }
 
 const closesOf = (s: FleetStats) => Object.fromEntries(Object.entries(s.closes).map(([code, c]) => [code, c.count]));

@@ -83,7 +83,7 @@ export class Client implements FrameSink {
   resumedLatest = false;
 
   constructor(
-    private readonly target: Target,
+    private target: Target,
     private readonly source: LocalSource,
     private readonly tally: Tally,
   ) {}
@@ -91,6 +91,11 @@ export class Client implements FrameSink {
   /** The socket is upgraded. */
   get open(): boolean {
     return this.state === 'open';
+  }
+
+  /** The stream this client connects to from its next connect on (a gateway gone: its clients move to the others). */
+  moveTo(target: Target): void {
+    this.target = target;
   }
 
   /** Joins `op` and connects now, dropping any current socket (with a close frame) or pending retry. */

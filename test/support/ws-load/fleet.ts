@@ -55,6 +55,8 @@ export interface ReconnectOptions {
   resume: boolean;
   /** the operation ends when every client is ready or after this many ms; retries stop then too */
   deadlineMs: number;
+  /** `ws://` URLs the clients move to, in turn (absent: where they were) */
+  urls?: string[];
 }
 
 /** How an operation ended over the fleet. */
@@ -136,7 +138,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     },
     async reconnectAll(o) {
       if (stopped) throw new Error('the fleet is stopped');
-      const cmd: Command = { kind: 'reconnect', resume: o.resume, deadlineMs: o.deadlineMs };
+      const cmd: Command = { kind: 'reconnect', resume: o.resume, deadlineMs: o.deadlineMs, ...(o.urls ? { urls: o.urls } : {}) };
       return summarize(await Promise.all(workers.map((w) => w.request<OperationResult>(cmd, o.deadlineMs + ANSWER_SLACK_MS))));
     },
     async stats() {

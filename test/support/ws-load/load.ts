@@ -88,6 +88,8 @@ export class Load {
   /** Every client drops its socket and connects again at once, with `since` when `resume`. */
   async reconnect(cmd: ReconnectCommand): Promise<OperationResult> {
     this.generation++;
+    const urls = cmd.urls;
+    if (urls && urls.length > 0) this.clients.forEach((c, i) => c.moveTo(parseTarget(urls[i % urls.length] as string)));
     const op = new RunningOperation(this.clients, Date.now() + cmd.deadlineMs, cmd.resume, true);
     this.launch(op, this.clients, cmd.resume ? 'resume' : 'fresh', undefined);
     return op.done;

@@ -24,6 +24,8 @@ export interface ReconnectCommand {
   kind: 'reconnect';
   resume: boolean;
   deadlineMs: number;
+  /** `ws://` URLs the clients move to, in turn (absent: where they were) */
+  urls?: string[];
 }
 
 /** A command to a worker. */
