@@ -41,6 +41,8 @@ export interface GatewayMetrics {
   registry: Registry;
   /** a bet was placed on chain */
   betPlaced(): void;
+  /** a placement was refused before anything was sent for it: too many in flight (docs/gateway-api.md#errors) */
+  betShed(): void;
   /** events committed by bet series (settlements, replays; expiries are remembered for the lag) */
   betEvents(events: readonly BetEmittedEvent[]): void;
   /** a bet known to be open (rehydrated at boot): its expiry, for the settlement lag */
@@ -60,6 +62,11 @@ export function createGatewayMetrics(): GatewayMetrics {
   const registry = serviceRegistry();
   const registers = [registry];
   const placed = new Counter({ name: 'gateway_bets_placed_total', help: 'Bets placed on chain by this gateway', registers });
+  const shed = new Counter({
+    name: 'gateway_bets_shed_total',
+    help: 'POST /api/bet answered 503 with Retry-After before anything was sent: GW_MAX_PLACING placements were in flight',
+    registers,
+  });
   const settled = new Counter({
     name: 'gateway_bets_settled_total',
     help: 'Bets settled, by outcome (payout_done, house_won, refunded; replayed: a Profile B tie replaced by a new bet)',
@@ -159,6 +166,7 @@ export function createGatewayMetrics(): GatewayMetrics {
   return {
     registry,
     betPlaced: () => placed.inc(),
+    betShed: () => shed.inc(),
     betEvents(events) {
       for (const e of events) {
         if (e.type === 'bet_open') expiries.set(e.id, e.expireTime);
