@@ -262,6 +262,7 @@ export class TxSender {
       unreachable: false,
       nextSendAt: retryAt || now + (this.opts.resendMs ?? 700),
       subscription: null,
+      subscribeAt: 0, // set by the tracker
       resign,
       resolve,
       reject,
