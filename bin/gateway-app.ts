@@ -78,7 +78,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const dependencies = new DependencyLinks();
     const stores = await openStores(config, log, dependencies);
     cleanups.push(() => stores.close());
-    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null, metrics.rpc, stores.intents);
+    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null, metrics.rpc, stores.intents, metrics.pubsubRequest);
     cleanups.push(() => chainConn.stop());
     const chain = chainConn.chain;
 

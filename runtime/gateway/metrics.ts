@@ -51,6 +51,8 @@ export interface GatewayMetrics {
   httpAnswered(route: string, status: number): void;
   /** a chain JSON-RPC call */
   rpc(method: string, seconds: number, failed: boolean): void;
+  /** a chain PubSub subscribe or unsubscribe request */
+  pubsubRequest(method: string): void;
   /** connects the scrape-time gauges to the running gateway */
   observeLive(state: LiveGatewayState): void;
   /** this node became the leader (true) or stopped being it (false) */
@@ -111,6 +113,13 @@ export function createGatewayMetrics(): GatewayMetrics {
   const rpcErrors = new Counter({
     name: 'gateway_chain_rpc_errors_total',
     help: 'Chain JSON-RPC calls that failed or answered an error, by method',
+    labelNames: ['method'],
+    registers,
+  });
+
+  const pubsubRequests = new Counter({
+    name: 'gateway_chain_pubsub_requests_total',
+    help: 'Chain PubSub subscribe and unsubscribe requests, by method',
     labelNames: ['method'],
     registers,
   });
@@ -181,6 +190,7 @@ export function createGatewayMetrics(): GatewayMetrics {
     httpAnswered: (route, status) => {
       answerCount(route, status).count++;
     },
+    pubsubRequest: (method) => pubsubRequests.inc({ method }),
     rpc(method, seconds, failed) {
       rpcSeconds.observe({ method }, seconds);
       if (failed) rpcErrors.inc({ method });
