@@ -7,11 +7,13 @@
  * settles while a round is measured), and a round with the proxy in front of the chain adding
  * 25 ms each way (50 ms per round trip) for BENCH_LATENCY_BETS (1000) of the wallets.
  * Baseline in the same run: the chain's own place_bet capacity (pre-signed, batches of 50).
+ * Then the burst rows (`support/burst-rows.ts`; BENCH_BURST=0 skips them).
  */
 import WebSocket from 'ws';
 import { cpuMs, percentile, pool, report, until, type Row } from './support/measure.ts';
 import { JsonClient } from './support/http-client.ts';
 import { delta, scrape } from './support/prom.ts';
+import { burstRows } from './support/burst-rows.ts';
 import { rawPlaceCapacity } from './support/raw-chain.ts';
 import { wallets } from './support/wallets.ts';
 import { measuredGatewayArgs, startBenchRedis, startChain, startGatewayProcess, type ChainUnderTest, type GatewayUnderTest } from './support/stack.ts';
@@ -67,10 +69,11 @@ const redis = await startBenchRedis();
 const chain = await startChain({ GW_EXPIRY_SECONDS: '20' });
 let gateway = await startGatewayProcess(chain, redis);
 let client = new JsonClient(gateway.base, IN_FLIGHT);
+let raw = Number.NaN;
 try {
   await until('a price', async () => (await client.call('GET', '/api/price')).status === 200, 30_000);
   const all = await wallets(client, BETS);
-  const raw = await rawPlaceCapacity(chain.directUrl, chain.dataDir, RAW);
+  raw = await rawPlaceCapacity(chain.directUrl, chain.dataDir, RAW);
   // the measured gateway is a fresh process (profiling flags apply to the bets alone); the wallets are in Redis
   if (measuredGatewayArgs().length > 0) {
     client.close();
@@ -114,3 +117,5 @@ try {
   await chain.stop();
   await redis.stop();
 }
+// bursts on stacks of their own, after the sustained rounds' processes are gone
+if (process.env.BENCH_BURST !== '0') report('bet bursts (every answer checked against the chain)', await burstRows(raw));
