@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import type { Keypair, TransactionInstruction } from '@solana/web3.js';
-import { ChainRejected, ChainUnavailable } from './port.ts';
+import { ChainRejected, ChainUnavailable, NotSent } from './port.ts';
 import type { PubSub } from './pubsub.ts';
 import { ChainUnreachable, RateLimited, RpcError, type RpcClient } from './rpc-client.ts';
 import { signTransaction } from './signing.ts';
@@ -55,6 +55,8 @@ export interface SubmitOptions {
   key?: string;
   /** whether its effect is already seen on chain (e.g. the mirror holds the bet it creates): no more resends, only its status is awaited */
   seen?: () => boolean;
+  /** whether its caller has been answered that it was not sent: then it never is (checked before its record and its first send) */
+  abandoned?: () => boolean;
 }
 
 /** An intent on its way: the signature it has now (a re-sign changes it), and its outcome. */
@@ -166,6 +168,7 @@ export class TxSender {
         const { wire, signature } = signTransaction(budgeted?.instructions ?? instructions, payer, cosigners, blockhash);
         const priorityFeeLamports = budgeted?.units ? Math.ceil((budgeted.price * budgeted.units) / 1_000_000) : 0;
         const s: Signed = { wire, signature, lastValidBlockHeight, priorityFeeLamports };
+        if (options.abandoned?.()) throw new NotSent(what, 'busy', Date.now() - since);
         // recorded before the bytes leave: a kill right after the send still finds them
         if (key && this.opts.intents) {
           const store = this.opts.intents;
@@ -187,6 +190,11 @@ export class TxSender {
         }
         current = signature;
         options.onSigned?.(signature);
+        // answered "not sent" while its record was written: it is not sent, and its record goes
+        if (options.abandoned?.()) {
+          if (key && this.opts.intents) this.forgetOnceAnswered(this.opts.intents, key, signature);
+          throw new NotSent(what, 'busy', Date.now() - since);
+        }
         sent = true;
         const first = await this.firstSend(what, s).catch((err: unknown) => {
           // refused at once, or never delivered (connection refused): these bytes did not land

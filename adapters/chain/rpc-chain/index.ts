@@ -78,6 +78,8 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
           key: `${PLACE_KEY}${key}`,
           // the bet account at this seq exists: this placement (or one that took its seq) is on chain, resending cannot help
           seen: () => this.mirror.peekBet({ bettor: key, seq }) !== null,
+          // answered at its deadline before it was sent: it never is
+          abandoned: () => attempt.answered,
         });
         attempt.landing = current;
         this.landingNow.set(key, current);
