@@ -22,6 +22,7 @@ import { resolveFixedBettor } from '../runtime/gateway/profile-b/bettor-address.
 import { startHealthChecks } from '../runtime/gateway/health.ts';
 import { createGatewayMetrics } from '../runtime/gateway/metrics.ts';
 import type { BetDeps } from '../runtime/gateway/bets/place-bet.ts';
+import { PlacementAdmission } from '../runtime/gateway/bets/admission.ts';
 import { startPriceIngestion } from '../runtime/gateway/prices/ingestion.ts';
 import { decideEntryPrice } from '../runtime/gateway/prices/rules.ts';
 import { betInputOf } from '../runtime/gateway/settlement/settler.ts';
@@ -81,7 +82,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const dependencies = new DependencyLinks();
     const stores = await openStores(config, log, dependencies);
     cleanups.push(() => stores.close());
-    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null, metrics.rpc, stores.intents);
+    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null, metrics.rpc, stores.intents, metrics.pubsubRequest);
     cleanups.push(() => chainConn.stop());
     const chain = chainConn.chain;
 
@@ -170,6 +171,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
 
     const betDeps: BetDeps = {
       chain,
+      admission: new PlacementAdmission(config.GW_MAX_PLACING, () => metrics.betShed()),
       keyFor: async (address) => (await stores.keys.get(address)) ?? null,
       // the latest tick is held in memory by the ingestion (entry price = the latest tick: docs/decisions.md#entry-and-exit-prices)
       entryPrice: async () => {

@@ -25,6 +25,7 @@ import type { IntentStore } from '../adapters/store/intents/port.ts';
 import { RpcChain, pubsubUrlOf, type ChainKeys } from '../adapters/chain/rpc-chain/index.ts';
 import { HttpTransport, RpcClient } from '../adapters/chain/rpc-client.ts';
 import { observedTransport, type RpcObserver } from '../adapters/chain/observed-transport.ts';
+import type { PubSubObserver } from '../adapters/chain/observed-pubsub.ts';
 import type { Logger } from '../kernel/log.ts';
 import type { GatewayConfig } from './gateway-env.ts';
 import { waitFor } from '../runtime/wait-for.ts';
@@ -93,6 +94,7 @@ export async function connectChain(
   sameProcess: LocalChain | null = null,
   observeRpc?: RpcObserver,
   intents?: IntentStore,
+  observePubSub?: PubSubObserver,
 ): Promise<GatewayChain> {
   assertCurrentLayout(config.DATA_DIR);
   let embedded: LocalChain | null = null;
@@ -157,6 +159,7 @@ export async function connectChain(
       answerWithinMs: config.GW_BET_ANSWER_MS,
       ...((config.GW_COMPUTE_BUDGET === 'auto' ? !info : config.GW_COMPUTE_BUDGET === 'on') ? { computeBudget: { maxPrice: config.GW_PRIORITY_FEE_MAX } } : {}),
       ...(intents ? { intents } : {}),
+      ...(observePubSub ? { observePubSub } : {}),
       log,
     });
     let contract: ContractConfig | null = null;

@@ -27,6 +27,10 @@ export const gatewayEnv = {
     'POST /bet waits this long for the confirmation, then answers 500 {tx, pending: true} while the bet goes on landing, ms',
     integer(5000, 100),
   ),
+  GW_MAX_PLACING: describe(
+    'placements in flight at most; beyond them POST /bet answers 503 with Retry-After at once, before anything is sent (docs/decisions.md#placements-are-admitted-not-queued)',
+    integer(256, 1),
+  ),
   NATS_URL: describe(
     'NATS for market.price.solusdt, the shared event stream and (with Redis) the leader lease; several servers of one cluster separated by commas (unset: synthetic prices)',
     natsUrl(),

@@ -1,6 +1,6 @@
 /**
  * The updown program as the rest of the project sees it: its Anchor IDL, program id, built
- * .so, deploy key, PDA derivations and custom errors (docs/architecture.md#the-contract).
+ * .so, deploy key, PDA derivations (`pda.ts`) and custom errors (docs/architecture.md#the-contract).
  *
  * @example
  * const [bet] = betPda(bettor, state?.bet_count ?? 0n); // seq = the bettor state's bet_count
@@ -14,6 +14,7 @@ import type { Idl } from '@coral-xyz/anchor';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import idlJson from './idl/updown.json' with { type: 'json' };
 import { BPF_LOADER_UPGRADEABLE_ID } from './loader.ts';
+import { findProgramAddress } from './pda.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -35,7 +36,7 @@ export function programKeypair(): Keypair {
 
 /** Config PDA: seeds ["config"]. */
 export function configPda(): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([Buffer.from('config')], PROGRAM_ID);
+  return findProgramAddress([Buffer.from('config')], PROGRAM_ID);
 }
 
 /**
@@ -46,12 +47,12 @@ export function configPda(): [PublicKey, number] {
 export function betPda(bettor: PublicKey, seq: bigint): [PublicKey, number] {
   const le = Buffer.alloc(8);
   le.writeBigUInt64LE(seq);
-  return PublicKey.findProgramAddressSync([Buffer.from('bet'), bettor.toBuffer(), le], PROGRAM_ID);
+  return findProgramAddress([Buffer.from('bet'), bettor.toBuffer(), le], PROGRAM_ID);
 }
 
 /** Bettor PDA (holds the bettor's open bet): seeds ["bettor", bettor]. */
 export function bettorPda(bettor: PublicKey): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([Buffer.from('bettor'), bettor.toBuffer()], PROGRAM_ID);
+  return findProgramAddress([Buffer.from('bettor'), bettor.toBuffer()], PROGRAM_ID);
 }
 
 /** The upgradeable BPF loader (the program's owner; its ProgramData names the upgrade authority). */
@@ -59,7 +60,7 @@ export const UPGRADEABLE_LOADER_ID = BPF_LOADER_UPGRADEABLE_ID;
 
 /** The program's ProgramData account: seeds [program id] under the upgradeable loader (initialize takes it). */
 export function programDataPda(programId: PublicKey = PROGRAM_ID): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([programId.toBuffer()], UPGRADEABLE_LOADER_ID);
+  return findProgramAddress([programId.toBuffer()], UPGRADEABLE_LOADER_ID);
 }
 
 /** Bet.status values. */

@@ -208,6 +208,28 @@ export class OutcomeUnknown extends Error {
   }
 }
 
+/**
+ * A placement that was never sent (docs/gateway-api.md#profile-a-post-apibet): it could not be sent
+ * before its caller's answer deadline (the gateway busy, or another gateway landing a transaction
+ * for the same bettor), so it never will be. Nothing reached the chain: the caller may retry.
+ * Not an outage: the chain may be answering every call.
+ */
+export class NotSent extends Error {
+  constructor(
+    readonly what: string,
+    /** `busy`: this gateway could not get to it in time; `bettor_busy`: another gateway is landing a transaction for the same bettor */
+    readonly reason: 'busy' | 'bettor_busy',
+    deadlineMs: number,
+  ) {
+    super(
+      reason === 'busy'
+        ? `${what}: not sent; it could not be sent within ${deadlineMs} ms`
+        : `${what}: not sent; another gateway was landing a transaction for the same bettor for ${deadlineMs} ms`,
+    );
+    this.name = 'NotSent';
+  }
+}
+
 /** The chain answered and refused the transaction for a reason that is not the program's (fee payer short of SOL, a malformed transaction): not an outage, and not the client's fault. */
 export class ChainRejected extends Error {
   constructor(

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import type { Keypair, TransactionInstruction } from '@solana/web3.js';
-import { ChainRejected, ChainUnavailable } from './port.ts';
+import { ChainRejected, ChainUnavailable, NotSent } from './port.ts';
 import type { PubSub } from './pubsub.ts';
 import { ChainUnreachable, RateLimited, RpcError, type RpcClient } from './rpc-client.ts';
 import { signTransaction } from './signing.ts';
@@ -55,6 +55,8 @@ export interface SubmitOptions {
   key?: string;
   /** whether its effect is already seen on chain (e.g. the mirror holds the bet it creates): no more resends, only its status is awaited */
   seen?: () => boolean;
+  /** whether its caller has been answered that it was not sent: then it never is (checked before its record and its first send) */
+  abandoned?: () => boolean;
 }
 
 /** An intent on its way: the signature it has now (a re-sign changes it), and its outcome. */
@@ -62,6 +64,11 @@ export interface Landing {
   signature(): string;
   /** whether the chain answered anything about it yet */
   heard(): boolean;
+  /**
+   * whether its bytes were handed to a send (they may have reached the chain, answered or not):
+   * from then on, its caller can only be told that its outcome is not known, never that nothing happened
+   */
+  sent(): boolean;
   /** nothing heard about it, and the chain cannot be reached now (connection refused) */
   unreachable(): boolean;
   /**
@@ -85,6 +92,10 @@ export class IntentKeyBusy extends Error {
     this.name = 'IntentKeyBusy';
   }
 }
+
+/** Removals of a record never sent, tried this often and this many times (a minute: longer than a failover, as long as its blockhash lives). */
+const FORGET_RETRY_MS = 1_000;
+const FORGET_ATTEMPTS = 60;
 
 /** A failure that is the chain's answer to a first send. */
 const preflightFailure = (what: string, e: RpcError): Error => {
@@ -147,6 +158,7 @@ export class TxSender {
     const since = Date.now();
     let current = '';
     let heard = false;
+    let sent = false;
     let claimed = false;
     /** signs over a recent blockhash, records it under its key, sends it with preflight; a blockhash the node does not know yet is replaced */
     const signAndSend = async (avoid: string | null): Promise<{ signed: Signed; taken: boolean; retryAt: number }> => {
@@ -156,9 +168,11 @@ export class TxSender {
         const { wire, signature } = signTransaction(budgeted?.instructions ?? instructions, payer, cosigners, blockhash);
         const priorityFeeLamports = budgeted?.units ? Math.ceil((budgeted.price * budgeted.units) / 1_000_000) : 0;
         const s: Signed = { wire, signature, lastValidBlockHeight, priorityFeeLamports };
+        if (options.abandoned?.()) throw new NotSent(what, 'busy', Date.now() - since);
         // recorded before the bytes leave: a kill right after the send still finds them
         if (key && this.opts.intents) {
-          claimed = await this.record(this.opts.intents, {
+          const store = this.opts.intents;
+          claimed = await this.record(store, {
             key,
             what,
             signature,
@@ -166,19 +180,33 @@ export class TxSender {
             lastValidBlockHeight,
             since,
             owner: this.owner,
+          }).catch((err: unknown) => {
+            // not sent: a record the store may still have written (its answer lost) must not stand for bytes that never left
+            this.forgetOnceAnswered(store, key, signature);
+            throw err;
           });
           // another gateway is landing a transaction under this key: nothing is sent (docs/architecture.md#answering-from-the-mirror)
           if (!claimed) throw new IntentKeyBusy(what, key);
         }
         current = signature;
         options.onSigned?.(signature);
-        const sent = await this.firstSend(what, s);
-        heard ||= sent.heard;
-        if (sent.outcome === 'stale' && attempt < 3) {
+        // answered "not sent" while its record was written: it is not sent, and its record goes
+        if (options.abandoned?.()) {
+          if (key && this.opts.intents) this.forgetOnceAnswered(this.opts.intents, key, signature);
+          throw new NotSent(what, 'busy', Date.now() - since);
+        }
+        sent = true;
+        const first = await this.firstSend(what, s).catch((err: unknown) => {
+          // refused at once, or never delivered (connection refused): these bytes did not land
+          sent = false;
+          throw err;
+        });
+        heard ||= first.heard;
+        if (first.outcome === 'stale' && attempt < 3) {
           avoid = blockhash;
           continue;
         }
-        return { signed: s, taken: sent.outcome === 'taken', retryAt: sent.retryAt };
+        return { signed: s, taken: first.outcome === 'taken', retryAt: first.retryAt };
       }
     };
     let tracked: Intent | null = null;
@@ -195,6 +223,7 @@ export class TxSender {
     return {
       signature: () => current,
       heard: () => heard,
+      sent: () => sent,
       unreachable: () => !heard && (tracked?.unreachable ?? false),
       claimed: () => claimed,
       outcome: outcome.then((l) => {
@@ -217,7 +246,7 @@ export class TxSender {
     });
     const forget = () => this.forget(intent.key, intent.signature);
     outcome.then(forget, forget);
-    return { signature: () => intent.signature, heard: () => true, unreachable: () => false, claimed: () => false, outcome };
+    return { signature: () => intent.signature, heard: () => true, sent: () => true, unreachable: () => false, claimed: () => false, outcome };
   }
 
   private track(
@@ -241,6 +270,7 @@ export class TxSender {
       unreachable: false,
       nextSendAt: retryAt || now + (this.opts.resendMs ?? 700),
       subscription: null,
+      subscribeAt: 0, // set by the tracker
       resign,
       resolve,
       reject,
@@ -264,6 +294,21 @@ export class TxSender {
     this.opts.intents
       ?.remove(key, signature)
       .catch((err: unknown) => this.opts.log?.warn({ err, key, signature }, 'could not drop a landed intent from the store'));
+  }
+
+  /**
+   * Removes a record whose write failed and whose bytes were never sent, retrying while the store
+   * does not answer (a failover): the write may have reached the store all the same, and another
+   * gateway would take the record for a placement under way (docs/architecture.md#answering-from-the-mirror).
+   */
+  private forgetOnceAnswered(store: IntentStore, key: string, signature: string, attempt = 0): void {
+    store.remove(key, signature).catch((err: unknown) => {
+      if (attempt >= FORGET_ATTEMPTS) {
+        this.opts.log?.warn({ err, key, signature }, 'could not drop the record of an intent that was never sent');
+        return;
+      }
+      setTimeout(() => this.forgetOnceAnswered(store, key, signature, attempt + 1), FORGET_RETRY_MS).unref();
+    });
   }
 
   /** Waits until a signature sent elsewhere (an airdrop) is confirmed; throws the mapped failure if it failed. Resolves with its slot. */

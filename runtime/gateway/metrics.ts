@@ -43,6 +43,8 @@ export interface GatewayMetrics {
   registry: Registry;
   /** a bet was placed on chain */
   betPlaced(): void;
+  /** a placement was refused before anything was sent for it: too many in flight (docs/gateway-api.md#errors) */
+  betShed(): void;
   /** events committed by bet series (settlements, replays; expiries are remembered for the lag) */
   betEvents(events: readonly BetEmittedEvent[]): void;
   /** a bet known to be open (rehydrated at boot): its expiry, for the settlement lag */
@@ -51,6 +53,8 @@ export interface GatewayMetrics {
   httpAnswered(route: string, status: number): void;
   /** a chain JSON-RPC call */
   rpc(method: string, seconds: number, failed: boolean): void;
+  /** a chain PubSub subscribe or unsubscribe request */
+  pubsubRequest(method: string): void;
   /** connects the scrape-time gauges to the running gateway */
   observeLive(state: LiveGatewayState): void;
   /** this node became the leader (true) or stopped being it (false) */
@@ -73,6 +77,11 @@ export function createGatewayMetrics(): GatewayMetrics {
   const registry = serviceRegistry();
   const registers = [registry];
   const placed = new Counter({ name: 'gateway_bets_placed_total', help: 'Bets placed on chain by this gateway', registers });
+  const shed = new Counter({
+    name: 'gateway_bets_shed_total',
+    help: 'POST /api/bet answered 503 with Retry-After before anything was sent: GW_MAX_PLACING placements were in flight',
+    registers,
+  });
   const settled = new Counter({
     name: 'gateway_bets_settled_total',
     help: 'Bets settled, by outcome (payout_done, house_won, refunded; replayed: a Profile B tie replaced by a new bet)',
@@ -117,6 +126,13 @@ export function createGatewayMetrics(): GatewayMetrics {
   const rpcErrors = new Counter({
     name: 'gateway_chain_rpc_errors_total',
     help: 'Chain JSON-RPC calls that failed or answered an error, by method',
+    labelNames: ['method'],
+    registers,
+  });
+
+  const pubsubRequests = new Counter({
+    name: 'gateway_chain_pubsub_requests_total',
+    help: 'Chain PubSub subscribe and unsubscribe requests, by method',
     labelNames: ['method'],
     registers,
   });
@@ -201,6 +217,7 @@ export function createGatewayMetrics(): GatewayMetrics {
   return {
     registry,
     betPlaced: () => placed.inc(),
+    betShed: () => shed.inc(),
     betEvents(events) {
       for (const e of events) {
         if (e.type === 'bet_open') expiries.set(e.id, e.expireTime);
@@ -215,6 +232,7 @@ export function createGatewayMetrics(): GatewayMetrics {
     httpAnswered: (route, status) => {
       answerCount(route, status).count++;
     },
+    pubsubRequest: (method) => pubsubRequests.inc({ method }),
     rpc(method, seconds, failed) {
       rpcSeconds.observe({ method }, seconds);
       if (failed) rpcErrors.inc({ method });

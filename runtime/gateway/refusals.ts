@@ -13,6 +13,7 @@ export type RefusalCode =
   | 'vault_cannot_cover' // 409: the vault could not pay every open bet if this one won too
   | 'chain_unavailable' // 500 on POST /bet (docs/gateway-api.md#errors), 503 elsewhere
   | 'outcome_unknown' // 500 {error, tx, pending: true}: sent, not confirmed in time, may still land
+  | 'busy' // 503 + Retry-After: not sent (too many placements in flight, or not sent by the answer deadline); retry
   | 'no_price'; // 503
 
 /** A refusal of the gateway; an open-bet refusal names the open bet. */
@@ -28,6 +29,9 @@ export const MESSAGES = {
   openBet: 'the address already has an open bet; it must be closed before placing a new one',
   noPrice: 'no fresh SOL price: no tick has arrived in the last 30 s',
   chainDown: 'the chain node is unreachable',
+  busy: 'the gateway is placing as many bets as it can land in time; nothing was sent for this one: retry after Retry-After',
+  notSentInTime: 'the bet could not be sent in time and was not sent; nothing reached the chain: retry after Retry-After',
+  bettorBusy: 'another gateway is landing a transaction for this address; nothing was sent for this one: retry after Retry-After',
   outcomeUnknown: 'the bet was sent to the chain and is not confirmed yet; it may still land: watch bet_open, or retry (a 409 with openBetId means it landed)',
   openBetChanging: "the address's open bet kept changing while the bet was placed; try again",
   vaultCannotCover: 'the vault cannot cover this bet: with it, the open bets could win more than the vault holds; try a smaller amount, or later',

@@ -21,6 +21,7 @@ const REFUSAL_STATUS: Record<RefusalCode, number> = {
   vault_cannot_cover: 409,
   chain_unavailable: 503,
   outcome_unknown: 500,
+  busy: 503,
   no_price: 503,
 };
 
@@ -32,6 +33,8 @@ export function refusalError(r: GatewayRefusal, chainDown: ChainDownStatus = 503
   if (r.code === 'chain_unavailable') return new HttpError(chainDown, { error: r.message }, { cause: r.cause, headers: [retryAfter()] });
   // the bet may still land: the client learns which transaction to look for (docs/gateway-api.md#errors)
   if (r.code === 'outcome_unknown') return new HttpError(500, { error: r.message, tx: r.tx, pending: true }, { cause: r.cause, headers: [retryAfter()] });
+  // nothing was sent: the client may retry once Retry-After has passed (docs/gateway-api.md#errors)
+  if (r.code === 'busy') return new HttpError(503, { error: r.message }, { cause: r.cause, headers: [retryAfter()], quiet: r.cause === undefined });
   return new HttpError(REFUSAL_STATUS[r.code], r.openBetId === undefined ? { error: r.message } : { error: r.message, openBetId: r.openBetId });
 }
 

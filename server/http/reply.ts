@@ -12,12 +12,16 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly body: Record<string, unknown>,
-    options?: { cause?: unknown; headers?: ReadonlyArray<readonly [string, string]> },
+    options?: { cause?: unknown; headers?: ReadonlyArray<readonly [string, string]>; quiet?: boolean },
   ) {
     super(typeof body.message === 'string' ? body.message : String(body.error), options);
     this.name = 'HttpError';
     this.headers = options?.headers ?? [];
+    this.quiet = options?.quiet ?? false;
   }
+
+  /** a 5xx that is a normal answer under load (a placement shed): counted by the surface, not logged one by one */
+  readonly quiet: boolean;
 
   /** extra response headers (e.g. Retry-After) */
   readonly headers: ReadonlyArray<readonly [string, string]>;

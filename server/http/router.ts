@@ -107,7 +107,7 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Router 
     const err = failure instanceof HttpError ? failure : errors.translate?.(failure);
     if (err) {
       // a 5xx is ours or a dependency's: the operator sees what caused it
-      if (err.status >= 500)
+      if (err.status >= 500 && !err.quiet)
         log.warn({ status: err.status, method: request.method, url: request.url, error: err.body.error, cause: causeOf(err.cause) }, `answered ${err.status}`);
       sendJson(r, err.status, err.body, err.headers);
       return err.status;

@@ -46,6 +46,12 @@ const outage: Record<number, ResponseSpec> = {
   500: err('internal error'),
   503: json('a dependency (chain, Redis) is unavailable; retry after Retry-After seconds', ErrorBodySchema, ['Retry-After']),
 };
+/** POST /bet's 503: an outage, or a bet not sent (docs/gateway-api.md#errors: too many placements in flight, or not sent in time). */
+const notSent = json(
+  'not sent, nothing reached the chain: GW_MAX_PLACING placements in flight, or not sent within GW_BET_ANSWER_MS; or a dependency (Redis) is unavailable. Retry after Retry-After seconds',
+  ErrorBodySchema,
+  ['Retry-After'],
+);
 const postErrors: Record<number, ResponseSpec> = { 400: err('invalid JSON body or invalid fields'), 413: err('body too large') };
 const AddressParam: ParameterSpec = { name: 'address', in: 'path', description: 'base58 address', schema: v.string() };
 
@@ -125,7 +131,8 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
             409: err('contract not initialised'),
             502: err('the chain refused the transaction'),
             ...outage,
-            500: err('the chain node is unreachable, or internal error'),
+            500: err('the chain node is unreachable (refused the connection), or internal error'),
+            503: notSent,
           }
         : {
             200: json('the placed bet', PlacedBetASchema),
@@ -133,7 +140,8 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
             409: err('open bet (with openBetId) or contract not initialised'),
             502: err('the chain refused the transaction'),
             ...outage,
-            500: err('the chain node is unreachable, or internal error'),
+            500: err('the chain node is unreachable (refused the connection); sent and not confirmed in time ({error, tx, pending: true}); or internal error'),
+            503: notSent,
           },
     }),
     ...getBoth({

@@ -6,7 +6,10 @@
  * right after a 429 once its Retry-After passed), and, once an intent has gone unconfirmed for a
  * while, reads the block height: past the intent's `lastValidBlockHeight` and still unknown to the
  * chain, the old bytes can never land, and only then is the intent signed again over a new
- * blockhash. A signature subscription, when there is one, confirms as soon as it notifies.
+ * blockhash. An intent that the polls have not confirmed within `subscribeAfterMs`, or whose
+ * status poll went unanswered, is also watched by a signature subscription (when there is PubSub),
+ * which confirms as soon as it notifies; on a healthy chain the polls (or the mirror, for a
+ * placement) answer first, and no subscription is made (docs/architecture.md#landing-transactions).
  */
 import * as v from 'valibot';
 import { ChainUnavailable, type LandingReport } from '../port.ts';
@@ -43,7 +46,12 @@ export interface TrackerOptions {
   maxSigns: number;
   /** an intent that heard nothing from the chain for this long fails as unreachable */
   unreachableMs: number;
+  /** an intent not confirmed by the polls within this long is watched by a signature subscription too [1500] */
+  subscribeAfterMs?: number;
 }
+
+/** How long the status polls have to confirm an intent before it is subscribed to as well. */
+const SUBSCRIBE_AFTER_MS = 1_500;
 
 /** Counters of the engine (docs/operations.md#metrics). */
 export type LandingStats = Omit<LandingReport, 'pending' | 'landingMs'> & { landingMs: number[] };
@@ -62,6 +70,10 @@ export interface Intent {
   unreachable: boolean;
   nextSendAt: number;
   subscription: Subscription | null;
+  /** unix ms from which it is watched by a signature subscription too, if still unconfirmed (0: at once) */
+  subscribeAt: number;
+  /** a subscription was asked for on its current signing */
+  subscribing?: boolean;
   /** whether its effect is already seen on chain (the account it creates exists): sending it again cannot help, its status is awaited */
   readonly seen?: () => boolean;
   /** signs it again over a new blockhash, sends it with preflight (throws a refusal), returns the bytes */
@@ -98,13 +110,14 @@ export class IntentTracker {
 
   /** Tracks `intent` until it lands or cannot. */
   add(intent: Intent): void {
+    intent.subscribeAt = Date.now() + (this.opts.subscribeAfterMs ?? SUBSCRIBE_AFTER_MS);
     this.intents.add(intent);
-    this.subscribe(intent);
     this.schedule(true);
   }
 
   private subscribe(intent: Intent): void {
-    if (!this.pubsub) return;
+    if (!this.pubsub || intent.subscribing) return;
+    intent.subscribing = true;
     const signature = intent.signed.signature;
     this.pubsub
       .subscribe('signatureSubscribe', [signature, { commitment: 'confirmed' }], (result) => {
@@ -123,6 +136,7 @@ export class IntentTracker {
   private unsubscribe(intent: Intent): void {
     intent.subscription?.unsubscribe();
     intent.subscription = null;
+    intent.subscribing = false;
   }
 
   private settle(intent: Intent, slot: number, err: unknown): void {
@@ -179,6 +193,7 @@ export class IntentTracker {
     await this.pollStatuses(intents);
     const now = Date.now();
     const waiting = intents.filter((i) => this.intents.has(i));
+    for (const i of waiting) if (now >= i.subscribeAt) this.subscribe(i);
     const due = waiting.filter((i) => now >= i.nextSendAt && !i.seen?.());
     await Promise.all([...due.map((i) => this.rebroadcast(i)), this.checkExpiries(waiting)]);
     for (const i of waiting) {
@@ -196,7 +211,10 @@ export class IntentTracker {
         statuses = (await this.rpc.call('getSignatureStatuses', [batch.map((i) => i.signed.signature)], SignatureStatuses)).value;
       } catch (err) {
         if (err instanceof RateLimited) for (const i of batch) i.heardAt = Date.now();
-        for (const i of batch) i.unreachable = err instanceof ChainUnreachable;
+        for (const i of batch) {
+          i.unreachable = err instanceof ChainUnreachable;
+          i.subscribeAt = 0; // the polls do not answer: the subscription may
+        }
         continue; // the chain did not answer: asked again next turn
       }
       const now = Date.now();
@@ -277,6 +295,6 @@ export class IntentTracker {
     this.stats.sends++;
     intent.heardAt = Date.now();
     intent.nextSendAt = Date.now() + this.opts.resendMs;
-    this.subscribe(intent);
+    intent.subscribeAt = Date.now() + (this.opts.subscribeAfterMs ?? SUBSCRIBE_AFTER_MS);
   }
 }

@@ -15,7 +15,7 @@
 import { type Keypair, PublicKey } from '@solana/web3.js';
 import { bettorAddress, betAddress, closeBetIx, placeBetIx, reclaimBetIx, refundExpiredIx, tokenAccountOf } from '../codec.ts';
 import { uniqueMemo } from '../faucet.ts';
-import { ChainUnavailable, OutcomeUnknown, ProgramRefusal, type BetRef, type ChainPort, type Closed, type PlaceBet, type Placed } from '../port.ts';
+import { ChainUnavailable, NotSent, OutcomeUnknown, ProgramRefusal, type BetRef, type ChainPort, type Closed, type PlaceBet, type Placed } from '../port.ts';
 import { IntentKeyBusy, type Landing } from '../tx-sender.ts';
 import { RpcChainAdmin } from './admin.ts';
 import { ERR } from './reads.ts';
@@ -30,6 +30,16 @@ const KEY_BUSY_WAIT_MS = 150;
 
 /** Key of a bettor's placement in the intent store. */
 const PLACE_KEY = 'place_bet:';
+
+/** One placement's state, as its answer deadline reads it. */
+interface Attempt {
+  /** its landing, once submitted */
+  landing: Landing | null;
+  /** its caller was answered (at the deadline): if it has not been sent yet, it never is */
+  answered: boolean;
+  /** its last try was not sent: another gateway was landing a transaction for the bettor */
+  bettorBusy: boolean;
+}
 
 /** Sort key of reclaims in the close batcher: after any close. */
 const RECLAIM_AFTER_CLOSES = 2n ** 63n;
@@ -49,44 +59,45 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
     // the bettor's next placement waits for this one's whole landing, not for its answer: a
     // second intent is never signed while the first can still land
     const key = bettor.toBase58();
-    let landing: Landing | null = null;
-    let answered = false;
+    const attempt: Attempt = { landing: null, answered: false, bettorBusy: false };
     let seenOnChain: (placed: Placed) => void = () => undefined;
     const evidence = new Promise<Placed>((resolve) => (seenOnChain = resolve));
-    const placed = this.withFreshSeq(bettor, async (seq) => {
-      // its caller was answered while it waited behind the previous placement: it is not sent
-      if (answered) throw new ChainUnavailable('place_bet: not sent; the request was answered while an earlier placement was landing');
-      const ix = placeBetIx(
-        { bettor, seq, bettorToken, vault, relayer: this.relayer, delegated: bet.stake.kind === 'delegate' },
-        bet.side,
-        bet.amount,
-        bet.entryPrice,
-      );
-      const current = this.sender.submit('place_bet', [ix, uniqueMemo('bet')], this.keys.relayer, signers, {
-        key: `${PLACE_KEY}${key}`,
-        // the bet account at this seq exists: this placement (or one that took its seq) is on chain, resending cannot help
-        seen: () => this.mirror.peekBet({ bettor: key, seq }) !== null,
-      });
-      landing = current;
-      this.landingNow.set(key, current);
-      // a failed look only leaves the answer to the status
-      this.seenInMirror({ bettor: key, seq }, bet, current).then(
-        (seen) => seen && seenOnChain(seen),
-        () => undefined,
-      );
-      return this.whileLanding(
-        key,
-        current,
-        current.outcome.then(async ({ signature, slot }) => ({ signature, bet: await this.landedBet({ bettor: key, seq }, slot) })),
-      );
-    });
-    // waiting behind an earlier placement of the bettor, that one is what the answer names
-    return this.answerWithin(
-      Promise.race([placed, evidence]),
-      () => landing ?? this.landingNow.get(key) ?? null,
-      'place_bet',
-      () => (answered = true),
+    const placed = this.withFreshSeq(
+      bettor,
+      async (seq) => {
+        // its caller was answered while it waited: it is never sent
+        if (attempt.answered) throw new NotSent('place_bet', 'busy', this.opts.answerWithinMs ?? 5_000);
+        attempt.bettorBusy = false;
+        const ix = placeBetIx(
+          { bettor, seq, bettorToken, vault, relayer: this.relayer, delegated: bet.stake.kind === 'delegate' },
+          bet.side,
+          bet.amount,
+          bet.entryPrice,
+        );
+        const current = this.sender.submit('place_bet', [ix, uniqueMemo('bet')], this.keys.relayer, signers, {
+          key: `${PLACE_KEY}${key}`,
+          // the bet account at this seq exists: this placement (or one that took its seq) is on chain, resending cannot help
+          seen: () => this.mirror.peekBet({ bettor: key, seq }) !== null,
+          // answered at its deadline before it was sent: it never is
+          abandoned: () => attempt.answered,
+        });
+        attempt.landing = current;
+        this.landingNow.set(key, current);
+        // a failed look only leaves the answer to the status
+        this.seenInMirror({ bettor: key, seq }, bet, current).then(
+          (seen) => seen && seenOnChain(seen),
+          () => undefined,
+        );
+        return this.whileLanding(
+          key,
+          current,
+          current.outcome.then(async ({ signature, slot }) => ({ signature, bet: await this.landedBet({ bettor: key, seq }, slot) })),
+        );
+      },
+      () => (attempt.bettorBusy = true),
     );
+    // waiting behind an earlier placement of the bettor, that one is what the answer names
+    return this.answerWithin(Promise.race([placed, evidence]), attempt, () => this.landingNow.get(key) ?? null, 'place_bet');
   }
 
   /**
@@ -102,11 +113,13 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
   }
 
   /**
-   * A placement's result, or at the answer deadline what is known of it: `OutcomeUnknown` with
-   * the signature when the chain took it, `ChainUnavailable` when it never answered. The landing
-   * goes on (a bet that lands later is adopted and announced by the settler).
+   * A placement's result, or at the answer deadline what is known of it
+   * (docs/gateway-api.md#profile-a-post-apibet): `OutcomeUnknown` with the signature once its bytes
+   * were handed to a send (they may land: the landing goes on, and a bet that lands later is adopted
+   * and announced by the settler); `ChainUnavailable` only when the chain refused the connection;
+   * otherwise `NotSent` (it was never sent, and now never will be).
    */
-  private answerWithin<T>(result: Promise<T>, landing: () => Landing | null, what: string, onDeadline: () => void): Promise<T> {
+  private answerWithin<T>(result: Promise<T>, attempt: Attempt, earlier: () => Landing | null, what: string): Promise<T> {
     const deadlineMs = this.opts.answerWithinMs ?? 5_000;
     return new Promise<T>((resolve, reject) => {
       const stop = () => {
@@ -115,19 +128,19 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
       };
       const timer = setTimeout(() => {
         stop();
-        onDeadline();
-        const l = landing();
-        reject(
-          l?.heard() && l.signature()
-            ? new OutcomeUnknown(what, l.signature(), deadlineMs)
-            : new ChainUnavailable(`${what}: the chain did not answer within ${deadlineMs} ms`),
-        );
+        attempt.answered = true;
+        // waiting behind an earlier placement of the bettor, that one is what the answer names
+        const l = attempt.landing ?? earlier();
+        if (l?.sent() && l.signature()) reject(new OutcomeUnknown(what, l.signature(), deadlineMs));
+        else if (l?.unreachable()) reject(new ChainUnavailable(`${what}: the chain cannot be reached`));
+        else reject(new NotSent(what, attempt.bettorBusy ? 'bettor_busy' : 'busy', deadlineMs));
       }, deadlineMs);
       // a send whose answer was lost to a chain that now refuses connections: said at once (it goes on landing if it was taken)
       const watch = setInterval(() => {
-        if (!landing()?.unreachable()) return;
+        const l = attempt.landing ?? earlier();
+        if (!l?.unreachable()) return;
         stop();
-        onDeadline();
+        attempt.answered = true;
         reject(new ChainUnavailable(`${what}: the chain cannot be reached (its answer to the send was lost)`));
       }, UNREACHABLE_CHECK_MS);
       result.then(
@@ -222,8 +235,8 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
    * address is not the next one (the mirror was behind: another gateway, a lost notification),
    * reads the bettor state and tries once more.
    */
-  private withFreshSeq<T>(bettor: PublicKey, place: (seq: bigint) => Promise<T>): Promise<T> {
-    return this.inTurn(bettor.toBase58(), () => this.placeAtSeq(bettor, place));
+  private withFreshSeq<T>(bettor: PublicKey, place: (seq: bigint) => Promise<T>, onBettorBusy: () => void = () => undefined): Promise<T> {
+    return this.inTurn(bettor.toBase58(), () => this.placeAtSeq(bettor, place, onBettorBusy));
   }
 
   /** Runs `work` once the bettor's placement under way in this process has ended, whatever its outcome. */
@@ -253,7 +266,7 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
     }
   }
 
-  private async placeAtSeq<T>(bettor: PublicKey, place: (seq: bigint) => Promise<T>): Promise<T> {
+  private async placeAtSeq<T>(bettor: PublicKey, place: (seq: bigint) => Promise<T>, onBettorBusy: () => void): Promise<T> {
     let refreshed = false;
     for (;;) {
       const seq = (await this.mirror.bettor(bettor))?.betCount ?? 0n;
@@ -262,6 +275,7 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
       } catch (err) {
         // another gateway's placement for this bettor is landing: this one waits for it (until its caller is answered)
         if (err instanceof IntentKeyBusy) {
+          onBettorBusy();
           await new Promise((r) => setTimeout(r, KEY_BUSY_WAIT_MS));
           continue;
         }

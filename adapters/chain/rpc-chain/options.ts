@@ -6,6 +6,7 @@
 import type { Keypair, PublicKey } from '@solana/web3.js';
 import type { Logger } from '../../../kernel/log.ts';
 import type { PubSub } from '../pubsub.ts';
+import type { PubSubObserver } from '../observed-pubsub.ts';
 import type { JsonRpcTransport } from '../rpc-client.ts';
 import type { BudgetOptions } from '../landing/budget.ts';
 import type { IntentStore } from '../../store/intents/port.ts';
@@ -33,6 +34,8 @@ export interface RpcChainOptions {
   /** PubSub endpoint (default: the RPC URL on port + 1, as web3.js assumes), or give `pubsub` */
   wsUrl?: string;
   pubsub?: PubSub;
+  /** told of every subscribe and unsubscribe request (metrics) */
+  observePubSub?: PubSubObserver;
   keys: ChainKeys;
   /** the admin named by `initialize` when this adapter holds no admin key */
   adminAddress?: PublicKey;

@@ -23,6 +23,7 @@ import {
   type LandingReport,
 } from '../port.ts';
 import { WsPubSub } from '../pubsub.ts';
+import { observedPubSub } from '../observed-pubsub.ts';
 import { HttpTransport, RpcClient, RpcError, type JsonRpcTransport } from '../rpc-client.ts';
 import { TxSender } from '../tx-sender.ts';
 import { log as rootLog } from '../../../kernel/log.ts';
@@ -58,7 +59,8 @@ export class RpcChainReads {
     this.rpc = new RpcClient(transport);
     this.keys = opts.keys;
     const log = opts.log ?? rootLog;
-    const pubsub = opts.pubsub ?? new WsPubSub(opts.wsUrl ?? pubsubUrlOf(opts.url ?? ''), log);
+    const connection = opts.pubsub ?? new WsPubSub(opts.wsUrl ?? pubsubUrlOf(opts.url ?? ''), log);
+    const pubsub = opts.observePubSub ? observedPubSub(connection, opts.observePubSub) : connection;
     this.mirror = new ChainMirror({ rpc: this.rpc, pubsub, programId: PROGRAM_ID, log, startTimeoutMs: opts.timeoutMs ?? 10_000 });
     this.sender = new TxSender(this.rpc, {
       confirmTimeoutMs: opts.confirmTimeoutMs ?? 30_000,

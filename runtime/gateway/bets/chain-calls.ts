@@ -2,19 +2,23 @@
  * Turns chain-adapter failures into gateway refusals: an unreachable chain is a 500, and the
  * program's refusals map to the statuses of docs/gateway-api.md#errors.
  */
-import { ChainUnavailable, OutcomeUnknown, type ProgramRefusal } from '../../../adapters/chain/port.ts';
+import { ChainUnavailable, NotSent, OutcomeUnknown, type ProgramRefusal } from '../../../adapters/chain/port.ts';
 import { MESSAGES, refusal, type GatewayRefusal } from '../refusals.ts';
 
 /** SPL Token program error codes that reach us through the stake-transfer CPI. */
 const SPL_INSUFFICIENT_FUNDS = 1;
 const SPL_OWNER_MISMATCH = 4;
 
-/** Runs a chain call; ChainUnavailable becomes a `chain_unavailable` refusal, OutcomeUnknown an `outcome_unknown` one naming the transaction, anything else is rethrown. */
+/**
+ * Runs a chain call; ChainUnavailable becomes a `chain_unavailable` refusal, OutcomeUnknown an
+ * `outcome_unknown` one naming the transaction, NotSent a `busy` one, anything else is rethrown.
+ */
 export async function onChain<T>(call: () => Promise<T>): Promise<T | GatewayRefusal> {
   try {
     return await call();
   } catch (err) {
     if (err instanceof OutcomeUnknown) return refusal('outcome_unknown', MESSAGES.outcomeUnknown, { tx: err.signature, cause: err });
+    if (err instanceof NotSent) return refusal('busy', err.reason === 'busy' ? MESSAGES.notSentInTime : MESSAGES.bettorBusy, { cause: err });
     if (err instanceof ChainUnavailable) return refusal('chain_unavailable', MESSAGES.chainDown, { cause: err });
     throw err;
   }

@@ -6,6 +6,7 @@
  */
 import { PublicKey, type Keypair } from '@solana/web3.js';
 import { ProgramRefusal, type BetAccount, type ChainPort, type StakeAuthority } from '../../../adapters/chain/port.ts';
+import type { PlacementAdmission } from './admission.ts';
 import { onChain, placeRefusal } from './chain-calls.ts';
 import { MESSAGES, refusal, type GatewayRefusal } from '../refusals.ts';
 import type { Side } from '../../../kernel/domain.ts';
@@ -19,7 +20,13 @@ export interface BetDeps {
   entryPrice(): Promise<bigint | null>;
   /** called once the bet is on chain: emits `bet_open` and starts the bet's actor */
   opened(bet: BetAccount, signature: string): Promise<void>;
+  /** how many placements are taken on at once (none: no limit) */
+  admission?: PlacementAdmission;
 }
+
+/** Runs `place` once admitted (docs/decisions.md#placements-are-admitted-not-queued), or answers the `busy` refusal. */
+export const admitted = <T>(deps: BetDeps, place: () => Promise<T | GatewayRefusal>): Promise<T | GatewayRefusal> =>
+  deps.admission ? deps.admission.run(place) : place();
 
 export interface BetRequestA {
   address: string;
@@ -105,6 +112,11 @@ export async function placeBetA(deps: BetDeps, req: BetRequestA): Promise<Placed
   }
   const entryPrice = await deps.entryPrice();
   if (entryPrice === null) return refusal('no_price', MESSAGES.noPrice);
+  return admitted(deps, () => placeAdmitted(deps, req, bettor, entryPrice));
+}
+
+/** The part of a Profile A placement that costs: the key, the bettor's state, the transaction. */
+async function placeAdmitted(deps: BetDeps, req: BetRequestA, bettor: PublicKey, entryPrice: bigint): Promise<PlacedA | GatewayRefusal> {
   // The key store is read before the open-bet check: when it is down, the answer names it (503)
   // rather than a refusal the gateway could not act on anyway.
   const key = await deps.keyFor(bettor.toBase58());

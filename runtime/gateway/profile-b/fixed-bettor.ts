@@ -6,7 +6,7 @@
 import type { PublicKey } from '@solana/web3.js';
 import type { BetAccount, ContractConfig } from '../../../adapters/chain/port.ts';
 import { onChain } from '../bets/chain-calls.ts';
-import { placeOnChain, type BetDeps } from '../bets/place-bet.ts';
+import { admitted, placeOnChain, type BetDeps } from '../bets/place-bet.ts';
 import { betAmount, decide, refusalB, type Decision, type DecisionFacts, type Refusal } from './decision.ts';
 import { type GatewayRefusal } from '../refusals.ts';
 import { balanceView, formatHuman } from '../views/units.ts';
@@ -114,7 +114,7 @@ export async function placeFixedBet(deps: FixedBettorDeps, side: Side, keyFor = 
   // The decision saw both a moment ago; a race (key removed, price went stale) refuses the same way.
   if (!key) return refused(refusalB('WALLET_UNKNOWN'));
   if (entryPrice === null) return refused(refusalB('NO_PRICE'));
-  const placed = await placeOnChain(deps, { kind: 'signer', bettor: key }, side, facts.amount, entryPrice);
+  const placed = await admitted(deps, () => placeOnChain(deps, { kind: 'signer', bettor: key }, side, facts.amount, entryPrice));
   if (isRefusal(placed)) {
     if (placed.code === 'open_bet' || placed.code === 'forbidden' || placed.code === 'not_initialized') {
       // the chain moved between the decision and the transaction: decide again from fresh facts
