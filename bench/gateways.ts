@@ -134,7 +134,12 @@ try {
   const gateways: Server[] = [];
   for (let i = 0; i < 3; i++) {
     // one data dir, as a deployment's gateways share their keys; stores in the shared Redis
-    const gw = await broadcastGateway({ natsUrl: nats.url, dataDir: chain.dataDir, chainUrl: chain.directUrl, env: { LOG_LEVEL: 'warn', REDIS_URL: redis.url, GW_NODE_ID: `gw-${i + 1}` } });
+    const gw = await broadcastGateway({
+      natsUrl: nats.url,
+      dataDir: chain.dataDir,
+      chainUrl: chain.directUrl,
+      env: { LOG_LEVEL: 'warn', REDIS_URL: redis.url, GW_NODE_ID: `gw-${i + 1}` },
+    });
     gateways.push(gw);
     await gw.start(); // one at a time: the first initialises the contract and the key store secret
     started.push(gw);

@@ -55,7 +55,10 @@ const closesOf = (s: FleetStats) => Object.fromEntries(Object.entries(s.closes).
 
 async function herd(kind: 'bare' | 'gateway', natsUrl: string, sockets: number): Promise<Herd> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-herd-'));
-  const server = kind === 'bare' ? await bareBroadcaster(natsUrl) : await broadcastGateway({ natsUrl, dataDir, env: { LOG_LEVEL: 'info' }, nodeArgs: measuredGatewayArgs() });
+  const server =
+    kind === 'bare'
+      ? await bareBroadcaster(natsUrl)
+      : await broadcastGateway({ natsUrl, dataDir, env: { LOG_LEVEL: 'info' }, nodeArgs: measuredGatewayArgs() });
   await server.start();
   const fleet = await startFleet({ workers: Math.max(2, Math.ceil(sockets / PER_WORKER)) });
   try {

@@ -55,4 +55,3 @@ export function probe(base: string, path: string, everyMs: number): { stop(): { 
     },
   };
 }
-
