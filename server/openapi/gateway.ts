@@ -231,7 +231,7 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
         },
         400: err('not a WebSocket upgrade'),
         426: err('upgrade required'),
-        503: err('too many sockets resuming: connect again after Retry-After seconds'),
+        503: err('too many sockets resuming, or the gateway holds as many sockets as it can: connect again after Retry-After seconds'),
       },
       extensions: { 'x-websocket-events': wsEvents(b) },
     }),
