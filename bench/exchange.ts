@@ -32,7 +32,7 @@
 import { Redis } from 'ioredis';
 import { commitArgs, type CommitText } from '../adapters/store/exchange/redis.ts';
 import { COMMIT } from '../adapters/store/exchange/redis-scripts.ts';
-import { JsonClient } from './support/http-client.ts';
+import { JsonClient } from '../test/support/json-client.ts';
 import { percentile, report, type Row } from './support/measure.ts';
 import { measureOrders, realOrder, type OrdersRun } from './support/order-load.ts';
 import { measuredExchangeArgs, startBareServer, startBenchRedis, startExchangeProcess, startFloorServer } from './support/stack.ts';

@@ -11,7 +11,7 @@
  */
 import WebSocket from 'ws';
 import { cpuMs, percentile, pool, report, until, type Row } from './support/measure.ts';
-import { JsonClient } from './support/http-client.ts';
+import { JsonClient } from '../test/support/json-client.ts';
 import { delta, scrape } from './support/prom.ts';
 import { burstRows } from './support/burst-rows.ts';
 import { rawPlaceCapacity } from './support/raw-chain.ts';

@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { BetEvents } from './support/bet-events.ts';
 import { BetLoop, fundedWallets } from './support/bettors.ts';
 import { ChainAudit } from './support/chain-audit.ts';
-import { JsonClient } from './support/http-client.ts';
+import { JsonClient } from '../test/support/json-client.ts';
 import { landingRows, type PhaseResult } from './support/landing-measures.ts';
 import { report, sleep, until } from './support/measure.ts';
 import { delta, scrape } from './support/prom.ts';

@@ -18,7 +18,7 @@
  */
 import { join } from 'node:path';
 import { heapAfterGc, inspectArgs, writeHeapSnapshot, type HeapReading } from './support/inspector.ts';
-import { JsonClient } from './support/http-client.ts';
+import { JsonClient } from '../test/support/json-client.ts';
 import { pool, report, sleep, until, type Row } from './support/measure.ts';
 import { startBenchRedis, startChain, startGatewayProcess } from './support/stack.ts';
 import { wallets } from './support/wallets.ts';

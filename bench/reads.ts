@@ -29,7 +29,7 @@
  * are passed to the service's node.
  */
 import { connect } from 'node:net';
-import { JsonClient } from './support/http-client.ts';
+import { JsonClient } from '../test/support/json-client.ts';
 import { report, until, type Row } from './support/measure.ts';
 import {
   measuredExchangeArgs,

@@ -4,7 +4,7 @@
  * else, and tries again until `stop()`. Every answer is kept with its timing, so a benchmark can
  * count them and check them against the chain afterwards.
  */
-import type { JsonClient } from './http-client.ts';
+import type { JsonClient } from '../../test/support/json-client.ts';
 import { pool, sleep } from './measure.ts';
 
 /** One answer to `POST /api/bet` (status 0: no answer, e.g. the connection failed or timed out). */

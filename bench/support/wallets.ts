@@ -1,5 +1,5 @@
 /** Custodial wallets for a gateway benchmark: made with POST /api/wallet and funded by the faucet (test mode, docs/gateway-api.md#faucet). */
-import type { JsonClient } from './http-client.ts';
+import type { JsonClient } from '../../test/support/json-client.ts';
 import { pool } from './measure.ts';
 
 /** Makes and funds `count` wallets, 32 at a time; resolves with their addresses. */

@@ -16,6 +16,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
+import { JsonClient } from './json-client.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,37 +69,9 @@ const percentile = (xs: number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
 
-/** One JSON request on the given agent. */
-function send(agent: Agent, base: string, method: string, path: string, body?: unknown): Promise<Omit<BurstAnswer, 'address' | 'ms'>> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${base}${path}`,
-      { method, agent, headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          let parsed: Record<string, unknown> | null = null;
-          try {
-            parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-          } catch {
-            parsed = null;
-          }
-          const retry = res.headers['retry-after'];
-          resolve({ status: res.statusCode ?? 0, body: parsed, retryAfter: typeof retry === 'string' ? retry : null });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
 /** Makes and funds `count` custodial wallets through the gateway (POST /api/wallet, the faucet), 32 at a time. */
 async function walletsOf(base: string, count: number): Promise<string[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  const client = new JsonClient(base, 32);
   const made: string[] = [];
   let next = 0;
   try {
@@ -106,28 +79,32 @@ async function walletsOf(base: string, count: number): Promise<string[]> {
       Array.from({ length: 32 }, async () => {
         while (next < count) {
           next++;
-          const w = await send(agent, base, 'POST', '/api/wallet', {});
+          const w = await client.call('POST', '/api/wallet', {});
           const address = w.body?.address;
           if (typeof address !== 'string') throw new Error(`wallet not made: ${JSON.stringify(w)}`);
-          const f = await send(agent, base, 'GET', `/api/faucet/${address}`);
+          const f = await client.call('GET', `/api/faucet/${address}`);
           if (f.status !== 200) throw new Error(`faucet refused: ${JSON.stringify(f)}`);
           made.push(address);
         }
       }),
     );
   } finally {
-    agent.destroy();
+    client.close();
   }
   return made;
 }
 
 /** Waits until the gateway serves a price (its feed runs). */
 async function priced(base: string): Promise<void> {
-  const agent = new Agent({ keepAlive: false });
+  const client = new JsonClient(base, 1, 0, false);
   const deadline = Date.now() + 60_000;
-  while ((await send(agent, base, 'GET', '/api/price').catch(() => ({ status: 0 }))).status !== 200) {
-    if (Date.now() > deadline) throw new Error('no price within 60 s');
-    await new Promise((r) => setTimeout(r, 200));
+  try {
+    while ((await client.call('GET', '/api/price').catch(() => ({ status: 0 }))).status !== 200) {
+      if (Date.now() > deadline) throw new Error('no price within 60 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    client.close();
   }
 }
 
@@ -252,7 +229,8 @@ async function betsOf(chainUrl: string, wallets: Set<string>): Promise<Map<strin
 export async function betBurst(stack: BurstStack, wallets: string[], options: { neighbour?: boolean; amountUnits?: string } = {}): Promise<BurstResult> {
   const mine = new Set(wallets);
   const before = await betsOf(stack.chainUrl, mine);
-  const agent = new Agent({ keepAlive: false, maxSockets: wallets.length });
+  // a connection per bet: every player of the burst is a client of its own
+  const client = new JsonClient(stack.base, wallets.length, 0, false);
   const neighbour = options.neighbour ? busyLoop() : null;
   let answers: BurstAnswer[];
   const started = performance.now();
@@ -260,13 +238,13 @@ export async function betBurst(stack: BurstStack, wallets: string[], options: { 
     answers = await Promise.all(
       wallets.map(async (address, i) => {
         const body = { address, side: i % 2 ? 'DOWN' : 'UP', amountUnits: options.amountUnits ?? '100000000' };
-        const a = await send(agent, stack.base, 'POST', '/api/bet', body).catch(() => ({ status: 0, body: null, retryAfter: null }));
+        const a = await client.call('POST', '/api/bet', body).catch(() => ({ status: 0, body: null, retryAfter: null }));
         return { address, ...a, ms: performance.now() - started };
       }),
     );
   } finally {
     await neighbour?.stop();
-    agent.destroy();
+    client.close();
   }
   const seconds = (performance.now() - started) / 1000;
 

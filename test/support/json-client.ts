@@ -1,13 +1,15 @@
 /**
- * A light HTTP client for load: node:http over keep-alive connections (fetch costs several times
- * more CPU per request, and the load generator shares the machine with what it measures).
+ * A light HTTP client for load (benchmarks, bursts in tests): node:http, over keep-alive
+ * connections unless asked for a connection per request (fetch costs several times more CPU per
+ * request, and the load generator shares the machine with what it measures).
  */
 import { Agent, request } from 'node:http';
 
-/** An answer: status and parsed JSON body (null when the body is not JSON). */
+/** An answer: status, parsed JSON body (null when the body is not JSON) and its Retry-After, if any. */
 export interface Answer {
   status: number;
   body: Record<string, unknown> | null;
+  retryAfter: string | null;
 }
 
 /** Keep-alive connections to one server, at most `sockets` at once. */
@@ -19,8 +21,10 @@ export class JsonClient {
     sockets = 64,
     /** a request not answered by then fails (0: no limit) */
     private readonly timeoutMs = 0,
+    /** false: a connection per request (a burst of clients, each its own) */
+    keepAlive = true,
   ) {
-    this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
+    this.agent = new Agent({ keepAlive, maxSockets: sockets });
   }
 
   /** Sends `method path` with a JSON body (if any). */
@@ -44,7 +48,8 @@ export class JsonClient {
             } catch {
               parsed = null;
             }
-            resolve({ status: res.statusCode ?? 0, body: parsed });
+            const retry = res.headers['retry-after'];
+            resolve({ status: res.statusCode ?? 0, body: parsed, retryAfter: typeof retry === 'string' ? retry : null });
           });
           res.on('error', reject);
         },
