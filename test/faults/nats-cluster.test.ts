@@ -182,7 +182,25 @@ describe('gateways on a three-server NATS cluster', () => {
       },
       90_000,
       1_000,
-    );
+    ).catch(async (err: unknown) => {
+      // name what is missing and what each gateway logged, so a failure under load can be read
+      const all = await streamEvents(admin!).catch(() => [] as Event[]);
+      const [closed, opened] = [idsOf(all, 'bet_closed'), idsOf(all, 'bet_open')];
+      const missing = placed
+        .filter((id) => !closed.has(id) || !opened.has(id))
+        .map((id) => `${id}${opened.has(id) ? '' : ' (no open)'}${closed.has(id) ? '' : ' (no close)'}`);
+      const logs = c.nodes.map((node) => {
+        const lines = logLines(node.process.output())
+          .filter((l) => /lead|lease|fence|outbox/i.test(l.msg))
+          .slice(-30)
+          .map(
+            (l) =>
+              `${new Date(l.time).toISOString()} ${l.msg} ${JSON.stringify({ ...l, time: undefined, msg: undefined, pid: undefined, hostname: undefined })}`,
+          );
+        return `${node.id}:\n${lines.join('\n')}`;
+      });
+      throw new Error(`${String(err)}; ${missing.length} of ${placed.length} missing: ${missing.slice(0, 10).join(', ')}\n${logs.join('\n')}`);
+    });
     expect(duringOutage.length).toBeGreaterThanOrEqual(3);
     expect(events.length).toBeGreaterThan(before.length);
     expect(repeatedBetEvents(events), 'bet events in the stream more than once').toEqual([]);

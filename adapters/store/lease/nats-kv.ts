@@ -93,7 +93,10 @@ export class NatsKvLease implements LeaderLease {
   }
 
   async acquire(): Promise<number | null> {
-    if (this.fence !== null) return (await this.renew()) ? this.fence : null;
+    // always a new take, with the revision of its own write as the fence: a node that stopped leading (its
+    // renewals timed out) and takes the lease again must not lead on under the fence it had, which a
+    // leader in between may have passed (docs/architecture.md#the-leader)
+    this.fence = null;
     const { entry, value } = await this.read();
     const free = entry === null || entry.operation !== 'PUT';
     if (!free && value?.node !== this.options.node) {

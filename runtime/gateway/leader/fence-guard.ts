@@ -2,8 +2,8 @@
  * The last check before the leader acts on a bet (docs/architecture.md#the-leader: fences that never
  * go backwards): the fence this node's role runs under is recorded as the highest used, unless a
  * newer leader recorded a higher one. Then this node is stale (it was paused, or cut off, and came
- * back): its lease hold is dropped at once, so nothing of it settles or commits any more, and the
- * close is not sent.
+ * back): its lease hold is dropped at once, so nothing of it settles or commits any more, the
+ * close is not sent, and the leadership loop gives the lease up at its next round.
  *
  * @example
  *   const guard = fenceGuard({ fences, fence: () => role.fence(), hold, log });
@@ -29,7 +29,7 @@ export function fenceGuard(d: FenceGuardDeps): (what: string) => Promise<void> {
     const fence = d.fence();
     if (fence === null) throw new NotLeading(what);
     if (await d.fences.use(fence)) return;
-    d.hold.lost();
+    d.hold.stale();
     d.log.error(
       { fence, highest: await d.fences.highest().catch(() => null), what },
       `${what} refused: a newer leader used a higher fence; this node stops acting`,

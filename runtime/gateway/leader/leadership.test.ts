@@ -1,6 +1,8 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createRedisLease } from '../../../adapters/store/lease/redis.ts';
+import { createRedisFenceRecord, createRedisLease } from '../../../adapters/store/lease/redis.ts';
+import { NotLeading } from '../../../adapters/chain/port.ts';
+import { fenceGuard } from './fence-guard.ts';
 import { sharedTestRedis } from '../../../test/support/redis-prefix.ts';
 import { LeaseHold } from './lease-hold.ts';
 import { startLeaseLeadership, type LeaderRole } from './leadership.ts';
@@ -43,6 +45,28 @@ describe('lease leadership', () => {
     expect(lb.fence()).toBeGreaterThan(first);
     expect(b.calls).toEqual([`start ${lb.fence()}`]);
     await lb.stop();
+  });
+
+  it('a leader told by the fence guard that a newer leader used a higher fence gives its lease up, and another node leads above that fence', async () => {
+    const key = `${redis.prefix()}leader`;
+    const fences = createRedisFenceRecord(redis.redis(), key);
+    const a = recordingRole();
+    const b = recordingRole();
+    const holdA = new LeaseHold();
+    const la = startLeaseLeadership({ lease: createRedisLease(redis.redis(), { key, node: 'a', ttlMs: 300 }), fences, role: a.role, log, hold: holdA });
+    await until(() => la.isLeader());
+    const lb = startLeaseLeadership({ lease: createRedisLease(redis.redis(), { key, node: 'b', ttlMs: 300 }), fences, role: b.role, log });
+    const first = la.fence()!;
+    // a leader in between (a itself cut off and back, as after a lease store failover) took fence first + 100 and acted with it
+    await redis.redis().incrby(`${key}:fence`, 100);
+    expect(await fences.use(first + 100)).toBe(true);
+    // a's next close is refused; renewing its lease would keep b from leading for good: it gives the lease up
+    await expect(fenceGuard({ fences, fence: () => la.fence(), hold: holdA, log })('close_bet')).rejects.toBeInstanceOf(NotLeading);
+    await until(() => lb.isLeader());
+    expect(la.isLeader()).toBe(false);
+    expect(a.calls).toEqual([`start ${first}`, 'stop']);
+    expect(lb.fence()).toBeGreaterThan(first + 100);
+    await Promise.all([la.stop(), lb.stop()]);
   });
 
   it('a leader whose lease was taken stops its role, and says it was elected and lost', async () => {

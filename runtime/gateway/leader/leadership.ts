@@ -124,6 +124,13 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
   };
 
   const round = async () => {
+    if (fence !== null && hold.isStale()) {
+      // a newer leader acted with a higher fence (docs/architecture.md#the-leader): give the lease up, so
+      // that a node may lead again with a fence above it, rather than renew a lease it may not act under
+      await depose('a newer leader used a higher fence');
+      await lease.release().catch((err: unknown) => log.warn({ err: message(err) }, 'lease not released; it expires by its TTL'));
+      return;
+    }
     if (fence !== null) {
       const asked = hold.now();
       try {
@@ -155,6 +162,7 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
     }
     fence = got;
     lastRenewed = now();
+    hold.lost();
     hold.heldFrom(asked, counted);
     log.info({ fence, node: lease.options.node, ttlMs: ttl }, `elected leader (fence ${got}): running the bet actors and the settler`);
     options.changed?.(true);

@@ -12,6 +12,8 @@
 export class LeaseHold {
   /** monotonic ms until which the lease surely holds; Infinity for a node alone on its DATA_DIR */
   private until = 0;
+  /** a newer leader used a higher fence than this node's: it gives its lease up at its next round */
+  private staleFence = false;
 
   constructor(private readonly monotonic: () => number = () => performance.now()) {}
 
@@ -28,6 +30,22 @@ export class LeaseHold {
   /** The lease is gone (lost, released). */
   lost(): void {
     this.until = 0;
+    this.staleFence = false;
+  }
+
+  /**
+   * A newer leader used a higher fence than the one this node acts under: it acts no more at once,
+   * and the leadership loop gives the lease up at its next round (renewing it would keep every
+   * other node from leading while this one may not act).
+   */
+  stale(): void {
+    this.until = 0;
+    this.staleFence = true;
+  }
+
+  /** Whether `stale()` was said since the lease was last lost or taken. */
+  isStale(): boolean {
+    return this.staleFence;
   }
 
   /** A node alone on its DATA_DIR leads for good. */
