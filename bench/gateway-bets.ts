@@ -15,7 +15,7 @@ import { JsonClient } from '../test/support/json-client.ts';
 import { delta, scrape } from './support/prom.ts';
 import { burstRows } from './support/burst-rows.ts';
 import { rawPlaceCapacity } from './support/raw-chain.ts';
-import { wallets } from './support/wallets.ts';
+import { fundedWallets as wallets } from '../test/support/funded-wallets.ts';
 import { measuredGatewayArgs, startBenchRedis, startChain, startGatewayProcess, type ChainUnderTest, type GatewayUnderTest } from './support/stack.ts';
 
 const BETS = Number(process.env.BENCH_BETS ?? 2000);

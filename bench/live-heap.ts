@@ -21,7 +21,7 @@ import { heapAfterGc, inspectArgs, writeHeapSnapshot, type HeapReading } from '.
 import { JsonClient } from '../test/support/json-client.ts';
 import { pool, report, sleep, until, type Row } from './support/measure.ts';
 import { startBenchRedis, startChain, startGatewayProcess } from './support/stack.ts';
-import { wallets } from './support/wallets.ts';
+import { fundedWallets as wallets } from '../test/support/funded-wallets.ts';
 import { freePort, type RunningServer } from '../test/support/servers.ts';
 
 const WALLETS = Number(process.env.BENCH_HEAP_WALLETS ?? 2000);

@@ -16,6 +16,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
+import { fundedWallets } from './funded-wallets.ts';
 import { JsonClient } from './json-client.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,29 +70,14 @@ const percentile = (xs: number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
 
-/** Makes and funds `count` custodial wallets through the gateway (POST /api/wallet, the faucet), 32 at a time. */
+/** Makes and funds `count` custodial wallets through the gateway at `base`. */
 async function walletsOf(base: string, count: number): Promise<string[]> {
   const client = new JsonClient(base, 32);
-  const made: string[] = [];
-  let next = 0;
   try {
-    await Promise.all(
-      Array.from({ length: 32 }, async () => {
-        while (next < count) {
-          next++;
-          const w = await client.call('POST', '/api/wallet', {});
-          const address = w.body?.address;
-          if (typeof address !== 'string') throw new Error(`wallet not made: ${JSON.stringify(w)}`);
-          const f = await client.call('GET', `/api/faucet/${address}`);
-          if (f.status !== 200) throw new Error(`faucet refused: ${JSON.stringify(f)}`);
-          made.push(address);
-        }
-      }),
-    );
+    return await fundedWallets(client, count);
   } finally {
     client.close();
   }
-  return made;
 }
 
 /** Waits until the gateway serves a price (its feed runs). */
