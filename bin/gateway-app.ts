@@ -12,6 +12,7 @@
 import type { LocalChain } from '../adapters/chain/local/start.ts';
 import type { BetAccount } from '../adapters/chain/port.ts';
 import { priceFeedFromEnv } from '../runtime/feed-from-env.ts';
+import { loadPriceSigner } from '../adapters/feed/price-signer.ts';
 import type { PriceFeed } from '../adapters/feed/port.ts';
 import { startHistoryPruning } from '../runtime/gateway/history/pruning.ts';
 import { connectChain } from './gateway-chain.ts';
@@ -134,13 +135,18 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     cleanups.push(() => settlement.stop());
     const { leadership, role, liveBets, policy } = settlement;
 
-    const feed = options.feed ?? priceFeedFromEnv({ NATS_URL: config.NATS_URL }, processLog, dependencies);
+    // the embedded synthetic feed signs its ticks with DATA_DIR's price signer (docs/decisions.md#signed-prices)
+    const signer = config.NATS_URL
+      ? undefined
+      : loadPriceSigner({ dataDir: config.DATA_DIR, ...(config.PRICE_SIGNER_KEY ? { secret: config.PRICE_SIGNER_KEY } : {}) });
+    const feed = options.feed ?? priceFeedFromEnv({ NATS_URL: config.NATS_URL }, processLog, dependencies, signer);
     const prices = await startPriceIngestion({
       feed,
       history: stores.history,
       events: shell.events,
       logger: log,
       stored: (tick) => role.priceStored(tick.ts),
+      refused: (reason) => metrics.priceTickRefused(reason),
       start: () => waitFor('the price feed', () => feed.start(), log, config.NATS_URL ? `NATS at ${config.NATS_URL}` : undefined),
     });
     cleanups.push(() => prices.stop());
