@@ -146,6 +146,16 @@ export function closeBettorIx(a: { bettor: PublicKey; payer: PublicKey; relayer:
   return instruction('close_bettor', { bettor_state: bettorAddress(a.bettor), payer: a.payer, relayer: a.relayer });
 }
 
+/** set_price_rules(require_signed, max_entry_age_ms): admin only; creates the price rules account on first use (docs/decisions.md#signed-prices). */
+export function setPriceRulesIx(admin: PublicKey, requireSigned: boolean, maxEntryAgeMs: bigint): TransactionInstruction {
+  return instruction('set_price_rules', { admin }, { require_signed: requireSigned ? 1 : 0, max_entry_age_ms: bn(maxEntryAgeMs) });
+}
+
+/** add_price_signer(signer, expires_at): admin only; trusts a price signer until `expiresAt` (unix s). */
+export function addPriceSignerIx(admin: PublicKey, signer: PublicKey, expiresAt: bigint): TransactionInstruction {
+  return instruction('add_price_signer', { admin }, { signer, expires_at: bn(expiresAt) });
+}
+
 /** set_paused(paused): admin only; stops new bets, settlement goes on. */
 export function setPausedIx(admin: PublicKey, paused: boolean): TransactionInstruction {
   return instruction('set_paused', { admin }, { paused: paused ? 1 : 0 });

@@ -38,6 +38,24 @@ describe('signed prices', () => {
     expect(sent.cu).toBeGreaterThan(0);
   });
 
+  it('a Profile B replay: close + place in one transaction, one Ed25519 instruction for the exit pair and the entry tick', async () => {
+    const signer = new TickSigner();
+    const chain = await signedChain(signer);
+    const bettor = chain.newBettor();
+    const bet = await placeSigned(chain, bettor, signer.tick(1n, nowMs(chain), PRICE));
+    const expire = Number(chain.readBet(bet).expire_time) * 1000;
+    chain.setTime(chain.now() + 16n);
+    const [n, next] = [signer.tick(2n, expire - 100, PRICE), signer.tick(3n, expire + 300, PRICE + 9n)];
+    const close = await chain.closeBetIx(bet, bettor, PRICE, {}, { instruction: 0, first: 0, next: 1 });
+    const place = await chain.placeBetIx(bettor, { side: 0, amount: 1_000_000_000n, entryPrice: next.price }, { tick: { instruction: 0, signature: 2 } });
+    const ixs = [ed25519Ix([{ tick: n }, { tick: next }, { tick: next }]), close, place];
+    const sent = chain.mustSend(ixs, [chain.relayer, bettor.key]);
+    expect(chain.readBet(bet).status).toBe(3);
+    expect(chain.readBet(chain.betAddress(bettor, 1n)).entry_price).toBe(next.price);
+    console.log(`signed replay measured: ${JSON.stringify({ bytes: wireSize(ixs, chain, 2), cu: sent.cu })}`);
+    expect(wireSize(ixs, chain, 2)).toBeLessThanOrEqual(1232);
+  });
+
   it('measures: bytes and compute units of a signed placement and of a signed close batch', async () => {
     const signer = new TickSigner();
     const chain = await signedChain(signer);

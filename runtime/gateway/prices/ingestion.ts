@@ -54,6 +54,8 @@ export const MAX_TICK_FUTURE_SKEW_MS = 60_000;
 export interface PriceService {
   /** The price object of `GET /price` (highest ts seen, or the history's latest after a restart); undefined until a tick exists. */
   current(): PriceObject | undefined;
+  /** The tick with the highest ts seen, in signed form when it was signed (the entry tick of a bet: docs/decisions.md#signed-prices). */
+  currentTick(): Tick | undefined;
   /** The last broadcast price event with the highest ts: the WS connect snapshot. */
   snapshotEvent(): SequencedPriceEvent | undefined;
   /** Ticks refused for their signature since start: forged, and unsigned while signed prices are required. */
@@ -71,6 +73,7 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
   const now = deps.now ?? Date.now;
   const seeded = await history.latest();
   let current: PriceObject | undefined = seeded && { symbol: 'solusdt', price: seeded.price, ts: seeded.ts };
+  let currentTick: Tick | undefined = seeded;
   let snapshot: SequencedPriceEvent | undefined;
   let pending = 0;
   let tail: Promise<void> = Promise.resolve();
@@ -154,7 +157,10 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
       logger.warn({ pending, tick }, 'price ingestion backlog full; tick dropped');
       return;
     }
-    if (!current || tick.ts >= current.ts) current = { symbol: 'solusdt', price: tick.price, ts: tick.ts };
+    if (!current || tick.ts >= current.ts) {
+      current = { symbol: 'solusdt', price: tick.price, ts: tick.ts };
+      currentTick = tick;
+    }
     pending++;
     // the history takes ticks one at a time, in order; the stream's appends start now, in order
     storing = storing.then(() => store(tick));
@@ -170,6 +176,7 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
   await (deps.start ?? (() => feed.start()))();
   return {
     current: () => current,
+    currentTick: () => currentTick,
     snapshotEvent: () => snapshot,
     refusedTicks: () => ({ ...refusedTicks }),
     settled: () => tail,
