@@ -12,6 +12,8 @@
 import type { LocalChain } from '../adapters/chain/local/start.ts';
 import type { BetAccount } from '../adapters/chain/port.ts';
 import { priceFeedFromEnv } from '../runtime/feed-from-env.ts';
+import { loadPriceSigner } from '../adapters/feed/price-signer.ts';
+import { tickProofs } from '../runtime/gateway/prices/tick-proofs.ts';
 import type { PriceFeed } from '../adapters/feed/port.ts';
 import { startHistoryPruning } from '../runtime/gateway/history/pruning.ts';
 import { connectChain } from './gateway-chain.ts';
@@ -23,7 +25,7 @@ import { startHealthChecks } from '../runtime/gateway/health.ts';
 import { createGatewayMetrics } from '../runtime/gateway/metrics.ts';
 import type { BetDeps } from '../runtime/gateway/bets/place-bet.ts';
 import { PlacementAdmission } from '../runtime/gateway/bets/admission.ts';
-import { startPriceIngestion } from '../runtime/gateway/prices/ingestion.ts';
+import { startPriceIngestion, type PriceService } from '../runtime/gateway/prices/ingestion.ts';
 import { decideEntryPrice } from '../runtime/gateway/prices/rules.ts';
 import { betInputOf } from '../runtime/gateway/settlement/settler.ts';
 import { listenForRetryRequests } from '../runtime/gateway/settlement/retry-requests.ts';
@@ -82,7 +84,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const dependencies = new DependencyLinks();
     const stores = await openStores(config, log, dependencies);
     cleanups.push(() => stores.close());
-    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null, metrics.rpc, stores.intents, metrics.pubsubRequest);
+    // the signed ticks placements and closes carry once the contract requires them (docs/decisions.md#signed-prices),
+    // from the price history and the ingestion started below
+    let priceService: PriceService | undefined;
+    const proofs = tickProofs(stores.history, () => priceService?.currentTick());
+    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null, metrics.rpc, stores.intents, metrics.pubsubRequest, proofs);
     cleanups.push(() => chainConn.stop());
     const chain = chainConn.chain;
 
@@ -134,15 +140,36 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     cleanups.push(() => settlement.stop());
     const { leadership, role, liveBets, policy } = settlement;
 
-    const feed = options.feed ?? priceFeedFromEnv({ NATS_URL: config.NATS_URL }, processLog, dependencies);
+    // the embedded synthetic feed signs its ticks with DATA_DIR's price signer (docs/decisions.md#signed-prices)
+    const signer = config.NATS_URL
+      ? undefined
+      : loadPriceSigner({ dataDir: config.DATA_DIR, ...(config.PRICE_SIGNER_KEY ? { secret: config.PRICE_SIGNER_KEY } : {}) });
+    const feed = options.feed ?? priceFeedFromEnv({ NATS_URL: config.NATS_URL }, processLog, dependencies, signer);
+    // which prices the contract takes is read from its price rules; unsigned ticks are refused once it requires signed ones
+    let signedRequired = (await chain.signedPricesRequired?.().catch(() => false)) ?? false;
+    const rulesWatch = setInterval(() => {
+      chain.signedPricesRequired?.().then(
+        (required) => {
+          if (required !== signedRequired)
+            log.info({ signedPrices: required }, required ? 'the contract requires signed prices' : 'the contract takes relayer-attested prices');
+          signedRequired = required;
+        },
+        () => undefined,
+      );
+    }, 2_000);
+    cleanups.push(async () => clearInterval(rulesWatch));
+    log.info({ signedPrices: signedRequired, priceSigner: signer?.publicKey }, 'price rules of the contract');
     const prices = await startPriceIngestion({
       feed,
       history: stores.history,
       events: shell.events,
       logger: log,
       stored: (tick) => role.priceStored(tick.ts),
+      refused: (reason) => metrics.priceTickRefused(reason),
+      requireSigned: () => signedRequired,
       start: () => waitFor('the price feed', () => feed.start(), log, config.NATS_URL ? `NATS at ${config.NATS_URL}` : undefined),
     });
+    priceService = prices;
     cleanups.push(() => prices.stop());
     shell.events.setSnapshotSource(() => prices.snapshotEvent());
 

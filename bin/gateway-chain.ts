@@ -14,6 +14,7 @@
  * A gateway started before its chain waits for it (and for the key file the chain writes),
  * saying what it waits for.
  */
+import type { TickProofs } from '../adapters/chain/port.ts';
 import * as v from 'valibot';
 import { PublicKey, type Keypair } from '@solana/web3.js';
 import { initializeContract } from '../adapters/chain/initialize.ts';
@@ -95,6 +96,7 @@ export async function connectChain(
   observeRpc?: RpcObserver,
   intents?: IntentStore,
   observePubSub?: PubSubObserver,
+  tickProofs?: TickProofs,
 ): Promise<GatewayChain> {
   assertCurrentLayout(config.DATA_DIR);
   let embedded: LocalChain | null = null;
@@ -160,6 +162,7 @@ export async function connectChain(
       ...((config.GW_COMPUTE_BUDGET === 'auto' ? !info : config.GW_COMPUTE_BUDGET === 'on') ? { computeBudget: { maxPrice: config.GW_PRIORITY_FEE_MAX } } : {}),
       ...(intents ? { intents } : {}),
       ...(observePubSub ? { observePubSub } : {}),
+      ...(tickProofs ? { tickProofs } : {}),
       log,
     });
     let contract: ContractConfig | null = null;

@@ -2,7 +2,22 @@
 import { hostname } from 'node:os';
 import * as v from 'valibot';
 import { redisConfigOf, redisEnvFields } from './redis-env.ts';
-import { bigUint, chainFaultsEnv, commonEnv, describe, integer, natsUrl, oneOf, optionalText, port, readEnv, text, url, urlList } from '../runtime/env.ts';
+import {
+  bigUint,
+  chainFaultsEnv,
+  commonEnv,
+  describe,
+  integer,
+  natsUrl,
+  oneOf,
+  optionalText,
+  port,
+  priceSignerEnv,
+  readEnv,
+  text,
+  url,
+  urlList,
+} from '../runtime/env.ts';
 
 const base58Address = v.optional(v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address')));
 
@@ -38,6 +53,7 @@ export const gatewayEnv = {
   REDIS_URL: describe('Redis for snapshots, events, prices, keys (unset: files in DATA_DIR)', url(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
   ...redisEnvFields,
   DATA_DIR: describe('where the local chain and the embedded stores keep their files', text('.data')),
+  ...priceSignerEnv,
   GW_NODE_ID: describe('name of this gateway in logs and /health (default: hostname-pid)', text(`${hostname()}-${process.pid}`)),
   GW_LEASE_TTL_MS: describe(
     'with Redis: TTL of the leader lease (in a NATS KV bucket when NATS_URL is set too) (the leader runs the bet actors and the settler), ms',

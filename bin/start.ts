@@ -5,7 +5,8 @@
  * SIGTERM or SIGINT stops all of it within a few seconds ("stack stopped").
  */
 import { startLocalChain, type LocalChain } from '../adapters/chain/local/start.ts';
-import { describe, port, readEnv, text } from '../runtime/env.ts';
+import { describe, oneOf, port, readEnv, text } from '../runtime/env.ts';
+import { loadOrCreatePriceSignerKey } from '../adapters/feed/price-signer.ts';
 import { initParams } from './gateway-chain.ts';
 import { gatewayEnv, readGatewayConfig } from './gateway-env.ts';
 import { log } from '../kernel/log.ts';
@@ -17,6 +18,10 @@ import { runService, type Stoppable } from './process.ts';
 const chainEnv = {
   CHAIN_PORT: describe('JSON-RPC port of the local chain', port(8899)),
   CHAIN_HOST: describe('listen address of the local chain', text('127.0.0.1')),
+  SIGNED_PRICES: describe(
+    "on: a fresh local chain starts with signed prices on, trusting DATA_DIR's price signer (docs/decisions.md#signed-prices)",
+    oneOf(['on', 'off'] as const, 'on'),
+  ),
 };
 
 await runService(
@@ -48,6 +53,9 @@ await runService(
           host: chainConfig.CHAIN_HOST,
           port: chainConfig.CHAIN_PORT,
           init: gatewayConfig.GW_INIT === 'on' ? initParams(gatewayConfig) : null,
+          ...(chainConfig.SIGNED_PRICES === 'on'
+            ? { priceSigner: loadOrCreatePriceSignerKey(gatewayConfig.DATA_DIR, gatewayConfig.PRICE_SIGNER_KEY).publicKey }
+            : {}),
           faults: gatewayConfig.CHAIN_FAULTS,
         });
         stops.push(() => chain.stop());

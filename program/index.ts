@@ -39,6 +39,11 @@ export function configPda(): [PublicKey, number] {
   return findProgramAddress([Buffer.from('config')], PROGRAM_ID);
 }
 
+/** Price rules PDA: seeds ["price_rules"] (docs/decisions.md#signed-prices). */
+export function priceRulesPda(): [PublicKey, number] {
+  return findProgramAddress([Buffer.from('price_rules')], PROGRAM_ID);
+}
+
 /**
  * Bet PDA: seeds ["bet", bettor, seq as u64 little-endian], where seq is the bettor state's
  * bet_count when the bet is placed (0 when the bettor state does not exist yet). The global

@@ -131,6 +131,14 @@ export const commonEnv = {
   LOG_LEVEL: describe('log level of the JSON log lines on stdout', oneOf(LOG_LEVELS, 'info')),
 };
 
+/** The price signer's key, for the processes that sign ticks (docs/decisions.md#signed-prices). */
+export const priceSignerEnv = {
+  PRICE_SIGNER_KEY: describe(
+    "the price signer's Ed25519 key, a Solana keypair file's JSON array of 64 bytes (unset: DATA_DIR/price-signer.json, created on first start)",
+    optionalText(),
+  ),
+};
+
 /** The variables of every process that may run the local chain (`npm run chain`, `npm start`, an embedded chain). */
 export const chainFaultsEnv = {
   CHAIN_FAULTS: describe(

@@ -15,6 +15,8 @@ import { NatsBookFeed, NatsPriceFeed } from '../adapters/feed/nats-feeds.ts';
 import type { BookFeed, PriceFeed } from '../adapters/feed/port.ts';
 import { SyntheticBookFeed } from '../adapters/feed/synthetic-book.ts';
 import { SyntheticPriceFeed } from '../adapters/feed/synthetic-price.ts';
+import { SigningPriceFeed } from '../adapters/feed/signing-feed.ts';
+import type { PriceSigner } from '../adapters/feed/price-signer.ts';
 import { ConfigError } from '../kernel/errors.ts';
 import type { DependencyLinks } from './dependency-links.ts';
 
@@ -27,15 +29,20 @@ export const EXCHANGE_FEEDS = ['nats', 'synthetic', 'binance'] as const;
 export const binanceWsUrl = (): v.GenericSchema<string | undefined, string> =>
   v.optional(v.pipe(v.string(), v.regex(/^wss?:\/\/[^\s/?#]+\/?$/, 'must be ws:// or wss:// host[:port], without path')), BINANCE_WS_URL);
 
-/** The gateway's SOL/USDT source: NATS `market.price.solusdt` when `NATS_URL` is set, else synthetic ticks; a NATS feed's connection is linked in `links`. */
-export function priceFeedFromEnv(env: Env = process.env, logger: Logger = rootLog, links?: DependencyLinks): PriceFeed {
+/**
+ * The gateway's SOL/USDT source: NATS `market.price.solusdt` when `NATS_URL` is set (signed by
+ * whoever publishes them), else synthetic ticks, signed by `signer` when given
+ * (docs/decisions.md#signed-prices); a NATS feed's connection is linked in `links`.
+ */
+export function priceFeedFromEnv(env: Env = process.env, logger: Logger = rootLog, links?: DependencyLinks, signer?: PriceSigner): PriceFeed {
   const { NATS_URL } = readEnv({ NATS_URL: natsUrl() }, env);
   if (NATS_URL) {
     logger.info({ feed: 'nats', url: NATS_URL }, 'SOL/USDT prices from NATS');
     return new NatsPriceFeed({ url: NATS_URL, name: 'price-feed', logger, watch: links?.link('nats') });
   }
   logger.warn({ feed: 'synthetic' }, 'NATS_URL unset: SOL/USDT prices are synthetic');
-  return new SyntheticPriceFeed({ logger });
+  const synthetic = new SyntheticPriceFeed({ logger });
+  return signer ? new SigningPriceFeed(synthetic, signer, logger) : synthetic;
 }
 
 /** The exchange's book source, from `EXCHANGE_FEED` (default nats when `NATS_URL` is set, else synthetic); a NATS feed's connection is linked in `links`. */

@@ -19,6 +19,12 @@ export interface CloseRequest {
   instruction: TransactionInstruction;
   /** instructions that must run right before it in the same transaction (e.g. creating a token account) */
   before?: TransactionInstruction[];
+  /**
+   * an instruction the close needs first in its transaction, shared by every close of the pack
+   * (the Ed25519 instruction verifying the exit ticks: docs/decisions.md#signed-prices); closes
+   * are packed only with closes of the same `key`, and this instruction is at index 0
+   */
+  prelude?: { key: string; instruction: TransactionInstruction };
 }
 
 /** Where a close landed. */
@@ -38,6 +44,8 @@ export interface BatcherOptions {
   perTransaction?: number;
   /** transactions in flight at once [4] */
   inFlight?: number;
+  /** closes per transaction that carries a prelude [4: what fits in 1232 bytes beside the Ed25519 instruction of two ticks] */
+  perTransactionWithPrelude?: number;
 }
 
 /** Sends queued closes in packs. */
@@ -46,6 +54,7 @@ export class CloseBatcher {
   private running = 0;
   private scheduled = false;
   private readonly perTx: number;
+  private readonly perTxWithPrelude: number;
   private readonly maxInFlight: number;
 
   constructor(
@@ -53,6 +62,7 @@ export class CloseBatcher {
     opts: BatcherOptions = {},
   ) {
     this.perTx = opts.perTransaction ?? 7;
+    this.perTxWithPrelude = opts.perTransactionWithPrelude ?? 4;
     this.maxInFlight = opts.inFlight ?? 4;
   }
 
@@ -83,7 +93,7 @@ export class CloseBatcher {
     if (this.queue.length === 0) return;
     this.queue.sort((a, b) => (a.expireTime < b.expireTime ? -1 : a.expireTime > b.expireTime ? 1 : 0));
     while (this.running < this.maxInFlight && this.queue.length > 0) {
-      const pack = this.queue.splice(0, this.perTx);
+      const pack = this.nextPack();
       this.running++;
       // sendPack answers every close of the pack itself, failures included: nothing is left to reject
       this.sendPack(pack)
@@ -97,9 +107,27 @@ export class CloseBatcher {
     }
   }
 
+  /** The first close waiting and the next ones that share its prelude (or, without one, have none), as many as fit. */
+  private nextPack(): Pending[] {
+    const key = this.queue[0]?.prelude?.key;
+    const most = key === undefined ? this.perTx : this.perTxWithPrelude;
+    const pack: Pending[] = [];
+    for (let i = 0; i < this.queue.length && pack.length < most;) {
+      const p = this.queue[i] as Pending;
+      if (p.prelude?.key === key) pack.push(...this.queue.splice(i, 1));
+      else i++;
+    }
+    return pack;
+  }
+
   private async sendPack(pack: Pending[]): Promise<void> {
     const instructions: TransactionInstruction[] = [];
     const owner: number[] = []; // instruction index -> pack index
+    const prelude = pack[0]?.prelude;
+    if (prelude) {
+      instructions.push(prelude.instruction);
+      owner.push(-1);
+    }
     pack.forEach((p, i) => {
       for (const ix of [...(p.before ?? []), p.instruction]) {
         instructions.push(ix);
@@ -111,7 +139,8 @@ export class CloseBatcher {
       for (const p of pack) p.resolve(landed);
     } catch (err) {
       const at = err instanceof ProgramRefusal || err instanceof ChainRejected ? err.instruction : null;
-      const culprit = at === null ? undefined : owner[at];
+      const found = at === null ? undefined : owner[at];
+      const culprit = found === -1 ? undefined : found;
       if (culprit === undefined || pack.length === 1) {
         for (const p of pack) p.reject(err);
         return;

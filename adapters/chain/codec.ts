@@ -41,6 +41,7 @@ export {
 export { accountKind, decodeBet, decodeBettorState, decodeConfig } from './codec/accounts.ts';
 export {
   acceptAdminIx,
+  addPriceSignerIx,
   closeBetIx,
   closeBettorIx,
   initializeIx,
@@ -49,6 +50,7 @@ export {
   reclaimBetIx,
   refundExpiredIx,
   setPausedIx,
+  setPriceRulesIx,
   setRelayerIx,
   withdrawIx,
   type BetAccounts,

@@ -4,6 +4,7 @@
  * Business refusals of the program come back as `ProgramRefusal`; a chain that does not
  * answer, or answers garbage, as `ChainUnavailable`.
  */
+import type { Tick } from '../feed/port.ts';
 import type { Keypair, PublicKey } from '@solana/web3.js';
 import type { BetStatus, Side } from '../../kernel/domain.ts';
 import { DependencyUnavailable } from '../../kernel/errors.ts';
@@ -109,7 +110,20 @@ export interface BetTransactions {
   closeTx: string | null;
 }
 
+/** A tick with its price signer's signature (docs/decisions.md#signed-prices). */
+export type SignedTick = Tick & { signed: NonNullable<Tick['signed']> };
+
+/** Where the signed ticks a transaction carries come from when the contract requires them (docs/decisions.md#signed-prices). */
+export interface TickProofs {
+  /** the newest signed tick (an entry price), if any */
+  latest(): SignedTick | undefined;
+  /** ticks n, n+1 of one signer with ts(n) <= expireTime < ts(n+1), ts(n) at most 30 s before, once both are held */
+  exitPair(expireTime: bigint): Promise<[SignedTick, SignedTick] | undefined>;
+}
+
 export interface ChainPort {
+  /** whether the contract requires signed prices (its price rules say so); optional: false without */
+  signedPricesRequired?(): Promise<boolean>;
   /** null when the contract is not initialised */
   readConfig(): Promise<ContractConfig | null>;
   /**

@@ -49,12 +49,32 @@ export const PriceValue = v.union([
 /** Unix milliseconds. */
 export const UnixMs = v.pipe(v.number(), v.safeInteger('must be an integer of unix ms'), v.minValue(0, 'must be >= 0'));
 
-/** `market.price.solusdt` payload. */
-export const PriceTickMessage = v.object({
-  symbol: v.literal('solusdt'),
-  price: PriceValue,
-  ts: UnixMs,
-});
+/** Base58 of 32 bytes (a public key). */
+const Base58Key = v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 public key'));
+/** Base64 of a 64-byte signature. */
+const Base64Signature = v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]{86}==$/, 'must be a base64 Ed25519 signature'));
+
+/**
+ * `market.price.solusdt` payload. A signed tick adds `seq`, `signature` and `signer`
+ * (docs/decisions.md#signed-prices), all three or none: an unsigned tick still parses.
+ */
+export const PriceTickMessage = v.pipe(
+  v.object({
+    symbol: v.literal('solusdt'),
+    price: PriceValue,
+    ts: UnixMs,
+    seq: v.optional(v.pipe(v.number(), v.safeInteger('must be an integer'), v.minValue(0, 'must be >= 0'))),
+    signature: v.optional(Base64Signature),
+    signer: v.optional(Base58Key),
+  }),
+  v.check(
+    (t) => [t.seq, t.signature, t.signer].every((f) => f === undefined) || [t.seq, t.signature, t.signer].every((f) => f !== undefined),
+    'seq, signature and signer come together',
+  ),
+  v.transform(({ seq, signature, signer, ...tick }): PriceTick =>
+    seq !== undefined && signature !== undefined && signer !== undefined ? { ...tick, signed: { seq, signature, signer } } : tick,
+  ),
+);
 
 const Level = v.strictTuple([PositiveDecimal, PositiveDecimal]);
 
@@ -139,8 +159,11 @@ export function decodeBook(payload: Uint8Array | string, expected?: BookSymbol):
 /** Validates an in-memory book (e.g. built from another wire format) against the NATS book rules. */
 export const checkBook = (book: unknown): Decoded<BookSnapshot> => validate(BookMessage, book);
 
-/** JSON payload of a tick, in the wire format above. */
-export const encodePriceTick = (tick: PriceTick): string => JSON.stringify({ symbol: tick.symbol, price: tick.price, ts: tick.ts });
+/** JSON payload of a tick, in the wire format above (signed fields when it is signed). */
+export const encodePriceTick = (tick: PriceTick): string =>
+  JSON.stringify(
+    tick.signed ? { symbol: tick.symbol, price: tick.price, ts: tick.ts, ...tick.signed } : { symbol: tick.symbol, price: tick.price, ts: tick.ts },
+  );
 
 /** JSON payload of a book, in the wire format above. */
 export const encodeBook = (book: BookSnapshot): string => JSON.stringify({ symbol: book.symbol, bids: book.bids, asks: book.asks, ts: book.ts });

@@ -5,17 +5,32 @@
 
 import type { BookSymbol } from '../../kernel/domain.ts';
 
-/** One SOL/USDT tick (gateway). `price` is a decimal string; `ts` unix ms of the exchange event. */
+/**
+ * A price signer's word on one tick (docs/decisions.md#signed-prices): its Ed25519 signature over
+ * the tick message of `tick-message.ts` (`seq`, `ts`, price x 1e8).
+ */
+export interface TickSignature {
+  /** the signer's sequence number of this tick: +1 per tick, across restarts */
+  seq: number;
+  /** Ed25519 signature, base64 (64 bytes) */
+  signature: string;
+  /** the signer's public key, base58 */
+  signer: string;
+}
+
+/** One SOL/USDT tick (gateway). `price` is a decimal string; `ts` unix ms of the exchange event; `signed` when a price signer signed it. */
 export interface PriceTick {
   symbol: 'solusdt';
   price: string;
   ts: number;
+  signed?: TickSignature;
 }
 
-/** A stored tick: decimal price string and unix ms timestamp (a PriceTick without its symbol). */
+/** A stored tick: decimal price string and unix ms timestamp (a PriceTick without its symbol), in signed form when it was signed. */
 export interface Tick {
   price: string;
   ts: number;
+  signed?: TickSignature;
 }
 
 /** [price, qty] as decimal strings, best level first. */

@@ -35,15 +35,55 @@ const CFLAGS = [
   '-Werror',
 ];
 
+type Relocatable = ReturnType<typeof readRelocatable>;
+
+/** Compiles one C source with `flags` added. */
+function compile(source: string, work: string, i: number, flags: readonly string[]): Relocatable {
+  const object = join(work, `${i}-${basename(source, '.c')}.o`);
+  execFileSync(clang, [...CFLAGS, ...flags, '-c', source, '-o', object], { stdio: ['ignore', 'inherit', 'inherit'] });
+  return readRelocatable(basename(source), readFileSync(object));
+}
+
 /** Compiles C sources (in the given order) and links them into an SBPF v0 shared object. */
-export function buildSharedObject(sources: string[]): Uint8Array {
+export function buildSharedObject(sources: string[], flags: readonly string[] = []): Uint8Array {
   const work = mkdtempSync(join(tmpdir(), 'updown-build-'));
   try {
-    const objects = sources.map((source, i) => {
-      const object = join(work, `${i}-${basename(source, '.c')}.o`);
-      execFileSync(clang, [...CFLAGS, '-c', source, '-o', object], { stdio: ['ignore', 'inherit', 'inherit'] });
-      return readRelocatable(basename(source), readFileSync(object));
-    });
+    return writeSharedObject(
+      linkImage(
+        sources.map((source, i) => compile(source, work, i, flags)),
+        TEXT_OFFSET,
+      ),
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const programSources = (): string[] =>
+  readdirSync(sourceDir)
+    .filter((f) => f.endsWith('.c'))
+    .sort()
+    .map((source) => join(sourceDir, source));
+
+let baseObjects: Relocatable[] | undefined;
+/** A check left out may leave a value it alone read unused. */
+const VARIANT_FLAGS = ['-Wno-unused-variable', '-Wno-unused-but-set-variable', '-Wno-unused-parameter', '-Wno-unused-function'];
+
+/**
+ * A test build of the program with the signed-price checks in `skipChecks` left out (the SKIP_*
+ * bits of src/prices.h): the attack tests run an attack on it to show that the check they name is
+ * what stops the attack on the real build. Only the sources that read the bits are recompiled.
+ */
+export function buildProgramWithout(skipChecks: number): Uint8Array {
+  const sources = programSources();
+  const work = mkdtempSync(join(tmpdir(), 'updown-variant-'));
+  try {
+    baseObjects ??= sources.map((source, i) => compile(source, work, i, []));
+    const objects = sources.map((source, i) =>
+      readFileSync(source, 'utf8').includes('SKIP_CHECKS')
+        ? compile(source, work, i, [`-DSKIP_CHECKS=${skipChecks}`, ...VARIANT_FLAGS])
+        : (baseObjects![i] as Relocatable),
+    );
     return writeSharedObject(linkImage(objects, TEXT_OFFSET));
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -52,10 +92,7 @@ export function buildSharedObject(sources: string[]): Uint8Array {
 
 /** Builds the program from program/src/*.c (sorted by name, so the output is deterministic). */
 export function buildProgram(): Uint8Array {
-  const sources = readdirSync(sourceDir)
-    .filter((f) => f.endsWith('.c'))
-    .sort();
-  return buildSharedObject(sources.map((source) => join(sourceDir, source)));
+  return buildSharedObject(programSources());
 }
 
 /** Where `npm run build:program` writes the program. */

@@ -1,4 +1,6 @@
-/* close_bet: settles an expired open bet from the attested exit price. UP wins on exit > entry,
+/* close_bet: settles an expired open bet at its exit price: attested by the relayer, or, with signed
+ * prices on, pinned by two consecutive ticks of one signer that straddle the expiry, verified by an
+ * Ed25519 instruction earlier in the transaction (docs/decisions.md#signed-prices). UP wins on exit > entry,
  * DOWN on exit < entry, a tie refunds exactly the stake; a win pays amount * multiplier_bps / 10000
  * from the vault, signed by the config PDA. Clears the bettor's open bet (so a replay can follow
  * in the same transaction). The bettor's token account is only checked when something is paid,
@@ -7,9 +9,10 @@
 #include "errors.h"
 #include "events.h"
 #include "instructions.h"
+#include "prices.h"
 #include "vault.h"
 
-enum { CONFIG, BET, BETTOR_STATE, BETTOR_TOKEN, VAULT, RELAYER, TOKEN_PROGRAM, ACCOUNT_COUNT };
+enum { CONFIG, BET, BETTOR_STATE, BETTOR_TOKEN, VAULT, RELAYER, TOKEN_PROGRAM, PRICE_RULES, INSTRUCTIONS, ACCOUNT_COUNT };
 
 /* Outcome of `bet` at `exit_price`: status and what the vault pays the bettor. */
 static u64 outcome(const Config *config, const Bet *bet, u64 exit_price, u8 *status, u64 *pay) {
@@ -31,7 +34,7 @@ static u64 outcome(const Config *config, const Bet *bet, u64 exit_price, u8 *sta
 
 u64 close_bet(const Input *in) {
   if (in->count < ACCOUNT_COUNT) return fail(ERR_NOT_ENOUGH_ACCOUNTS);
-  if (in->data_len != 8 + 8) return fail(ERR_INVALID_INSTRUCTION_DATA);
+  if (in->data_len != 8 + 8 + 3) return fail(ERR_INVALID_INSTRUCTION_DATA);
   const SolAccountInfo *config_account = &in->accounts[CONFIG];
   const SolAccountInfo *bet_account = &in->accounts[BET];
   const SolAccountInfo *state_account = &in->accounts[BETTOR_STATE];
@@ -59,6 +62,14 @@ u64 close_bet(const Input *in) {
   SolClock clock;
   sol_get_clock_sysvar(&clock);
   if (clock.unix_timestamp < bet->expire_time) return fail(ERR_BET_NOT_EXPIRED);
+  PriceRules *rules;
+  if ((err = load_price_rules(&in->accounts[PRICE_RULES], in->program_id, &rules))) return err;
+#if !(SKIP_CHECKS & SKIP_TICK_REQUIRED)
+  if (signed_prices_required(rules)) {
+    const ExitTicks ticks = {{in->data[16], in->data[17]}, {in->data[16], in->data[18]}, clock.unix_timestamp, bet->expire_time, exit_price};
+    if ((err = check_exit_ticks(&in->accounts[INSTRUCTIONS], rules, &ticks))) return err;
+  }
+#endif
 
   BettorState *state;
   if ((err = load_open_bet_state(in, state_account, bet, &state))) return err;

@@ -15,6 +15,9 @@ static const u8 DISC_SET_RELAYER[8] = {23, 243, 33, 88, 110, 84, 196, 37};
 static const u8 DISC_PROPOSE_ADMIN[8] = {121, 214, 199, 212, 87, 39, 117, 234};
 static const u8 DISC_ACCEPT_ADMIN[8] = {112, 42, 45, 90, 116, 181, 13, 170};
 static const u8 DISC_WITHDRAW[8] = {183, 18, 70, 156, 148, 109, 161, 34};
+static const u8 DISC_SET_PRICE_RULES[8] = {50, 110, 6, 9, 92, 166, 49, 141};
+static const u8 DISC_ADD_PRICE_SIGNER[8] = {116, 47, 176, 1, 161, 216, 110, 252};
+static const u8 DISC_REMOVE_PRICE_SIGNER[8] = {171, 157, 85, 73, 211, 61, 66, 1};
 
 /* Hot paths first. */
 u64 entrypoint(const u8 *serialized) {
@@ -32,6 +35,9 @@ u64 entrypoint(const u8 *serialized) {
   if (bytes_eq(in.data, DISC_SET_RELAYER, 8)) return set_relayer(&in);
   if (bytes_eq(in.data, DISC_PROPOSE_ADMIN, 8)) return propose_admin(&in);
   if (bytes_eq(in.data, DISC_ACCEPT_ADMIN, 8)) return accept_admin(&in);
+  if (bytes_eq(in.data, DISC_SET_PRICE_RULES, 8)) return set_price_rules(&in);
+  if (bytes_eq(in.data, DISC_ADD_PRICE_SIGNER, 8)) return add_price_signer(&in);
+  if (bytes_eq(in.data, DISC_REMOVE_PRICE_SIGNER, 8)) return remove_price_signer(&in);
   if (bytes_eq(in.data, DISC_INITIALIZE, 8)) return initialize(&in);
   return fail(ERR_INVALID_INSTRUCTION_DATA);
 }

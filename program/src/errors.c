@@ -48,6 +48,17 @@ static const ErrorText ERROR_TEXTS[ERR_LAST - ERR_FIRST + 1] = {
     {"BetStillOpen", "The bet is still open"},
     {"BettorNotIdle", "The bettor state has an open bet or bet accounts not yet reclaimed"},
     {"PayerMismatch", "The account is not the payer recorded for the rent"},
+    {"PriceTickMissing", "Signed prices are required and the transaction carries no Ed25519 instruction for the tick"},
+    {"InvalidInstructionsSysvar", "The account passed as the instructions sysvar is not the instructions sysvar"},
+    {"InvalidPriceTick", "The Ed25519 instruction does not verify a price tick of this feed in its own data"},
+    {"UntrustedPriceSigner", "The tick's signer is not a trusted, unexpired price signer"},
+    {"PriceTickMismatch", "The price does not match the verified tick"},
+    {"PriceTickTooOld", "The entry tick is older than the allowed age"},
+    {"NotLastTickBeforeExpiry", "The ticks do not straddle the expiry: ts(n) <= expire_time < ts(n+1) does not hold"},
+    {"PriceTicksNotConsecutive", "The two ticks are not consecutive ticks of one signer"},
+    {"PriceTickStale", "The last tick before expiry is more than 30 s older than the expiry"},
+    {"PriceTickReplayed", "The entry tick is older than one a bet already opened at"},
+    {"TooManyPriceSigners", "The price rules hold the most signers they can"},
 };
 
 static u64 append(char *buf, u64 at, u64 cap, const char *text) {

@@ -43,9 +43,20 @@
 #define ERR_BET_STILL_OPEN 6037
 #define ERR_BETTOR_NOT_IDLE 6038
 #define ERR_PAYER_MISMATCH 6039
+#define ERR_PRICE_TICK_MISSING 6040
+#define ERR_INVALID_INSTRUCTIONS_SYSVAR 6041
+#define ERR_INVALID_PRICE_TICK 6042
+#define ERR_UNTRUSTED_PRICE_SIGNER 6043
+#define ERR_PRICE_TICK_MISMATCH 6044
+#define ERR_PRICE_TICK_TOO_OLD 6045
+#define ERR_NOT_LAST_TICK_BEFORE_EXPIRY 6046
+#define ERR_PRICE_TICKS_NOT_CONSECUTIVE 6047
+#define ERR_PRICE_TICK_STALE 6048
+#define ERR_PRICE_TICK_REPLAYED 6049
+#define ERR_TOO_MANY_PRICE_SIGNERS 6050
 
 #define ERR_FIRST 6000
-#define ERR_LAST 6039
+#define ERR_LAST 6050
 
 /* Logs "AnchorError occurred. Error Code: <name>. Error Number: <n>. Error Message: <msg>."
  * (the line Anchor clients parse) and returns `code` unchanged. */

@@ -15,6 +15,9 @@ u64 set_relayer(const Input *in);
 u64 propose_admin(const Input *in);
 u64 accept_admin(const Input *in);
 u64 withdraw(const Input *in);
+u64 set_price_rules(const Input *in);
+u64 add_price_signer(const Input *in);
+u64 remove_price_signer(const Input *in);
 
 /* The config, writable, with accounts[admin_index] its admin and a signer. */
 u64 load_admin_config(const Input *in, int config_index, int admin_index, Config **out);

@@ -1,14 +1,17 @@
 /* place_bet / place_bet_delegated: opens a bet for the bettor at ["bet", bettor, seq] (seq = the
  * bettor state's bet_count), moving the stake bettor_token -> vault; one open bet per bettor,
- * enforced by the bettor PDA. The vault, stake included, must cover every open bet's win payout. */
+ * enforced by the bettor PDA. The vault, stake included, must cover every open bet's win payout.
+ * With signed prices on, the entry price is a tick verified by an Ed25519 instruction earlier in
+ * the transaction (docs/decisions.md#signed-prices). */
 #include "bets.h"
 #include "cpi.h"
 #include "errors.h"
 #include "events.h"
 #include "instructions.h"
+#include "prices.h"
 #include "vault.h"
 
-enum { CONFIG, BET, BETTOR_STATE, BETTOR, BETTOR_TOKEN, VAULT, RELAYER, TOKEN_PROGRAM, SYSTEM_PROGRAM, ACCOUNT_COUNT };
+enum { CONFIG, BET, BETTOR_STATE, BETTOR, BETTOR_TOKEN, VAULT, RELAYER, TOKEN_PROGRAM, SYSTEM_PROGRAM, PRICE_RULES, INSTRUCTIONS, ACCOUNT_COUNT };
 
 /* The stake's source: owned by the bettor, of the config mint, and (delegated) spendable by the relayer. */
 static u64 check_bettor_token(const Input *in, const Config *config, u64 amount, bool delegated) {
@@ -77,7 +80,7 @@ static u64 record_open_bet(const Input *in, const Bet *bet, const u8 *new_state_
 
 u64 place_bet(const Input *in, bool delegated) {
   if (in->count < ACCOUNT_COUNT) return fail(ERR_NOT_ENOUGH_ACCOUNTS);
-  if (in->data_len != 8 + 1 + 8 + 8) return fail(ERR_INVALID_INSTRUCTION_DATA);
+  if (in->data_len != 8 + 1 + 8 + 8 + 2) return fail(ERR_INVALID_INSTRUCTION_DATA);
   const SolAccountInfo *config_account = &in->accounts[CONFIG];
   const SolAccountInfo *bet_account = &in->accounts[BET];
   const SolAccountInfo *state_account = &in->accounts[BETTOR_STATE];
@@ -105,6 +108,17 @@ u64 place_bet(const Input *in, bool delegated) {
   if ((err = load_config(config_account, in->program_id, &config))) return err;
   if (!key_eq(relayer->key, &config->relayer)) return fail(ERR_UNAUTHORIZED);
   if (config->paused) return fail(ERR_PAUSED);
+  SolClock clock;
+  sol_get_clock_sysvar(&clock);
+  PriceRules *rules;
+  if ((err = load_price_rules(&in->accounts[PRICE_RULES], in->program_id, &rules))) return err;
+#if !(SKIP_CHECKS & SKIP_TICK_REQUIRED)
+  if (signed_prices_required(rules)) {
+    if ((err = require_writable(&in->accounts[PRICE_RULES]))) return err;
+    const TickRef ref = {in->data[25], in->data[26]};
+    if ((err = check_entry_tick(&in->accounts[INSTRUCTIONS], ref, rules, clock.unix_timestamp, entry_price))) return err;
+  }
+#endif
 
   if (side != SIDE_UP && side != SIDE_DOWN) return fail(ERR_INVALID_SIDE);
   if (entry_price == 0) return fail(ERR_INVALID_PRICE);
@@ -147,8 +161,6 @@ u64 place_bet(const Input *in, bool delegated) {
   if (!key_eq(bet_account->owner, &SYSTEM_PROGRAM_ID)) return fail(ERR_INVALID_ACCOUNT_OWNER);
   if (account_data_len(bet_account) != 0) return fail(ERR_INVALID_ACCOUNT_DATA);
 
-  SolClock clock;
-  sol_get_clock_sysvar(&clock);
   i64 expire_time;
   if (!checked_add_i64(clock.unix_timestamp, config->expiry_seconds, &expire_time)) return fail(ERR_MATH_OVERFLOW);
 

@@ -8,6 +8,7 @@
 #define DISC_CONFIG {155, 12, 170, 224, 30, 250, 204, 130}
 #define DISC_BET {147, 23, 35, 59, 15, 75, 155, 32}
 #define DISC_BETTOR_STATE {146, 20, 114, 154, 201, 146, 227, 166}
+#define DISC_PRICE_RULES {189, 14, 83, 46, 129, 187, 245, 96}
 
 typedef struct __attribute__((packed)) {
   u8 discriminator[8];
@@ -67,6 +68,28 @@ typedef struct __attribute__((packed)) {
   u8 bump;
 } BettorState;
 _Static_assert(sizeof(BettorState) == 98, "BettorState layout");
+
+/* A trusted price signer: its Ed25519 key, until when it is trusted (unix s), and the highest
+ * sequence number of its ticks a bet has opened at (entry ticks never go back). */
+typedef struct __attribute__((packed)) {
+  SolPubkey key;
+  i64 expires_at;
+  u64 last_entry_seq;
+} PriceSigner;
+
+#define MAX_PRICE_SIGNERS 4
+
+/* Address ["price_rules", bump], beside the config: whether bets need signed prices, how old an
+ * entry tick may be, and the trusted price signers. Absent: prices are attested by the relayer. */
+typedef struct __attribute__((packed)) {
+  u8 discriminator[8];
+  u8 require_signed;
+  u8 bump;
+  u64 max_entry_age_ms;
+  u8 signer_count;
+  PriceSigner signers[MAX_PRICE_SIGNERS];
+} PriceRules;
+_Static_assert(sizeof(PriceRules) == 211, "PriceRules layout");
 
 /* SPL Token account (165 bytes) and mint (82 bytes), as the token program stores them. */
 typedef struct __attribute__((packed)) {

@@ -62,7 +62,8 @@ describe('IDL', () => {
 
   it('every account and event type is, field for field, the packed C struct of the same name', () => {
     const sources = cSource('state.h') + cSource('events.c');
-    const names = [...(UPDOWN_IDL.accounts ?? []), ...(UPDOWN_IDL.events ?? [])].map((t) => t.name);
+    // PriceRules holds an array of structs: checked on its own below
+    const names = [...(UPDOWN_IDL.accounts ?? []), ...(UPDOWN_IDL.events ?? [])].map((t) => t.name).filter((n) => n !== 'PriceRules');
     expect(names).toHaveLength(3 + 11);
     for (const name of names) {
       const struct = new RegExp(`typedef struct __attribute__\\(\\(packed\\)\\) \\{([^}]*)\\} ${name};`).exec(sources);
@@ -75,6 +76,16 @@ describe('IDL', () => {
       const size = idlFields(name).reduce((sum, f) => sum + (WIDTHS[f.type] ?? NaN), 8);
       expect(sources, name).toContain(`_Static_assert(sizeof(${name}) == ${size}`);
     }
+  });
+
+  it('PriceRules is the packed C struct: its fields in order, then an array of 4 PriceSigner (211 bytes)', () => {
+    const struct = /typedef struct __attribute__\(\(packed\)\) \{([^}]*)\} PriceRules;/.exec(cSource('state.h'));
+    const fields = [...struct![1]!.matchAll(/^\s*(\w+) (\w+)(\[\w+\])?;/gm)].map((m) => m[2]);
+    expect(fields).toEqual(['discriminator', ...idlFields('PriceRules').map((f) => f.name)]);
+    const signer = /typedef struct __attribute__\(\(packed\)\) \{([^}]*)\} PriceSigner;/.exec(cSource('state.h'));
+    expect([...signer![1]!.matchAll(/^\s*(\w+) (\w+);/gm)].map((m) => ({ name: m[2], type: C_TYPES[m[1]!] }))).toEqual(idlFields('PriceSigner'));
+    expect(cSource('state.h')).toContain('#define MAX_PRICE_SIGNERS 4');
+    expect(cSource('state.h')).toContain('_Static_assert(sizeof(PriceRules) == 211');
   });
 
   it('event discriminators are sha256("event:<Name>")[0..8] and match events.h', () => {
@@ -95,6 +106,9 @@ describe('IDL', () => {
     expect(names).toEqual(
       [
         'accept_admin',
+        'add_price_signer',
+        'remove_price_signer',
+        'set_price_rules',
         'close_bet',
         'close_bettor',
         'initialize',
@@ -137,7 +151,7 @@ describe('IDL', () => {
       [configPda()[0], PROGRAM_ID, programDataPda()[0], SystemProgram.programId].map((k) => k.toBase58()),
     );
     const bettor = key();
-    const place = await methods.placeBet!(0, new BN(1), new BN(2))
+    const place = await methods.placeBet!(0, new BN(1), new BN(2), 0, 0)
       .accountsPartial({ bet: key(), bettor, bettorToken: key(), vault: key(), relayer: key() })
       .instruction();
     expect(place.keys[2]!.pubkey.equals(bettorPda(bettor)[0])).toBe(true);

@@ -45,6 +45,8 @@ export interface GatewayMetrics {
   betPlaced(): void;
   /** a placement was refused before anything was sent for it: too many in flight (docs/gateway-api.md#errors) */
   betShed(): void;
+  /** a price tick was refused for its signature (docs/decisions.md#signed-prices) */
+  priceTickRefused(reason: 'forged' | 'unsigned'): void;
   /** events committed by bet series (settlements, replays; expiries are remembered for the lag) */
   betEvents(events: readonly BetEmittedEvent[]): void;
   /** a bet known to be open (rehydrated at boot): its expiry, for the settlement lag */
@@ -80,6 +82,12 @@ export function createGatewayMetrics(): GatewayMetrics {
   const shed = new Counter({
     name: 'gateway_bets_shed_total',
     help: 'POST /api/bet answered 503 with Retry-After before anything was sent: GW_MAX_PLACING placements were in flight',
+    registers,
+  });
+  const refusedTicks = new Counter({
+    name: 'gateway_price_ticks_refused_total',
+    help: 'Price ticks refused before the price history, by reason (forged: a signature that does not verify; unsigned: no signature while the contract requires signed prices)',
+    labelNames: ['reason'],
     registers,
   });
   const settled = new Counter({
@@ -218,6 +226,7 @@ export function createGatewayMetrics(): GatewayMetrics {
     registry,
     betPlaced: () => placed.inc(),
     betShed: () => shed.inc(),
+    priceTickRefused: (reason) => refusedTicks.inc({ reason }),
     betEvents(events) {
       for (const e of events) {
         if (e.type === 'bet_open') expiries.set(e.id, e.expireTime);

@@ -3,6 +3,9 @@
  * consumed by the feeds the services build from their environment (docs/operations.md#processes).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { pino } from 'pino';
@@ -11,14 +14,19 @@ import { bookFeedFromEnv, priceFeedFromEnv } from '../../runtime/feed-from-env.t
 import { decodeBook, decodePriceTick, PRICE_SUBJECT, symbolOfBookSubject } from '../../adapters/feed/messages.ts';
 import type { BookSnapshot, PriceTick } from '../../adapters/feed/port.ts';
 import { startNatsServer, stopChild, type RunningServer } from '../support/servers.ts';
+import { readPriceSignerKey } from '../../adapters/feed/price-signer.ts';
+import { verifyTick } from '../../adapters/feed/tick-verify.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const quiet = pino({ level: 'silent' });
+// the feed's price signer key and sequence live here, never in the repository's .data
+const dataDir = mkdtempSync(join(tmpdir(), 'feed-bin-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function runFeed(env: Record<string, string>): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/feed.ts'], {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -84,6 +92,29 @@ describe('npm run feed', () => {
       await stopChild(feed.child, 'SIGKILL');
       await Promise.all([prices.stop(), books.stop()]);
       await raw.close();
+    }
+  });
+
+  it('signs every tick with the key it keeps in DATA_DIR; the sequence goes up by 1 and continues after a restart', async () => {
+    const prices = priceFeedFromEnv({ NATS_URL: nats.url }, quiet);
+    const ticks: PriceTick[] = [];
+    prices.onTick((t) => ticks.push(t));
+    await prices.start();
+    const dir = mkdtempSync(join(dataDir, 'signer-'));
+    try {
+      for (const round of [1, 2]) {
+        const feed = runFeed({ NATS_URL: nats.url, DATA_DIR: dir });
+        await until(`ticks of run ${round}`, () => ticks.length >= round * 3, feed.output);
+        feed.child.kill('SIGTERM');
+        expect(await feed.exit).toBe(0);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const signer = readPriceSignerKey(dir)?.publicKey.toBase58();
+      expect(signer).toBeDefined();
+      expect(ticks.every((t) => t.signed?.signer === signer && verifyTick(t) === 'verified')).toBe(true);
+      expect(ticks.map((t) => t.signed?.seq)).toEqual(ticks.map((_, i) => i));
+    } finally {
+      await prices.stop();
     }
   });
 

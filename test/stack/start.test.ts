@@ -1,6 +1,8 @@
 /**
  * `npm start` (bin/start.ts) on embedded defaults: no REDIS_URL, no NATS_URL, a fresh data dir.
- * The whole stack answers, synthetic prices flow, and a bet goes from POST to settlement.
+ * The whole stack answers, synthetic prices flow, and a bet goes from POST to settlement, with
+ * signed prices on (docs/decisions.md#signed-prices): the contract checked the entry tick and the
+ * exit pair of DATA_DIR's price signer.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, EventClient, fetchJson } from '../support/gateway-stack.ts';
 import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
+import { decodePriceRules } from '../../adapters/chain/price-rules.ts';
+import { PRICE_RULES } from '../../adapters/chain/codec/addresses.ts';
+import { readPriceSignerKey } from '../../adapters/feed/price-signer.ts';
 
 let stack: ServiceProcess;
 let dataDir: string;
@@ -62,4 +67,16 @@ it('takes a bet on synthetic prices and settles it', async () => {
   const tokens = BigInt((await call(gw, 'GET', `/api/balance/${body.address}`)).body.tokenUnits);
   expect(tokens).toBe({ 1: 10_030_000_000n, 2: 9_900_000_000n, 3: 10_000_000_000n }[closed.status as 1 | 2 | 3]);
   ws.close();
+
+  // signed prices were on: the contract trusts DATA_DIR's price signer and recorded the entry tick it verified
+  const account = await fetchJson(`http://127.0.0.1:${ports.chain}`, 'POST', '/', {
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'getAccountInfo',
+    params: [PRICE_RULES.toBase58(), { encoding: 'base64' }],
+  });
+  const rules = decodePriceRules(Buffer.from((account.body as { result: { value: { data: [string] } } }).result.value.data[0], 'base64'));
+  expect(rules?.requireSigned).toBe(true);
+  expect(rules?.signers.map((s) => s.key)).toEqual([readPriceSignerKey(dataDir)?.publicKey.toBase58()]);
+  expect(rules?.signers[0]?.lastEntrySeq).toBeGreaterThan(0n);
 });

@@ -3,7 +3,7 @@ import type { PriceFeed, PriceTick, Unsubscribe } from '../../adapters/feed/port
 
 /** A feed whose ticks come from `emit`; counts start/stop calls. */
 export interface ManualPriceFeed extends PriceFeed {
-  emit(tick: { price: string | number; ts: number; symbol?: string }): void;
+  emit(tick: { price: string | number; ts: number; symbol?: string; signed?: PriceTick['signed'] }): void;
   readonly started: number;
   readonly stopped: number;
 }
@@ -24,7 +24,7 @@ export function manualPriceFeed(): ManualPriceFeed {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    emit(tick: { price: string | number; ts: number; symbol?: string }) {
+    emit(tick: { price: string | number; ts: number; symbol?: string; signed?: PriceTick['signed'] }) {
       // Malformed ticks are passed on as-is on purpose: the ingestion must drop them.
       const t = { symbol: 'solusdt', ...tick } as unknown as PriceTick;
       for (const l of listeners) l(t);

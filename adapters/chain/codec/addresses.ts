@@ -9,13 +9,15 @@
  */
 import type { PublicKey } from '@solana/web3.js';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import { betPda, bettorPda, configPda, programDataPda } from '../../../program/index.ts';
+import { betPda, bettorPda, configPda, priceRulesPda, programDataPda } from '../../../program/index.ts';
 import { findProgramAddress } from '../../../program/pda.ts';
 import type { BetRef } from '../port.ts';
 import { keyOfName, nameOf } from '../account-layout.ts';
 
 /** The config PDA. */
 export const CONFIG = configPda()[0];
+/** The price rules PDA beside the config (docs/decisions.md#signed-prices). */
+export const PRICE_RULES = priceRulesPda()[0];
 /** The program's program-data account. */
 export const PROGRAM_DATA = programDataPda()[0];
 

@@ -8,7 +8,7 @@ import { PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web
 import { PROGRAM_ID, UPDOWN_IDL } from '../../../program/index.ts';
 import type { BetRef, InitParams } from '../port.ts';
 import type { Side } from '../../../kernel/domain.ts';
-import { betAddress, bettorAddress, CONFIG, PROGRAM_DATA } from './addresses.ts';
+import { betAddress, bettorAddress, CONFIG, PRICE_RULES, PROGRAM_DATA } from './addresses.ts';
 import { coder } from './idl.ts';
 
 const { BN } = anchor;
@@ -33,11 +33,13 @@ function metasOf(name: string, given: Record<string, PublicKey>): AccountMeta[] 
         ? new PublicKey(a.address)
         : a.name === 'config'
           ? CONFIG
-          : a.name === 'program_data'
-            ? PROGRAM_DATA
-            : a.name === 'program'
-              ? PROGRAM_ID
-              : undefined);
+          : a.name === 'price_rules'
+            ? PRICE_RULES
+            : a.name === 'program_data'
+              ? PROGRAM_DATA
+              : a.name === 'program'
+                ? PROGRAM_ID
+                : undefined);
     if (!pubkey) throw new Error(`instruction ${name} needs account ${a.name}`);
     return { pubkey, isWritable: a.writable === true, isSigner: a.signer === true };
   });
@@ -76,8 +78,21 @@ export interface PlaceBetAccounts {
   delegated: boolean;
 }
 
-/** place_bet / place_bet_delegated: a new bet at ["bet", bettor, seq]. */
-export function placeBetIx(a: PlaceBetAccounts, side: Side, amount: bigint, entryPrice: bigint): TransactionInstruction {
+/** Where the Ed25519 instruction that verified a bet's entry tick is: its index in the transaction and the signature record in it. */
+export interface EntryTickRef {
+  instruction: number;
+  signature: number;
+}
+
+/** Where a close's exit ticks are: the Ed25519 instruction and its records of ticks n and n+1. */
+export interface ExitTicksRef {
+  instruction: number;
+  first: number;
+  next: number;
+}
+
+/** place_bet / place_bet_delegated: a new bet at ["bet", bettor, seq]; `tick` when signed prices are on (docs/decisions.md#signed-prices). */
+export function placeBetIx(a: PlaceBetAccounts, side: Side, amount: bigint, entryPrice: bigint, tick?: EntryTickRef): TransactionInstruction {
   return instruction(
     a.delegated ? 'place_bet_delegated' : 'place_bet',
     {
@@ -88,7 +103,13 @@ export function placeBetIx(a: PlaceBetAccounts, side: Side, amount: bigint, entr
       vault: a.vault,
       relayer: a.relayer,
     },
-    { side: side === 'UP' ? 0 : 1, amount: bn(amount), entry_price: bn(entryPrice) },
+    {
+      side: side === 'UP' ? 0 : 1,
+      amount: bn(amount),
+      entry_price: bn(entryPrice),
+      tick_instruction: tick?.instruction ?? 0,
+      tick_signature: tick?.signature ?? 0,
+    },
   );
 }
 
@@ -99,13 +120,13 @@ export interface BetAccounts {
   vault: PublicKey;
 }
 
-/** close_bet(exit_price): the relayer settles an expired bet. */
-export function closeBetIx(a: BetAccounts & { relayer: PublicKey }, exitPrice: bigint): TransactionInstruction {
+/** close_bet(exit_price): the relayer settles an expired bet; `ticks` when signed prices are on (docs/decisions.md#signed-prices). */
+export function closeBetIx(a: BetAccounts & { relayer: PublicKey }, exitPrice: bigint, ticks?: ExitTicksRef): TransactionInstruction {
   const bettor = new PublicKey(a.ref.bettor);
   return instruction(
     'close_bet',
     { bet: betAddress(a.ref), bettor_state: bettorAddress(bettor), bettor_token: a.bettorToken, vault: a.vault, relayer: a.relayer },
-    { exit_price: bn(exitPrice) },
+    { exit_price: bn(exitPrice), tick_instruction: ticks?.instruction ?? 0, tick_first: ticks?.first ?? 0, tick_next: ticks?.next ?? 0 },
   );
 }
 
@@ -123,6 +144,16 @@ export function reclaimBetIx(a: { ref: BetRef; payer: PublicKey; relayer: Public
 /** close_bettor: the relayer closes an idle bettor state (every bet of it reclaimed), its rent back to `payer`. */
 export function closeBettorIx(a: { bettor: PublicKey; payer: PublicKey; relayer: PublicKey }): TransactionInstruction {
   return instruction('close_bettor', { bettor_state: bettorAddress(a.bettor), payer: a.payer, relayer: a.relayer });
+}
+
+/** set_price_rules(require_signed, max_entry_age_ms): admin only; creates the price rules account on first use (docs/decisions.md#signed-prices). */
+export function setPriceRulesIx(admin: PublicKey, requireSigned: boolean, maxEntryAgeMs: bigint): TransactionInstruction {
+  return instruction('set_price_rules', { admin }, { require_signed: requireSigned ? 1 : 0, max_entry_age_ms: bn(maxEntryAgeMs) });
+}
+
+/** add_price_signer(signer, expires_at): admin only; trusts a price signer until `expiresAt` (unix s). */
+export function addPriceSignerIx(admin: PublicKey, signer: PublicKey, expiresAt: bigint): TransactionInstruction {
+  return instruction('add_price_signer', { admin }, { signer, expires_at: bn(expiresAt) });
 }
 
 /** set_paused(paused): admin only; stops new bets, settlement goes on. */

@@ -47,14 +47,18 @@ export class ComputeBudget {
     private readonly opts: BudgetOptions,
   ) {}
 
-  /** `instructions` with a unit limit and a price put first (each when known). */
+  /**
+   * `instructions` with a unit limit and a price added (each when known), last: the runtime reads
+   * them anywhere in the transaction, and the instructions before keep their indexes (the contract
+   * names its Ed25519 instruction by index: docs/decisions.md#signed-prices).
+   */
   async apply(what: string, instructions: TransactionInstruction[], payer: Keypair, signers: Keypair[], blockhash: string): Promise<Budgeted> {
     const kind = `${what}/${instructions.length}`;
     const [units, price] = await Promise.all([this.units(kind, instructions, payer, signers, blockhash), this.price(kind, instructions)]);
     const prefix: TransactionInstruction[] = [];
     if (units !== null) prefix.push(ComputeBudgetProgram.setComputeUnitLimit({ units }));
     if (price > 0) prefix.push(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: price }));
-    return { instructions: [...prefix, ...instructions], price, units };
+    return { instructions: [...instructions, ...prefix], price, units };
   }
 
   private async units(kind: string, instructions: TransactionInstruction[], payer: Keypair, signers: Keypair[], blockhash: string): Promise<number | null> {

@@ -5,6 +5,7 @@
  * signed by the upgrade authority, naming the admin and relayer keys — with the same function
  * the gateway's boot uses (docs/architecture.md#the-local-chain).
  */
+import { addPriceSignerIx, setPriceRulesIx } from '../codec.ts';
 import * as v from 'valibot';
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, type PublicKey } from '@solana/web3.js';
 import { MINT_SIZE, TOKEN_PROGRAM_ID, createInitializeMint2Instruction } from '@solana/spl-token';
@@ -30,6 +31,9 @@ const START_LAMPORTS: Record<Role, number> = {
   'upgrade-authority': 1_000 * LAMPORTS_PER_SOL,
 };
 
+/** The maximum entry tick age a fresh local chain gets: the spec's 30 s rule (docs/decisions.md#signed-prices). */
+const SIGNED_ENTRY_AGE_MS = 30_000n;
+
 /** What the fresh-dir setup works with. */
 export interface SetupOptions {
   transport: JsonRpcTransport;
@@ -37,6 +41,8 @@ export interface SetupOptions {
   keys: RoleKeys;
   /** null: GW_INIT=off */
   init: InitParams | null;
+  /** with `init`: signed prices on, this price signer trusted (docs/decisions.md#signed-prices) */
+  priceSigner?: PublicKey;
   log: Logger;
 }
 
@@ -96,6 +102,17 @@ export async function setUpFreshChain(o: SetupOptions): Promise<PublicKey> {
         },
         'contract initialised by its upgrade authority, vault funded',
       );
+      if (o.priceSigner) {
+        const admin = o.keys.admin;
+        // trusted for ten years: a local chain's signer is rotated by starting fresh
+        const expiresAt = BigInt(Math.floor(Date.now() / 1000) + 10 * 365 * 24 * 3600);
+        await sender.sendAndConfirm(
+          'signed prices on',
+          [setPriceRulesIx(admin.publicKey, true, SIGNED_ENTRY_AGE_MS), addPriceSignerIx(admin.publicKey, o.priceSigner, expiresAt)],
+          admin,
+        );
+        o.log.info({ priceSigner: o.priceSigner.toBase58() }, 'signed prices on: the contract takes only ticks of this price signer');
+      }
     } finally {
       chain.close();
     }

@@ -5,6 +5,7 @@
  * A fault profile (docs/operations.md#a-fault-profile) is checked before anything starts and
  * applied once the setup is done (the setup itself never meets a fault).
  */
+import type { PublicKey } from '@solana/web3.js';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { getBase58Decoder } from '@solana/kit';
@@ -34,6 +35,8 @@ export interface LocalChainOptions {
   port?: number;
   /** contract parameters for a fresh data dir; null leaves the contract uninitialised (GW_INIT=off) */
   init: InitParams | null;
+  /** with `init`: turn signed prices on and trust this price signer (docs/decisions.md#signed-prices) */
+  priceSigner?: PublicKey;
   log?: Logger;
   slotMs?: number;
   /** wall time the Clock follows, unix ms [Date.now] */
@@ -103,7 +106,16 @@ async function openLocalChain(o: LocalChainOptions, profile: FaultProfile | null
   let mint = info?.mint ?? null;
   try {
     if (fresh) {
-      mint = (await setUpFreshChain({ transport: new InProcessTransport(dispatcher), node, keys, init: o.init, log })).toBase58();
+      mint = (
+        await setUpFreshChain({
+          transport: new InProcessTransport(dispatcher),
+          node,
+          keys,
+          init: o.init,
+          log,
+          ...(o.priceSigner ? { priceSigner: o.priceSigner } : {}),
+        })
+      ).toBase58();
       await node.compact(); // the fresh chain starts from a snapshot, its setup journal folded
       writeChainInfo(o.dataDir, { genesisHash, mint, programId: programKeypair().publicKey.toBase58(), ready: true });
     }

@@ -15,7 +15,21 @@
 import { type Keypair, PublicKey } from '@solana/web3.js';
 import { bettorAddress, betAddress, closeBetIx, placeBetIx, reclaimBetIx, refundExpiredIx, tokenAccountOf } from '../codec.ts';
 import { uniqueMemo } from '../faucet.ts';
-import { ChainUnavailable, NotSent, OutcomeUnknown, ProgramRefusal, type BetRef, type ChainPort, type Closed, type PlaceBet, type Placed } from '../port.ts';
+import {
+  ChainUnavailable,
+  NotSent,
+  OutcomeUnknown,
+  ProgramRefusal,
+  type BetRef,
+  type ChainPort,
+  type Closed,
+  type PlaceBet,
+  type Placed,
+  type SignedTick,
+} from '../port.ts';
+import { ed25519TicksIx } from '../codec/ed25519.ts';
+import { priceE8Of } from '../../feed/tick-message.ts';
+import { readPriceRules } from '../price-rules.ts';
 import { IntentKeyBusy, type Landing } from '../tx-sender.ts';
 import { RpcChainAdmin } from './admin.ts';
 import { ERR } from './reads.ts';
@@ -27,6 +41,12 @@ const UNREACHABLE_CHECK_MS = 100;
 
 /** Pause before a placement asks again for a bettor another gateway is placing for. */
 const KEY_BUSY_WAIT_MS = 150;
+
+/** How long the contract's price rules are taken as read (signed prices turned on reach the gateway within this). */
+const PRICE_RULES_TTL_MS = 2_000;
+
+/** Price x 1e8 of a signed tick. */
+const e8 = (tick: SignedTick): bigint => priceE8Of(tick.price) ?? 0n;
 
 /** Key of a bettor's placement in the intent store. */
 const PLACE_KEY = 'place_bet:';
@@ -50,8 +70,36 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
   private readonly placing = new Map<string, Promise<void>>();
   /** the placement landing now, per bettor */
   private readonly landingNow = new Map<string, Landing>();
+  /** whether the contract requires signed prices, and when that was read */
+  private signedRule: { required: boolean; at: number } | null = null;
 
-  async placeBet(bet: PlaceBet): Promise<Placed> {
+  async signedPricesRequired(): Promise<boolean> {
+    if (this.signedRule && Date.now() - this.signedRule.at < PRICE_RULES_TTL_MS) return this.signedRule.required;
+    const rules = await readPriceRules(this.rpc);
+    this.signedRule = { required: rules?.requireSigned === true, at: Date.now() };
+    return this.signedRule.required;
+  }
+
+  /** The entry tick a placement carries when signed prices are required (the newest signed tick), or null when they are not. */
+  private async entryTick(): Promise<SignedTick | null> {
+    if (!(await this.signedPricesRequired())) return null;
+    const tick = this.opts.tickProofs?.latest();
+    // no signed tick held: the placement cannot be proven, like a bet asked for without a fresh price
+    if (!tick) throw new ProgramRefusal(6040, 'PriceTickMissing', 'signed prices are required and no signed tick is held');
+    return tick;
+  }
+
+  /** The exit pair a close carries when signed prices are required, or null when they are not; throws while it cannot be formed yet. */
+  private async exitTicks(expireTime: bigint, exitPrice: bigint): Promise<[SignedTick, SignedTick] | null> {
+    if (!(await this.signedPricesRequired())) return null;
+    const pair = await this.opts.tickProofs?.exitPair(expireTime);
+    if (!pair) throw new ChainUnavailable(`close of a bet expiring at ${expireTime}: the signed ticks around its expiry are not held (yet)`);
+    if (e8(pair[0]) !== exitPrice) throw new Error(`exit price ${exitPrice} is not the signed tick at expiry (${pair[0].price})`);
+    return pair;
+  }
+
+  async placeBet(asked: PlaceBet): Promise<Placed> {
+    let bet = asked;
     const { mint, vault } = await this.requireStatics();
     const bettor = bet.stake.kind === 'signer' ? bet.stake.bettor.publicKey : bet.stake.bettor;
     const signers = bet.stake.kind === 'signer' ? [bet.stake.bettor] : [];
@@ -62,6 +110,9 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
     const attempt: Attempt = { landing: null, answered: false, bettorBusy: false };
     let seenOnChain: (placed: Placed) => void = () => undefined;
     const evidence = new Promise<Placed>((resolve) => (seenOnChain = resolve));
+    // with signed prices the bet opens at the newest signed tick (docs/decisions.md#signed-prices)
+    const tick = await this.entryTick();
+    if (tick) bet = { ...bet, entryPrice: e8(tick) };
     const placed = this.withFreshSeq(
       bettor,
       async (seq) => {
@@ -73,8 +124,10 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
           bet.side,
           bet.amount,
           bet.entryPrice,
+          tick ? { instruction: 0, signature: 0 } : undefined,
         );
-        const current = this.sender.submit('place_bet', [ix, uniqueMemo('bet')], this.keys.relayer, signers, {
+        const ixs = tick ? [ed25519TicksIx([tick]), ix, uniqueMemo('bet')] : [ix, uniqueMemo('bet')];
+        const current = this.sender.submit('place_bet', ixs, this.keys.relayer, signers, {
           key: `${PLACE_KEY}${key}`,
           // the bet account at this seq exists: this placement (or one that took its seq) is on chain, resending cannot help
           seen: () => this.mirror.peekBet({ bettor: key, seq }) !== null,
@@ -178,9 +231,17 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
     if (held && held.status !== 0) return { signature: '', status: held.status, exitPrice: held.exitPrice, already: true };
     const { mint, vault } = await this.requireStatics();
     const bettor = new PublicKey(ref.bettor);
-    const ix = closeBetIx({ ref, bettorToken: tokenAccountOf(mint, bettor), vault, relayer: this.relayer }, exitPrice);
+    const expireTime = held?.expireTime ?? 0n;
+    const pair = await this.exitTicks(expireTime, exitPrice);
+    const ix = closeBetIx(
+      { ref, bettorToken: tokenAccountOf(mint, bettor), vault, relayer: this.relayer },
+      exitPrice,
+      pair ? { instruction: 0, first: 0, next: 1 } : undefined,
+    );
+    // bets expiring in the same second share one pair, so one Ed25519 instruction serves their pack
+    const prelude = pair ? { key: `${pair[0].signed.signer}:${pair[0].signed.seq}`, instruction: ed25519TicksIx(pair) } : undefined;
     try {
-      const { signature, slot } = await this.batcher.submit({ expireTime: held?.expireTime ?? 0n, instruction: ix });
+      const { signature, slot } = await this.batcher.submit({ expireTime, instruction: ix, ...(prelude ? { prelude } : {}) });
       const closed = await this.landedBet(ref, slot);
       return { signature, status: closed.status, exitPrice: closed.exitPrice, already: false };
     } catch (err) {
@@ -193,11 +254,20 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
     const bet = await this.mirror.bet(ref);
     if (!bet) throw new ProgramRefusal(6023, 'InvalidAccountData', `bet ${ref.bettor}/${ref.seq} does not exist`);
     const bettorToken = tokenAccountOf(mint, bettor.publicKey);
+    // with signed prices one Ed25519 instruction carries the exit pair (records 0, 1) and the entry tick (record 2)
+    const pair = await this.exitTicks(bet.expireTime, exitPrice);
+    const entry = pair ? await this.entryTick() : null;
+    const price = entry ? e8(entry) : entryPrice;
     return this.withFreshSeq(bettor.publicKey, async (seq) => {
-      const ixs = [
-        closeBetIx({ ref, bettorToken, vault, relayer: this.relayer }, exitPrice),
-        placeBetIx({ bettor: bettor.publicKey, seq, bettorToken, vault, relayer: this.relayer, delegated: false }, bet.side, bet.amount, entryPrice),
-      ];
+      const close = closeBetIx({ ref, bettorToken, vault, relayer: this.relayer }, exitPrice, pair ? { instruction: 0, first: 0, next: 1 } : undefined);
+      const place = placeBetIx(
+        { bettor: bettor.publicKey, seq, bettorToken, vault, relayer: this.relayer, delegated: false },
+        bet.side,
+        bet.amount,
+        price,
+        pair ? { instruction: 0, signature: 2 } : undefined,
+      );
+      const ixs = pair && entry ? [ed25519TicksIx([...pair, entry]), close, place] : [close, place];
       this.settling('close_bet + place_bet');
       const { signature, slot } = await this.sender.land('close_bet + place_bet', [...ixs, uniqueMemo('replay')], this.keys.relayer, [bettor]);
       const [closedBet, placedBet] = [await this.landedBet(ref, slot), await this.landedBet({ bettor: bettor.publicKey.toBase58(), seq }, slot)];

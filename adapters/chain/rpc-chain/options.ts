@@ -3,6 +3,7 @@
  * roles it acts in (docs/architecture.md#the-contract: roles are separate), the endpoints, the
  * timeouts, and the PubSub URL derived from an RPC URL.
  */
+import type { TickProofs } from '../port.ts';
 import type { Keypair, PublicKey } from '@solana/web3.js';
 import type { Logger } from '../../../kernel/log.ts';
 import type { PubSub } from '../pubsub.ts';
@@ -61,6 +62,8 @@ export interface RpcChainOptions {
   vaultFunding?: bigint;
   /** closes per settlement transaction */
   closesPerTransaction?: number;
+  /** the signed ticks placements and closes carry once the contract requires signed prices (docs/decisions.md#signed-prices) */
+  tickProofs?: TickProofs;
   log?: Logger;
 }
 

@@ -6,6 +6,7 @@ import type { LoggedEvent } from '../event-log/port.ts';
 import { openGatewayJournal, readJournalRecords } from './gateway-journal.ts';
 import { snapshotStoreContract } from '../snapshot/contract.ts';
 import { betHistoryContract, record } from '../bet-history/contract.ts';
+import { describePriceHistory } from '../price-history/contract.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'journal-store-'));
 let n = 0;
@@ -21,7 +22,24 @@ snapshotStoreContract('journal file', () => {
 
 betHistoryContract('journal file', () => openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(freshPath()).betHistory);
 
+describePriceHistory('journal file', async (retention) => openGatewayJournal(freshPath(), retention ? { retention } : {}).history);
+
 describe('journal store', () => {
+  it('reads a signed tick back in signed form after a reopen (docs/decisions.md#signed-prices)', async () => {
+    const path = freshPath();
+    const signed = { seq: 7, signature: `${'B'.repeat(86)}==`, signer: '11111111111111111111111111111111' };
+    const a = openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    await a.history.append({ price: '150.00000000', ts: 1_000, signed });
+    await a.history.append({ price: '150.00000001', ts: 2_000 });
+    await a.close();
+    const b = openGatewayJournal<Ev, Ev & { type: 'bet_open'; id: string }>(path);
+    expect(await b.history.between(0, 3_000)).toEqual([
+      { price: '150.00000000', ts: 1_000, signed },
+      { price: '150.00000001', ts: 2_000 },
+    ]);
+    await b.close();
+  });
+
   it("writes the history records a commit carries in the commit's line, and reads them back after a reopen", async () => {
     const path = freshPath();
     const a = openGatewayJournal<Ev, Ev & { type: 'bet_open' | 'bet_closed'; id: string }>(path);

@@ -29,7 +29,7 @@ import { createMemoryBetHistory, type MemoryBetHistory } from '../bet-history/me
 import { DEFAULT_EVENT_CAPACITY, type EventLog, type LoggedEvent, type Sequenced } from '../event-log/port.ts';
 import { createMemoryEventLog, type MemoryEventLog } from '../event-log/memory.ts';
 import { LineJournal, readTextAt } from './line-journal.ts';
-import { DEFAULT_RETENTION, type PriceHistory, type PriceHistoryRetention } from '../price-history/port.ts';
+import { DEFAULT_RETENTION, type PriceHistory, type PriceHistoryRetention, type Tick } from '../price-history/port.ts';
 import { createMemoryPriceHistory } from '../price-history/memory.ts';
 import { createMemorySnapshotStore } from '../snapshot/memory.ts';
 import { keptJson } from '../json-text.ts';
@@ -37,7 +37,7 @@ import { parseOrNull, type CommitResult, type SnapshotCommit, type SnapshotStore
 
 const Event = v.looseObject({ type: v.string() });
 const Line = v.variant('k', [
-  v.object({ k: v.literal('t'), ts: v.number(), p: v.string() }),
+  v.object({ k: v.literal('t'), ts: v.number(), p: v.string(), sg: v.optional(v.object({ seq: v.number(), signature: v.string(), signer: v.string() })) }),
   v.object({ k: v.literal('e'), seq: v.number(), e: Event }),
   v.object({
     k: v.literal('s'),
@@ -52,6 +52,9 @@ const Line = v.variant('k', [
   v.object({ k: v.literal('hp'), before: v.number() }),
 ]);
 type Line = v.InferOutput<typeof Line>;
+
+/** The journal line of a tick (its signature kept: docs/decisions.md#signed-prices). */
+const tickLine = (t: Tick): Line => (t.signed ? { k: 't', ts: t.ts, p: t.price, sg: t.signed } : { k: 't', ts: t.ts, p: t.price });
 
 /** A history record read back; null when damaged (skipped, never served). */
 function recordOf(raw: unknown): BetRecord | null {
@@ -237,7 +240,7 @@ export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: str
   try {
     opened = LineJournal.openEach(path, (text, at) => {
       const line = v.parse(Line, JSON.parse(text));
-      if (line.k === 't') ticks.appendNow({ ts: line.ts, price: line.p });
+      if (line.k === 't') ticks.appendNow(line.sg ? { ts: line.ts, price: line.p, signed: line.sg } : { ts: line.ts, price: line.p });
       else if (line.k === 'e') {
         events.restore({ ...(line.e as E), seq: line.seq });
         place(text, at, { events: [line] });
@@ -264,7 +267,7 @@ export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: str
     const moved: Placed[] = [];
     for (const t of ticks.all()) {
       moved.push({});
-      out.push(JSON.stringify({ k: 't', ts: t.ts, p: t.price } satisfies Line));
+      out.push(JSON.stringify(tickLine(t)));
     }
     for (const held of events.held()) {
       const e = { seq: held.seq, e: stripSeq(held) };
@@ -300,7 +303,7 @@ export function openGatewayJournal<E extends LoggedEvent, B extends E>(path: str
     async append(tick) {
       if (!Number.isSafeInteger(tick.ts)) throw new Error(`tick ts must be an integer of ms, got ${tick.ts}`);
       ticks.appendNow(tick);
-      opened.append(JSON.stringify({ k: 't', ts: tick.ts, p: tick.price } satisfies Line));
+      opened.append(JSON.stringify(tickLine(tick)));
       written();
     },
     latest: () => ticks.latest(),

@@ -36,6 +36,18 @@ export function describePriceHistory(name: string, make: (retention?: PriceHisto
       expect(await h.between(T - 10_000, T + 10_000)).toHaveLength(3);
     });
 
+    it('keeps a signed tick in signed form (docs/decisions.md#signed-prices)', async () => {
+      const h = await make();
+      const signed = { seq: 41, signature: `${'A'.repeat(86)}==`, signer: '11111111111111111111111111111111' };
+      await h.append({ price: '150.00000001', ts: T, signed });
+      await h.append({ price: '150.00000002', ts: T + 1 });
+      expect(await h.atOrBefore(T)).toEqual({ price: '150.00000001', ts: T, signed });
+      expect(await h.between(T, T + 1)).toEqual([
+        { price: '150.00000001', ts: T, signed },
+        { price: '150.00000002', ts: T + 1 },
+      ]);
+    });
+
     it('orders by tick ts, not arrival, and keeps one tick per ts (last one wins)', async () => {
       const h = await make();
       await h.append({ price: '2', ts: T + 2000 });

@@ -28,7 +28,7 @@ export function createMemoryPriceHistory(retention: PriceHistoryRetention = DEFA
     appendNow(tick) {
       const at = upperBound(tick.ts);
       const prev = ticks[at - 1];
-      const copy = { price: tick.price, ts: tick.ts };
+      const copy: Tick = tick.signed ? { price: tick.price, ts: tick.ts, signed: { ...tick.signed } } : { price: tick.price, ts: tick.ts };
       if (prev && prev.ts === tick.ts) ticks[at - 1] = copy;
       else ticks.splice(at, 0, copy);
       const newest = (ticks[ticks.length - 1] as Tick).ts;

@@ -1,5 +1,6 @@
 /**
- * Redis PriceHistory: one sorted set scored by tick ts (member `<ts>:<price>`), so history
+ * Redis PriceHistory: one sorted set scored by tick ts (member `<ts>:<price>`, or
+ * `<ts>:<price>:<seq>:<signature>:<signer>` for a signed tick), so history
  * survives restarts and every gateway process sees the same ticks. Append + trim is one Lua
  * script (atomic across processes).
  */
@@ -27,9 +28,13 @@ export interface RedisPriceHistoryOptions {
 
 const decode = (member: string | undefined): Tick | undefined => {
   if (member === undefined) return undefined;
-  const cut = member.indexOf(':');
-  return { ts: Number(member.slice(0, cut)), price: member.slice(cut + 1) };
+  const [ts, price, seq, signature, signer] = member.split(':');
+  const tick = { ts: Number(ts), price: price ?? '' };
+  return seq !== undefined && signature !== undefined && signer !== undefined ? { ...tick, signed: { seq: Number(seq), signature, signer } } : tick;
 };
+
+const encode = (tick: Tick): string =>
+  tick.signed ? `${tick.ts}:${tick.price}:${tick.signed.seq}:${tick.signed.signature}:${tick.signed.signer}` : `${tick.ts}:${tick.price}`;
 
 /** Creates a price history on `redis` (the caller owns the connection). */
 export function createRedisPriceHistory(redis: RedisClient, options: RedisPriceHistoryOptions = {}): PriceHistory {
@@ -38,7 +43,7 @@ export function createRedisPriceHistory(redis: RedisClient, options: RedisPriceH
   return {
     async append(tick) {
       if (!Number.isSafeInteger(tick.ts)) throw new Error(`tick ts must be an integer of ms, got ${tick.ts}`);
-      await APPEND.run(redis, [key], [tick.ts, `${tick.ts}:${tick.price}`, retention.retentionMs, retention.maxTicks]);
+      await APPEND.run(redis, [key], [tick.ts, encode(tick), retention.retentionMs, retention.maxTicks]);
     },
     async latest() {
       return decode((await redis.zrange(key, '-1', '-1'))[0]);

@@ -38,13 +38,14 @@ export class ChainCore {
 
   /**
    * `deploy: false` leaves the program out (tests that deploy through the loader themselves);
-   * otherwise the .so is added as an upgradeable program whose ProgramData names `authority`.
+   * otherwise the .so (or `programBytes`) is added as an upgradeable program whose ProgramData names `authority`.
    */
-  constructor(options: { deploy?: boolean; authority?: Keypair } = {}) {
+  constructor(options: { deploy?: boolean; authority?: Keypair; programBytes?: Uint8Array } = {}) {
     this.svm = new LiteSVM();
     this.authority = options.authority ?? Keypair.generate();
     if (options.deploy !== false) {
-      this.svm.addProgram(asAddress(PROGRAM_ID), readFileSync(PROGRAM_SO_PATH));
+      // `programBytes`: a test build with a check left out (attack tests: program/build/build.ts)
+      this.svm.addProgram(asAddress(PROGRAM_ID), options.programBytes ?? readFileSync(PROGRAM_SO_PATH));
       this.setUpgradeAuthority(this.authority.publicKey);
     }
     this.vault = getAssociatedTokenAddressSync(this.mint, this.config, true);

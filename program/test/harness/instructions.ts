@@ -5,12 +5,29 @@
  */
 import { BN, type Program } from '@coral-xyz/anchor';
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import { SystemProgram, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
-import { PROGRAM_ID, betPda } from '../../index.ts';
+import { PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
+import { PROGRAM_ID, betPda, priceRulesPda } from '../../index.ts';
 import { ChainCore } from './chain-core.ts';
 import { DEFAULT_PARAMS, type Accounts, type Bettor, type Params } from './types.ts';
 
 const toBn = (value: bigint): BN => new BN(value.toString());
+
+/** The instructions sysvar (where the program reads the Ed25519 instruction back). */
+export const INSTRUCTIONS_SYSVAR = new PublicKey('Sysvar1nstructions1111111111111111111111111');
+/** The price rules PDA. */
+export const PRICE_RULES = priceRulesPda()[0];
+
+/** Where an entry tick is: Ed25519 instruction index and its signature record. */
+export interface EntryTick {
+  instruction: number;
+  signature: number;
+}
+/** Where a pair of exit ticks is: Ed25519 instruction index and the records of ticks n and n+1. */
+export interface ExitTicks {
+  instruction: number;
+  first: number;
+  next: number;
+}
 
 /** The harness's chain with a builder for every instruction. */
 export class ChainInstructions extends ChainCore {
@@ -52,10 +69,10 @@ export class ChainInstructions extends ChainCore {
   placeBetIx(
     bettor: Bettor,
     args: { side: number; amount: bigint; entryPrice: bigint },
-    options: { delegated?: boolean; seq?: bigint; accounts?: Accounts } = {},
+    options: { delegated?: boolean; seq?: bigint; accounts?: Accounts; tick?: EntryTick } = {},
   ): Promise<TransactionInstruction> {
     const method = this.method(options.delegated ? 'placeBetDelegated' : 'placeBet');
-    return this.build(method(args.side, toBn(args.amount), toBn(args.entryPrice)), {
+    return this.build(method(args.side, toBn(args.amount), toBn(args.entryPrice), options.tick?.instruction ?? 0, options.tick?.signature ?? 0), {
       config: this.config,
       bet: this.betAddress(bettor, options.seq ?? this.nextSeq(bettor)),
       bettorState: bettor.state,
@@ -65,13 +82,15 @@ export class ChainInstructions extends ChainCore {
       relayer: this.relayer.publicKey,
       tokenProgram: TOKEN_PROGRAM_ID,
       systemProgram: SystemProgram.programId,
+      priceRules: PRICE_RULES,
+      instructions: INSTRUCTIONS_SYSVAR,
       ...options.accounts,
     });
   }
 
-  /** close_bet of `bet` paying `bettor` (accounts overridable). */
-  closeBetIx(bet: PublicKey, bettor: Bettor, exitPrice: bigint, accounts: Accounts = {}): Promise<TransactionInstruction> {
-    return this.build(this.method('closeBet')(toBn(exitPrice)), {
+  /** close_bet of `bet` paying `bettor` (accounts overridable; `ticks` with signed prices on). */
+  closeBetIx(bet: PublicKey, bettor: Bettor, exitPrice: bigint, accounts: Accounts = {}, ticks?: ExitTicks): Promise<TransactionInstruction> {
+    return this.build(this.method('closeBet')(toBn(exitPrice), ticks?.instruction ?? 0, ticks?.first ?? 0, ticks?.next ?? 0), {
       config: this.config,
       bet,
       bettorState: bettor.state,
@@ -79,8 +98,36 @@ export class ChainInstructions extends ChainCore {
       vault: this.vault,
       relayer: this.relayer.publicKey,
       tokenProgram: TOKEN_PROGRAM_ID,
+      priceRules: PRICE_RULES,
+      instructions: INSTRUCTIONS_SYSVAR,
       ...accounts,
     });
+  }
+
+  /** set_price_rules by the admin (creates the account on first use; accounts overridable). */
+  setPriceRulesIx(requireSigned: boolean, maxEntryAgeMs = 30_000n, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('setPriceRules')(requireSigned ? 1 : 0, toBn(maxEntryAgeMs)), {
+      config: this.config,
+      admin: this.admin.publicKey,
+      priceRules: PRICE_RULES,
+      systemProgram: SystemProgram.programId,
+      ...accounts,
+    });
+  }
+
+  /** add_price_signer by the admin (accounts overridable). */
+  addPriceSignerIx(signer: PublicKey, expiresAt: bigint, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('addPriceSigner')(signer, toBn(expiresAt)), {
+      config: this.config,
+      admin: this.admin.publicKey,
+      priceRules: PRICE_RULES,
+      ...accounts,
+    });
+  }
+
+  /** remove_price_signer by the admin (accounts overridable). */
+  removePriceSignerIx(signer: PublicKey, accounts: Accounts = {}): Promise<TransactionInstruction> {
+    return this.build(this.method('removePriceSigner')(signer), { config: this.config, admin: this.admin.publicKey, priceRules: PRICE_RULES, ...accounts });
   }
 
   /** refund_expired of `bet` to `bettor` (no program signer; accounts overridable). */

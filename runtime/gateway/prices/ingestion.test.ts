@@ -8,6 +8,8 @@ import type { GatewayEvent } from '../events/schemas.ts';
 import { manualPriceFeed } from '../../../test/support/manual-price-feed.ts';
 import { entryPriceNow, exitPriceAt, MAX_TICK_FUTURE_SKEW_MS, startPriceIngestion, type PriceEventSink } from './ingestion.ts';
 import { PRICE_RULES } from './rules.ts';
+import { Keypair } from '@solana/web3.js';
+import { memorySeqStore, PriceSigner } from '../../../adapters/feed/price-signer.ts';
 
 const logger = pino({ level: 'silent' });
 const T = 1_763_700_000_000;
@@ -19,6 +21,38 @@ function setup(history: PriceHistory = createMemoryPriceHistory()) {
 }
 
 describe('price ingestion', () => {
+  it('checks each signed tick before the history: keeps verified ones in signed form, refuses and counts forged ones (docs/decisions.md#signed-prices)', async () => {
+    const { feed, history, events } = setup();
+    const refused: string[] = [];
+    const prices = await startPriceIngestion({ feed, history, events, logger, refused: (r) => refused.push(r) });
+    const signer = new PriceSigner(Keypair.generate(), memorySeqStore());
+    const good = signer.sign({ symbol: 'solusdt', price: '150.1', ts: T });
+    const forged = signer.sign({ symbol: 'solusdt', price: '150.2', ts: T + 500 });
+    feed.emit(good);
+    feed.emit({ ...forged, price: '999' });
+    feed.emit({ price: '150.3', ts: T + 1000 });
+    await prices.settled();
+    expect(await history.between(0, T + 2000)).toEqual([
+      { price: '150.10000000', ts: T, signed: good.signed },
+      { price: '150.30000000', ts: T + 1000 },
+    ]);
+    expect(prices.refusedTicks()).toEqual({ forged: 1, unsigned: 0 });
+    expect(refused).toEqual(['forged']);
+  });
+
+  it('refuses unsigned ticks once signed prices are required', async () => {
+    const { feed, history, events } = setup();
+    let required = false;
+    const prices = await startPriceIngestion({ feed, history, events, logger, requireSigned: () => required });
+    feed.emit({ price: '150', ts: T });
+    required = true;
+    feed.emit({ price: '151', ts: T + 1 });
+    feed.emit(new PriceSigner(Keypair.generate(), memorySeqStore()).sign({ symbol: 'solusdt', price: '152', ts: T + 2 }));
+    await prices.settled();
+    expect((await history.between(0, T + 5)).map((t) => t.price)).toEqual(['150.00000000', '152.00000000']);
+    expect(prices.refusedTicks()).toEqual({ forged: 0, unsigned: 1 });
+  });
+
   it('stores each tick with 8 digits, broadcasts a sequenced price event, tracks the current price', async () => {
     const { feed, history, log, events } = setup();
     const prices = await startPriceIngestion({ feed, history, events, logger });

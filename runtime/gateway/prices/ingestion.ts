@@ -9,7 +9,8 @@
  *   const prices = await startPriceIngestion({ feed, history, events: shell.events, logger: log });
  *   shell.events.setSnapshotSource(() => prices.snapshotEvent());
  */
-import type { PriceFeed, PriceTick, Unsubscribe } from '../../../adapters/feed/port.ts';
+import type { PriceFeed, PriceTick, Tick, Unsubscribe } from '../../../adapters/feed/port.ts';
+import { verifyTick } from '../../../adapters/feed/tick-verify.ts';
 import type { PriceHistory } from '../../../adapters/store/price-history/port.ts';
 import type { Logger } from '../../../kernel/log.ts';
 import type { PriceEvent, PriceObject } from '../events/schemas.ts';
@@ -40,6 +41,10 @@ export interface PriceIngestionDeps {
   maxUnstored?: number;
   /** told each tick once it is in the history (the settler starts a run when a tick reaches an expiry) */
   stored?: (tick: { price: string; ts: number }) => void;
+  /** whether an unsigned tick is refused too (the contract requires signed prices: docs/decisions.md#signed-prices) [never] */
+  requireSigned?: () => boolean;
+  /** told of each tick refused for its signature: `forged` (a signature that does not verify) or `unsigned` (when signed prices are required) */
+  refused?: (reason: 'forged' | 'unsigned') => void;
 }
 
 /** A tick stamped further ahead of our clock than this is refused: it would push every real tick out of the history's retention window. */
@@ -49,8 +54,12 @@ export const MAX_TICK_FUTURE_SKEW_MS = 60_000;
 export interface PriceService {
   /** The price object of `GET /price` (highest ts seen, or the history's latest after a restart); undefined until a tick exists. */
   current(): PriceObject | undefined;
+  /** The tick with the highest ts seen, in signed form when it was signed (the entry tick of a bet: docs/decisions.md#signed-prices). */
+  currentTick(): Tick | undefined;
   /** The last broadcast price event with the highest ts: the WS connect snapshot. */
   snapshotEvent(): SequencedPriceEvent | undefined;
+  /** Ticks refused for their signature since start: forged, and unsigned while signed prices are required. */
+  refusedTicks(): { forged: number; unsigned: number };
   /** Resolves when every tick received so far is stored and broadcast (tests, shutdown). */
   settled(): Promise<void>;
   /** Unsubscribes and stops the feed. */
@@ -64,23 +73,34 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
   const now = deps.now ?? Date.now;
   const seeded = await history.latest();
   let current: PriceObject | undefined = seeded && { symbol: 'solusdt', price: seeded.price, ts: seeded.ts };
+  let currentTick: Tick | undefined = seeded;
   let snapshot: SequencedPriceEvent | undefined;
   let pending = 0;
   let tail: Promise<void> = Promise.resolve();
   let storing: Promise<void> = Promise.resolve();
   // ticks the history store could not take yet (it is down): stored first, in order, once it is back,
   // so no newer tick is ever stored while an older one is missing (exit prices stay exact)
-  const unstored: Array<{ price: string; ts: number }> = [];
+  const unstored: Tick[] = [];
   const maxUnstored = deps.maxUnstored ?? 2_400;
   let historyDown = false;
   let streamDown = false;
 
-  const store = async (tick: { price: string; ts: number }): Promise<void> => {
+  const refusedTicks = { forged: 0, unsigned: 0 };
+  // a tick is checked before it enters the history; a forged one is never used, an unsigned one
+  // only while the contract takes prices without signatures (docs/decisions.md#signed-prices)
+  const signatureRefusal = (tick: Tick): 'forged' | 'unsigned' | null => {
+    const check = verifyTick(tick);
+    if (check === 'forged') return 'forged';
+    if (check === 'unsigned' && deps.requireSigned?.()) return 'unsigned';
+    return null;
+  };
+
+  const store = async (tick: Tick): Promise<void> => {
     unstored.push(tick);
     if (unstored.length > maxUnstored) unstored.splice(0, unstored.length - maxUnstored);
     try {
       while (unstored.length > 0) {
-        const next = unstored[0] as { price: string; ts: number };
+        const next = unstored[0] as Tick;
         await history.append(next);
         unstored.shift();
         deps.stored?.(next);
@@ -117,6 +137,18 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
       logger.warn({ tick: raw }, 'malformed price tick dropped');
       return;
     }
+    const refusal = signatureRefusal(tick);
+    if (refusal) {
+      refusedTicks[refusal]++;
+      deps.refused?.(refusal);
+      // every 100th after the first keeps a steady stream of bad ticks from flooding the log
+      if (refusedTicks[refusal] % 100 === 1)
+        logger.warn(
+          { tick: raw, reason: refusal, count: refusedTicks[refusal] },
+          'price tick refused: its signature does not verify, or it has none while signed prices are required',
+        );
+      return;
+    }
     if (tick.ts > now() + MAX_TICK_FUTURE_SKEW_MS) {
       logger.warn({ tick: raw, now: now() }, 'price tick stamped in the future dropped');
       return;
@@ -125,7 +157,10 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
       logger.warn({ pending, tick }, 'price ingestion backlog full; tick dropped');
       return;
     }
-    if (!current || tick.ts >= current.ts) current = { symbol: 'solusdt', price: tick.price, ts: tick.ts };
+    if (!current || tick.ts >= current.ts) {
+      current = { symbol: 'solusdt', price: tick.price, ts: tick.ts };
+      currentTick = tick;
+    }
     pending++;
     // the history takes ticks one at a time, in order; the stream's appends start now, in order
     storing = storing.then(() => store(tick));
@@ -141,7 +176,9 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
   await (deps.start ?? (() => feed.start()))();
   return {
     current: () => current,
+    currentTick: () => currentTick,
     snapshotEvent: () => snapshot,
+    refusedTicks: () => ({ ...refusedTicks }),
     settled: () => tail,
     async stop() {
       unsubscribe();
@@ -151,11 +188,12 @@ export async function startPriceIngestion(deps: PriceIngestionDeps): Promise<Pri
   };
 }
 
-/** A tick with an 8-digit price and an integer ms ts, or undefined for a malformed one. */
-function normalise(raw: PriceTick): { price: string; ts: number } | undefined {
+/** A tick with an 8-digit price and an integer ms ts (and its signature, kept as it came), or undefined for a malformed one. */
+function normalise(raw: PriceTick): Tick | undefined {
   if (raw.symbol !== 'solusdt' || !Number.isSafeInteger(raw.ts) || raw.ts <= 0) return undefined;
   try {
-    return { price: formatPrice(raw.price), ts: raw.ts };
+    const price = formatPrice(raw.price);
+    return raw.signed ? { price, ts: raw.ts, signed: raw.signed } : { price, ts: raw.ts };
   } catch {
     return undefined;
   }
