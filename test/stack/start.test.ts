@@ -1,7 +1,7 @@
 /**
  * `npm start` (bin/start.ts) on embedded defaults: no REDIS_URL, no NATS_URL, a fresh data dir.
- * The whole stack answers, synthetic prices flow, and a bet goes from POST to settlement, with
- * signed prices on (docs/decisions.md#signed-prices): the contract checked the entry tick and the
+ * The whole stack answers, synthetic prices flow, and a bet goes from POST to settlement, here with
+ * SIGNED_PRICES=on (docs/decisions.md#signed-prices): the contract checked the entry tick and the
  * exit pair of DATA_DIR's price signer.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,6 +35,7 @@ beforeAll(async () => {
     NATS_URL: '',
     REDIS_URL: '',
     SOLANA_RPC_URL: '',
+    SIGNED_PRICES: 'on',
   };
   stack = await startService('start', env, ports.exchange, 120_000);
 }, 150_000);
