@@ -84,6 +84,7 @@ const RESUME_TUNING: ResumeTuning = {
   blockedPollMs: 10,
   olderReadAttempts: 4,
   retryAfterMs: 2_000,
+  aheadWaitMs: 10_000,
 };
 /** Events read per step while the ring is filled at start. */
 const FILL_PAGE = 1_000;
@@ -140,6 +141,7 @@ export class EventStream<E extends LoggedEvent> implements EventBroadcaster<E> {
       lastPublished: (shard) => this.fanout.publishedBy(shard),
       topicOf: (shard) => this.fanout.topicOf(shard),
       lastInOrder: () => this.order.last,
+      shared: log.shared === true,
       snapshot: () => this.snapshot(),
       logger: options.logger,
       // a replay stays well under the slow-consumer bound, so an event sent over the budget cannot cross it

@@ -112,6 +112,9 @@ async function lastRelayedIn(jsm: JetStreamManager, stream: string, outboxSubjec
   return { outboxSeq: Number(m.header.get(OUTBOX_SEQ_HEADER)) || 0, fields };
 }
 
+/** A read of the stream is cut after this long (a fetch's own `expires` is 5 s): it answers what came by then. */
+const READ_DEADLINE_MS = 7_000;
+
 /** A follower that received nothing this long while the stream holds more is restarted from where it stopped. */
 const FOLLOW_STALL_MS = 3_000;
 /** How long one pull of the follower waits; its idle heartbeats (half of it) tell a dead server within about this long. */
@@ -287,14 +290,20 @@ export async function openJetStreamEventLog<E extends LoggedEvent>(
       const consumer = await js.consumers.get(name, { opt_start_seq: start });
       const out: Array<Sequenced<E>> = [];
       const messages = await consumer.fetch({ max_messages: wanted, expires: 5_000 });
+      // an ordered consumer whose server died mid-fetch may never end its fetch: what came by then is the (short) answer
+      const cut = setTimeout(() => messages.stop(), READ_DEADLINE_MS);
       let previous = since;
-      for await (const m of messages) {
-        // an ordered consumer recreated mid-fetch (its server lost) may hand a seq again: each seq once, in order
-        if (m.seq <= previous) continue;
-        previous = m.seq;
-        const e = decode(m);
-        if (e) out.push(e);
-        if (m.seq >= state.last_seq || out.length >= wanted || m.info.pending === 0) break;
+      try {
+        for await (const m of messages) {
+          // an ordered consumer recreated mid-fetch (its server lost) may hand a seq again: each seq once, in order
+          if (m.seq <= previous) continue;
+          previous = m.seq;
+          const e = decode(m);
+          if (e) out.push(e);
+          if (m.seq >= state.last_seq || out.length >= wanted || m.info.pending === 0) break;
+        }
+      } finally {
+        clearTimeout(cut);
       }
       return out;
     },

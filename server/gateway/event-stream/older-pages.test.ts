@@ -78,4 +78,18 @@ describe('old pages of the event log', () => {
     await pages.load(1, 45);
     expect(l.calls).toEqual([[10, 10]]);
   });
+
+  it('fails a page whose read never answers (its server died), so the next caller reads it again', async () => {
+    const l = log(range(1, 30));
+    let hang = true;
+    const pages = new OlderPages<E>({
+      read: (since, limit) => (hang ? new Promise<never>(() => undefined) : l.read(since, limit)),
+      size: 10,
+      maxPages: 4,
+      readTimeoutMs: 50,
+    });
+    await expect(pages.load(1, 30)).rejects.toThrow(/did not answer within 50 ms/);
+    hang = false;
+    expect((await pages.load(1, 30)).seqs).toEqual(range(11, 20));
+  });
 });

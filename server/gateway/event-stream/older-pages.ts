@@ -6,7 +6,10 @@
  *
  * A page is complete when it was read to its end: a read that stops short (a fetch cut by its time
  * limit) is continued from where it stopped; an empty read while the log is known to hold newer
- * events proves nothing and fails the page (it is read again by the next socket that asks).
+ * events proves nothing and fails the page (it is read again by the next socket that asks). A read
+ * that has not answered within `readTimeoutMs` fails the page too: a read hung on a server that
+ * died (its answer never comes) must not hold every socket waiting on the page once the log is
+ * back (docs/architecture.md#resumes-from-memory).
  *
  * @example
  *   const pages = new OlderPages({ read: (since, n) => log.readSince(since, n), size: 500, maxPages: 64 });
@@ -30,6 +33,20 @@ export interface OlderPagesOptions<E extends LoggedEvent> {
   size: number;
   /** pages kept once read */
   maxPages: number;
+  /** a read not answered within this long fails its page [10000] */
+  readTimeoutMs?: number;
+}
+
+/** The page read's time limit by default, ms. */
+export const PAGE_READ_TIMEOUT_MS = 10_000;
+
+/** `p`, or a rejection once `ms` have passed without an answer. */
+function answeredWithin<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 /** Shared, cached reads of old pages of the log. */
@@ -79,7 +96,11 @@ export class OlderPages<E extends LoggedEvent> {
     let from = k * this.o.size;
     for (;;) {
       this.reads++;
-      const events = await this.o.read(from, end - from);
+      const events = await answeredWithin(
+        this.o.read(from, end - from),
+        this.o.readTimeoutMs ?? PAGE_READ_TIMEOUT_MS,
+        `the event log's read after seq ${from}`,
+      );
       if (events.length === 0) {
         // nothing after `from` although the log holds newer events: a cut-short read, not a proof
         if (from < Math.min(end, newest)) throw new Error(`the event log answered no events after seq ${from} though it holds up to ${newest}`);

@@ -39,6 +39,8 @@ export interface ResumeSource<E extends LoggedEvent> {
   lastInOrder(): number;
   /** the current price event, if any */
   snapshot(): Sequenced<E> | undefined;
+  /** the log is shared by several gateways: a `since` above what this one has published is a seq it has not received yet, not a log that started over */
+  shared: boolean;
   logger: Logger;
   tuning: ResumeTuning;
   observer?: ResumeObserver | undefined;
@@ -76,10 +78,12 @@ export class Resumes<E extends LoggedEvent> {
     const epoch = src.facts.epoch;
     const sameEpoch = state.epoch === undefined || state.epoch === epoch;
     const held = since >= src.facts.firstSeq - 1 || src.recent.positionAfter(since) >= 0;
-    const recovered = sameEpoch && since <= last && held;
+    // a shared log's follower here is behind the gateway the client came from: it waits for what it has not received, never replays what the client has
+    const ahead = sameEpoch && since > last && src.shared;
+    const recovered = sameEpoch && (since <= last || ahead) && held;
     ws.send(JSON.stringify({ type: 'resume', recovered, epoch, seq: last } satisfies ResumeMessage));
     // another epoch, or a log restarted (memory): everything held is new to the client
-    state.cursor = !sameEpoch || since > last ? 0 : since;
+    state.cursor = !sameEpoch || (since > last && !ahead) ? 0 : since;
     const snapshot = src.snapshot();
     if (snapshot && snapshot.seq <= state.cursor) ws.send(JSON.stringify(snapshot));
     state.resuming = true;
@@ -166,8 +170,9 @@ export class Resumes<E extends LoggedEvent> {
     let sent = 0;
     for (;;) {
       const last = this.src.lastPublished(state.shard);
-      // the shard has not yet published what the socket already has: joining now would repeat it; its turn comes within a few turns
-      if (state.cursor > last) return 'more';
+      // the shard has not yet published what the socket already has: joining now would repeat it; it
+      // gets there within a few turns, or once this gateway's follower catches up (looked at again every `blockedPollMs`)
+      if (state.cursor > last) return this.waitAhead(ws, state);
       if (state.cursor === last) {
         // caught up: join the shard's topic in this same synchronous step (see event-stream.ts)
         ws.subscribe(this.src.topicOf(state.shard));
@@ -222,6 +227,19 @@ export class Resumes<E extends LoggedEvent> {
     return sent;
   }
 
+  /** A socket ahead of its shard waits (set aside like a full buffer); past `aheadWaitMs` it is closed with a retry hint. */
+  private waitAhead(ws: WebSocket<SocketState>, state: SocketState): Outcome {
+    const { aheadWaitMs, retryAfterMs } = this.src.tuning;
+    if (performance.now() - state.openedAt < aheadWaitMs) return 'blocked';
+    this.src.logger.warn(
+      { since: state.cursor, last: this.src.lastInOrder() },
+      'a resuming socket is ahead of this gateway for too long; closed with a retry hint',
+    );
+    this.src.observer?.closedForRetry();
+    ws.end(RETRY_CLOSE_CODE, retryReason(retryAfterMs, state.cursor));
+    return 'parked';
+  }
+
   private block(ws: WebSocket<SocketState>): void {
     this.blocked.add(ws);
     this.poll ??= setTimeout(() => this.pollBlocked(), this.src.tuning.blockedPollMs);
@@ -264,7 +282,7 @@ export class Resumes<E extends LoggedEvent> {
         const { olderReadAttempts, retryAfterMs } = this.src.tuning;
         if (++state.pageFailures >= olderReadAttempts) {
           this.src.observer?.closedForRetry();
-          ws.end(RETRY_CLOSE_CODE, retryReason(retryAfterMs));
+          ws.end(RETRY_CLOSE_CODE, retryReason(retryAfterMs, state.cursor));
           return;
         }
         this.parked++;

@@ -14,9 +14,14 @@ export const TOPIC = 'events';
 /** Close code of a socket told to come back later (RFC 6455 "Try Again Later"), its reason carrying `retry-after-ms=<n>` (docs/gateway-api.md#resume). */
 export const RETRY_CLOSE_CODE = 1013;
 
-/** The close reason of a socket told to come back: a hint of `baseMs`, jittered to 0.5-1.5x so a herd does not come back at once. */
-export function retryReason(baseMs: number): string {
-  return `try again later; retry-after-ms=${Math.round(baseMs * (0.5 + Math.random()))}`;
+/**
+ * The close reason of a socket told to come back: a hint of `baseMs`, jittered to 0.5-1.5x so a
+ * herd does not come back at once, and `since=<seq>`, the last seq the socket was sent (or knew
+ * absent), to reconnect with: a replay cut half way resumes where it stopped, never from the start
+ * again (docs/gateway-api.md#resume).
+ */
+export function retryReason(baseMs: number, since: number): string {
+  return `try again later; retry-after-ms=${Math.round(baseMs * (0.5 + Math.random()))}; since=${since}`;
 }
 
 /** How resumes are paced (docs/architecture.md#resumes-from-memory); defaults in brackets. */
@@ -37,6 +42,8 @@ export interface ResumeTuning {
   olderReadAttempts: number;
   /** the retry hint given in a 1013 close, ms (jittered) [2000] */
   retryAfterMs: number;
+  /** how long a socket resuming from a seq this gateway has not published yet (its follower of a shared log is behind) waits for it before it is closed with a retry hint, ms [10000] */
+  aheadWaitMs: number;
 }
 
 /** Told what resumes do (metrics). */
