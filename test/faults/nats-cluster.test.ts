@@ -17,21 +17,12 @@ import type { LoggedEvent, Sequenced } from '../../adapters/store/event-log/port
 import type { BettingLoop } from '../support/betting-loop.ts';
 import { sleep } from '../support/client-request.ts';
 import { eventually } from '../support/eventually.ts';
-import { GatewayCluster, type ClusterNode } from '../support/gateway-cluster.ts';
+import { GatewayCluster, serverOfGateway } from '../support/gateway-cluster.ts';
 import { logLines } from '../support/gateway-log.ts';
-import { startNatsCluster, type ClusterServer, type NatsCluster } from '../support/nats-cluster.ts';
+import { startNatsCluster, type NatsCluster } from '../support/nats-cluster.ts';
 import { gapsAndRepeats, resumingSocket, type ResumingSocket } from '../support/resuming-socket.ts';
 
 type Event = Sequenced<LoggedEvent & { id?: string }>;
-
-/** The NATS server the gateway's event-stream connection is on now, from its log. */
-function serverOfGateway(node: ClusterNode, nats: NatsCluster): ClusterServer | undefined {
-  const line = logLines(node.process.output())
-    .filter((l) => l.connection === 'gateway-events' && (l.msg === 'connected to NATS' || l.msg === 'NATS reconnect'))
-    .at(-1);
-  const where = String(line?.server ?? (line?.status as { server?: string } | undefined)?.server ?? '');
-  return nats.servers.find((s) => where.endsWith(`:${s.port}`));
-}
 
 /** Every event of the stream, read through any running server. */
 async function streamEvents(nc: NatsConnection): Promise<Event[]> {

@@ -17,19 +17,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sleep } from '../support/client-request.ts';
 import { collect } from '../support/ws-collector.ts';
 import { eventually } from '../support/eventually.ts';
-import { GatewayCluster, type ClusterNode } from '../support/gateway-cluster.ts';
-import { logLines } from '../support/gateway-log.ts';
+import { GatewayCluster, serverOfGateway, type ClusterNode } from '../support/gateway-cluster.ts';
 import { hoppingSocket, type HoppingSocket } from '../support/hopping-socket.ts';
-import { startNatsCluster, type ClusterServer, type NatsCluster } from '../support/nats-cluster.ts';
-
-/** The NATS server the gateway's event-stream connection is on now, from its log. */
-function serverOfGateway(node: ClusterNode, nats: NatsCluster): ClusterServer | undefined {
-  const line = logLines(node.process.output())
-    .filter((l) => l.connection === 'gateway-events' && (l.msg === 'connected to NATS' || l.msg === 'NATS reconnect'))
-    .at(-1);
-  const where = String(line?.server ?? (line?.status as { server?: string } | undefined)?.server ?? '');
-  return nats.servers.find((s) => where.endsWith(`:${s.port}`));
-}
+import { startNatsCluster, type NatsCluster } from '../support/nats-cluster.ts';
 
 /** The highest seq a plain connect to `node` is sent within a second (its live position). */
 async function liveSeqOf(node: ClusterNode): Promise<number> {

@@ -13,6 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { BettingLoop } from './betting-loop.ts';
+import { logLines } from './gateway-log.ts';
+import type { ClusterServer, NatsCluster } from './nats-cluster.ts';
 import { request, sleep } from './client-request.ts';
 import { managedNats, managedRedis, managedService, type Managed } from './managed.ts';
 import { freePort } from './servers.ts';
@@ -177,4 +179,13 @@ export class GatewayCluster {
     await this.redis.stop();
     rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/** The NATS server the gateway's event-stream connection is on now, from its log. */
+export function serverOfGateway(node: ClusterNode, nats: NatsCluster): ClusterServer | undefined {
+  const line = logLines(node.process.output())
+    .filter((l) => l.connection === 'gateway-events' && (l.msg === 'connected to NATS' || l.msg === 'NATS reconnect'))
+    .at(-1);
+  const where = String(line?.server ?? (line?.status as { server?: string } | undefined)?.server ?? '');
+  return nats.servers.find((s) => where.endsWith(`:${s.port}`));
 }
