@@ -73,7 +73,11 @@ describe('a data dir with a legacy snapshot.bin', () => {
     await check(node);
     await node.compact(); // the migration the open started (or a new one)
     node.close();
-    expect(readdirSync(dir).sort()).toEqual(['journal.1.log', 'snapshot.jsonl']); // journal.log was segment 0
+    // journal.log was segment 0; the open's migration and the compaction above may each have moved to a next one
+    const files = readdirSync(dir).sort();
+    expect(files).toHaveLength(2);
+    expect(files[0]).toMatch(/^journal\.[1-9]\d*\.log$/);
+    expect(files[1]).toBe('snapshot.jsonl');
     expect(existsSync(join(dir, 'snapshot.bin'))).toBe(false);
 
     const again = openNode(dir);
