@@ -9,17 +9,12 @@
  * gateway stops listening (a connect is refused at once, never accepted into a process out of
  * descriptors) and listens again on the same port once sockets close.
  */
-import { pino } from 'pino';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryEventLog } from '../../adapters/store/event-log/memory.ts';
 import type { EventLog, Sequenced } from '../../adapters/store/event-log/port.ts';
-import { createGatewayShell, type GatewayShell } from '../../server/gateway/shell.ts';
 import { collect } from '../support/ws-collector.ts';
-
-type TestEvent = { type: 'price'; symbol: 'solusdt'; price: string; ts: number };
-const logger = pino({ level: 'silent' });
-const price = (n: number): TestEvent => ({ type: 'price', symbol: 'solusdt', price: `${100 + n}.00000000`, ts: 1_763_700_000_000 + n });
+import { price, range, seqsOf, streamShells, type TestEvent } from '../support/stream-shell.ts';
 
 /** A memory log whose reads can be held back or made to fail, counting them. */
 function controlledLog() {
@@ -52,22 +47,10 @@ function controlledLog() {
   return { log, control };
 }
 
-const seqsOf = (messages: Array<Record<string, unknown>>) => messages.map((m) => m.seq as number);
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
-
 describe('resumes under a slow or absent event log', () => {
-  let shell: GatewayShell<TestEvent> | undefined;
-  afterEach(async () => {
-    await shell?.close();
-    shell = undefined;
-  });
-
-  async function start(log: EventLog<TestEvent>, stream: Parameters<typeof createGatewayShell<TestEvent>>[0]['stream']) {
-    shell = createGatewayShell<TestEvent>({ eventLog: log, logger, stream });
-    await shell.events.start();
-    const port = await shell.listen(0, '127.0.0.1');
-    return { events: shell.events, url: `ws://127.0.0.1:${port}/api/ws` };
-  }
+  const shells = streamShells();
+  afterEach(() => shells.close());
+  const start = shells.start;
 
   it('serves a resume inside the ring without reading the log; reads each old page once for a herd on it', async () => {
     const { log, control } = controlledLog();

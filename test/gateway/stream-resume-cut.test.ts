@@ -9,18 +9,11 @@
  *   and waits for what it has not seen: nothing it already has is replayed; past `aheadWaitMs` it
  *   is closed with 1013 and the same `since`.
  */
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryEventLog } from '../../adapters/store/event-log/memory.ts';
 import type { EventLog, Sequenced } from '../../adapters/store/event-log/port.ts';
-import { createGatewayShell, type GatewayShell } from '../../server/gateway/shell.ts';
 import { collect } from '../support/ws-collector.ts';
-
-type TestEvent = { type: 'price'; symbol: 'solusdt'; price: string; ts: number };
-const logger = pino({ level: 'silent' });
-const price = (n: number): TestEvent => ({ type: 'price', symbol: 'solusdt', price: `${100 + n}.00000000`, ts: 1_763_700_000_000 + n });
-const seqsOf = (messages: Array<Record<string, unknown>>) => messages.map((m) => m.seq as number);
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+import { price, range, seqsOf, streamShells, type TestEvent } from '../support/stream-shell.ts';
 
 /** A memory log that answers `readsLeft` reads and then fails; `shared` as a JetStream stream is. */
 function cuttableLog(shared: boolean) {
@@ -42,18 +35,9 @@ function cuttableLog(shared: boolean) {
 }
 
 describe('resumes cut short or ahead of the gateway', () => {
-  let shell: GatewayShell<TestEvent> | undefined;
-  afterEach(async () => {
-    await shell?.close();
-    shell = undefined;
-  });
-
-  async function start(log: EventLog<TestEvent>, stream: Parameters<typeof createGatewayShell<TestEvent>>[0]['stream']) {
-    shell = createGatewayShell<TestEvent>({ eventLog: log, logger, stream });
-    await shell.events.start();
-    const port = await shell.listen(0, '127.0.0.1');
-    return { events: shell.events, url: `ws://127.0.0.1:${port}/api/ws` };
-  }
+  const shells = streamShells();
+  afterEach(() => shells.close());
+  const start = shells.start;
 
   it('closes a replay cut half way with the seq to come back from, and the client that does so gets the rest once', async () => {
     const { log, control } = cuttableLog(false);
