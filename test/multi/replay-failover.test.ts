@@ -8,6 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BetAccountWatch } from '../support/chain-bets.ts';
 import { request, sleep } from '../support/client-request.ts';
+import { eventually } from '../support/eventually.ts';
 import { GatewayCluster } from '../support/gateway-cluster.ts';
 import { auditHistory } from '../support/history-audit.ts';
 import { collect } from '../support/ws-collector.ts';
@@ -27,7 +28,16 @@ describe('Profile B replay series across a leader failover', () => {
     chainWatch = await BetAccountWatch.start(c.chainUrl);
     const leader = await c.leader();
     const follower = c.nodes.find((n) => n !== leader)!;
-    const state = await request(follower.base, 'GET', '/api/state');
+    // set-up: a node just elected or just started may still be reading the chain; a client asks again
+    const state = await eventually(
+      `GET /api/state answered by ${follower.id}`,
+      async () => {
+        const r = await request(follower.base, 'GET', '/api/state');
+        return r.status === 200 ? r : null;
+      },
+      30_000,
+      250,
+    );
     const bettor = state.body.bettor as string;
     expect((await request(follower.base, 'GET', `/api/faucet/${bettor}`)).status).toBe(200);
     await sleep(600);

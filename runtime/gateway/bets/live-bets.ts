@@ -88,13 +88,16 @@ export class LiveBets {
   private readonly log: Logger;
   private clockActors: AnyActorRef[] = [];
   private stopped = false;
-  /** a follower's intake: series are handed off once committed */
-  private intakeOnly = false;
   private readonly commits: SeriesCommits;
   private readonly actors: SeriesActors;
 
-  private constructor(private readonly options: LiveBetsOptions) {
-    this.log = componentLog(options.log ?? processLog, 'live-bets');
+  private constructor(
+    private readonly options: LiveBetsOptions,
+    /** a follower's intake: series are handed off once committed */
+    private readonly intakeOnly = false,
+  ) {
+    // which runtime a line comes from: the leader's actors, or a follower's intake of a bet placed on it
+    this.log = componentLog(options.log ?? processLog, 'live-bets', { runtime: intakeOnly ? 'intake' : 'leader' });
     this.commits = new SeriesCommits({
       store: options.store,
       ...(options.records ? { records: options.records } : {}),
@@ -137,9 +140,7 @@ export class LiveBets {
    * the series of a bet placed here, commits its first snapshot with `bet_open`, and lets it go; the leader's runtime takes the stored series over with `adoptStored`.
    */
   static intake(options: LiveBetsOptions): LiveBets {
-    const runtime = new LiveBets(options);
-    runtime.intakeOnly = true;
-    return runtime;
+    return new LiveBets(options, true);
   }
 
   private async rehydrate(): Promise<void> {
