@@ -1,8 +1,14 @@
 /**
  * Solana's PubSub (JSON-RPC over WebSocket) as the chain mirror uses it: subscriptions that
- * survive a dropped connection. The client reconnects with backoff, renews every subscription,
- * and then tells its listeners to re-sync (notifications sent while it was away are lost).
- * `status()` says whether notifications are flowing.
+ * survive a dropped connection. The client reconnects with backoff and jitter, renews every
+ * subscription, and then tells its listeners to re-sync (notifications sent while it was away are
+ * lost). `status()` says whether notifications are flowing.
+ *
+ * A socket that stays open but goes silent (an idle NAT or load-balancer entry dropped, a node that
+ * stops sending) is noticed by pinging (docs/architecture.md#the-chain-mirror): when nothing was
+ * heard for `pingMs`, a JSON-RPC request the server must answer (a method it does not serve: the
+ * error is the answer) is sent; after `maxMissedPongs` unanswered in a row the socket is dropped
+ * and the client reconnects and re-syncs, as after a cut.
  *
  * @example
  *   const pubsub = new WsPubSub('ws://127.0.0.1:8900', log);
@@ -45,6 +51,24 @@ const Message = v.union([
   v.object({ jsonrpc: v.literal('2.0'), method: v.string(), params: v.object({ result: v.unknown(), subscription: v.number() }) }),
 ]);
 
+/** Pinging a quiet socket: how long without a word before a ping, and how many unanswered pings drop it. */
+export interface PingPolicy {
+  /** a ping is sent when nothing was heard for this long [PUBSUB_PING_MS] */
+  pingMs: number;
+  /** unanswered pings in a row after which the socket is dropped [PUBSUB_MAX_MISSED_PONGS] */
+  maxMissedPongs: number;
+}
+
+/** how long a socket may be quiet before it is pinged */
+export const PUBSUB_PING_MS = 2_000;
+/** unanswered pings in a row that drop the socket: a silent socket is noticed within (PUBSUB_MAX_MISSED_PONGS + 2) × PUBSUB_PING_MS */
+export const PUBSUB_MAX_MISSED_PONGS = 2;
+/** the method a ping asks for: not one a PubSub server serves, so any server answers it at once with an error */
+const PING_METHOD = 'ping';
+/** reconnect delays: doubling from this, capped, each one drawn at random below it (full jitter) */
+const RECONNECT_BASE_MS = 100;
+const RECONNECT_MAX_MS = 3_000;
+
 interface Entry {
   method: SubscribeMethod;
   params: unknown[];
@@ -68,11 +92,19 @@ export class WsPubSub implements PubSub {
   private attempts = 0;
   private everOpened = false;
   private timer: NodeJS.Timeout | null = null;
+  private pinger: NodeJS.Timeout | null = null;
+  /** monotonic ms when the current socket last sent anything */
+  private heardAt = 0;
+  /** pings sent since the socket was last heard */
+  private unanswered = 0;
+  private readonly ping: PingPolicy;
 
   constructor(
     readonly url: string,
     private readonly log: Logger,
+    ping: Partial<PingPolicy> = {},
   ) {
+    this.ping = { pingMs: ping.pingMs ?? PUBSUB_PING_MS, maxMissedPongs: ping.maxMissedPongs ?? PUBSUB_MAX_MISSED_PONGS };
     this.connect();
   }
 
@@ -107,6 +139,7 @@ export class WsPubSub implements PubSub {
   close(): void {
     this.setState('closed');
     if (this.timer) clearTimeout(this.timer);
+    this.stopPinging();
     this.ws?.close();
     this.ws = null;
     for (const e of this.entries) for (const ack of e.acknowledged.splice(0)) ack(new Error('pubsub closed'));
@@ -130,6 +163,7 @@ export class WsPubSub implements PubSub {
     ws.on('open', () => {
       if (this.ws !== ws) return;
       this.setState('open');
+      this.startPinging(ws);
       const reconnected = this.everOpened;
       this.everOpened = true;
       this.attempts = 0;
@@ -142,11 +176,16 @@ export class WsPubSub implements PubSub {
           () => undefined,
         );
     });
-    ws.on('message', (data) => this.receive(String(data)));
+    ws.on('message', (data) => {
+      if (this.ws !== ws) return;
+      this.heard();
+      this.receive(String(data));
+    });
     ws.on('error', () => undefined); // 'close' follows
     ws.on('close', () => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.stopPinging();
       for (const done of this.requests.values()) done(undefined, 'connection closed');
       this.requests.clear();
       this.byServerId.clear();
@@ -154,9 +193,44 @@ export class WsPubSub implements PubSub {
       if (this.state === 'closed') return;
       if (this.state === 'open') this.log.warn({ url: this.url }, 'chain subscriptions dropped; reconnecting');
       this.setState('connecting');
-      const delay = Math.min(100 * 2 ** Math.min(this.attempts++, 5), 3_000);
-      this.timer = setTimeout(() => this.connect(), delay);
+      // full jitter: the gateways of a deployment cut at once do not all come back in the same instant
+      const cap = Math.min(RECONNECT_BASE_MS * 2 ** Math.min(this.attempts++, 5), RECONNECT_MAX_MS);
+      this.timer = setTimeout(() => this.connect(), Math.round(Math.random() * cap));
     });
+  }
+
+  private heard(): void {
+    this.heardAt = performance.now();
+    this.unanswered = 0;
+  }
+
+  /** Pings `ws` while it is quiet; drops it once `maxMissedPongs` pings in a row went unanswered. */
+  private startPinging(ws: WebSocket): void {
+    this.stopPinging();
+    this.heard();
+    const { pingMs, maxMissedPongs } = this.ping;
+    this.pinger = setInterval(() => {
+      if (this.ws !== ws || this.state !== 'open') return;
+      const quietMs = performance.now() - this.heardAt;
+      if (quietMs < pingMs) return;
+      if (this.unanswered >= maxMissedPongs) {
+        this.log.warn(
+          { url: this.url, quietMs: Math.round(quietMs), pings: this.unanswered },
+          'chain subscriptions silent; dropping the socket and reconnecting',
+        );
+        ws.terminate(); // 'close' follows: reconnect, renew, re-sync
+        return;
+      }
+      this.unanswered++;
+      // answered with an error (no such method) by a server that is there; the answer is all that counts
+      this.request(PING_METHOD, [], () => undefined);
+    }, pingMs);
+    this.pinger.unref();
+  }
+
+  private stopPinging(): void {
+    if (this.pinger) clearInterval(this.pinger);
+    this.pinger = null;
   }
 
   private emitResync(): void {

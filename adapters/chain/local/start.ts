@@ -165,7 +165,7 @@ async function serve(
       server.close();
       throw err;
     });
-  faults?.cutPubSub(() => subs.cutAll());
+  faults?.disturbPubSub(subs);
   return {
     url: `http://${host}:${port}`,
     port,

@@ -10,13 +10,15 @@
  * and their `*Unsubscribe`. Notifications go out when the transaction is durable, before its
  * status is visible, so a client that sees a signature confirmed has already been sent its changes.
  * A fault profile (docs/operations.md#a-fault-profile) holds signature notifications back while
- * statuses lag, and cuts the sockets now and then (`cutAll`).
+ * statuses lag, cuts the sockets now and then (`cutAll`), or leaves them open and sends nothing
+ * more on them (`silenceAll`).
  */
 import uws from 'uWebSockets.js';
 import type { us_listen_socket, WebSocket } from 'uWebSockets.js';
 import * as v from 'valibot';
 import type { Logger } from '../../../kernel/log.ts';
 import type { FaultHooks } from './faults/hooks.ts';
+import type { PubSubSockets } from './faults/pubsub-faults.ts';
 import { parseParams } from './json-rpc.ts';
 import type { LocalNode } from './node.ts';
 import { RPC_CODES, RpcFailure } from './rpc-failure.ts';
@@ -26,6 +28,8 @@ import type { PubSub, SubscribeMethod, Subscription } from '../pubsub.ts';
 /** What one socket is subscribed to. */
 interface Client {
   closed: boolean;
+  /** silenced by the fault profile: open, and nothing more is sent on it */
+  silent: boolean;
   /** subscription id -> how to stop it */
   subs: Map<number, () => void>;
 }
@@ -38,11 +42,10 @@ const UNSUBSCRIBE: Record<string, string> = {
   programUnsubscribe: 'programSubscribe',
 };
 
-/** The PubSub server: its port, how to stop it, and how to cut every socket open (returns how many). */
-export interface SubscriptionServer {
+/** The PubSub server: its port, how to stop it, and how to cut or silence every socket open (each returns how many). */
+export interface SubscriptionServer extends PubSubSockets {
   port: number;
   close(): void;
-  cutAll(): number;
 }
 
 /** Serves subscriptions on `port`; resolves with the port actually bound. */
@@ -57,14 +60,15 @@ export async function listenSubscriptions(
   const open = new Set<WebSocket<Client>>();
   const watchers = new Watchers(node, faults);
   const send = (ws: WebSocket<Client>, msg: object) => {
-    if (!ws.getUserData().closed) ws.send(JSON.stringify(msg));
+    const client = ws.getUserData();
+    if (!client.closed && !client.silent) ws.send(JSON.stringify(msg));
   };
   const app = uws.App().ws<Client>('/*', {
     idleTimeout: 120,
     maxBackpressure: 16 * 1024 * 1024,
     upgrade: (res, req, context) => {
       res.upgrade<Client>(
-        { closed: false, subs: new Map() },
+        { closed: false, silent: false, subs: new Map() },
         req.getHeader('sec-websocket-key'),
         req.getHeader('sec-websocket-protocol'),
         req.getHeader('sec-websocket-extensions'),
@@ -139,6 +143,15 @@ export async function listenSubscriptions(
       const cut = open.size;
       for (const ws of [...open]) ws.close(); // uWS: no close frame, the close handler runs at once
       return cut;
+    },
+    silenceAll: () => {
+      let silenced = 0;
+      for (const ws of open) {
+        const client = ws.getUserData();
+        if (!client.silent) silenced++;
+        client.silent = true;
+      }
+      return silenced;
     },
   };
 }

@@ -10,7 +10,7 @@ import { logCounters, zeroCounters, type FaultCounters } from './counters.ts';
 import type { FaultHooks } from './hooks.ts';
 import { RequestBursts } from './http-bursts.ts';
 import { faultProfileText, type FaultProfile } from './profile.ts';
-import { cutPubSubEvery } from './pubsub-cuts.ts';
+import { disturbPubSub, type PubSubSockets } from './pubsub-faults.ts';
 import { freshSeed, seededRandom } from './rng.ts';
 import { Rollbacks } from './rollback.ts';
 import { StatusLag } from './status-lag.ts';
@@ -29,8 +29,8 @@ export interface ChainFaults extends FaultHooks {
   readonly throttle: Throttle | null;
   /** a copy of the counters */
   counters(): FaultCounters;
-  /** starts cutting the PubSub sockets `cutAll` knows of (when the profile says so) */
-  cutPubSub(cutAll: () => number): void;
+  /** starts cutting and silencing the PubSub server's sockets (when the profile says so) */
+  disturbPubSub(sockets: PubSubSockets): void;
   stop(): void;
 }
 
@@ -57,8 +57,8 @@ export function startChainFaults(given: FaultProfile, node: LocalNode, log: Logg
     },
     watchRollbacks: (cb) => rollbacks?.watch(cb) ?? (() => undefined),
     counters: () => ({ ...counters }),
-    cutPubSub: (cutAll) => {
-      if (profile.pubsubCutMs > 0) stops.push(cutPubSubEvery(profile.pubsubCutMs, cutAll, counters));
+    disturbPubSub: (sockets) => {
+      stops.push(disturbPubSub(profile, sockets, counters));
     },
     stop: () => {
       for (const stop of stops.splice(0)) stop();

@@ -21,13 +21,15 @@ export interface FaultCounters {
   throttled: number;
   /** PubSub sockets cut */
   cuts: number;
+  /** PubSub sockets gone silent (left open, nothing more sent) */
+  silenced: number;
   /** transactions shown to `processed` subscribers and then never executed */
   rolledBack: number;
 }
 
 /** Counters at zero. */
 export function zeroCounters(): FaultCounters {
-  return { dropped: 0, delayed: 0, expired: 0, heldStatuses: 0, heldNotifications: 0, throttled: 0, cuts: 0, rolledBack: 0 };
+  return { dropped: 0, delayed: 0, expired: 0, heldStatuses: 0, heldNotifications: 0, throttled: 0, cuts: 0, silenced: 0, rolledBack: 0 };
 }
 
 /** Logs the counters every `everyMs` until the returned stop is called. */

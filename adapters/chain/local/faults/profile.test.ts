@@ -4,7 +4,7 @@ import { chainFaultsEnv, readEnv } from '../../../../runtime/env.ts';
 import { CLUSTER_PRESET, faultProfileText, parseFaultProfile, resolveFaultProfile } from './profile.ts';
 import { seededRandom } from './rng.ts';
 
-const OFF = { drop: 0, landDelaySlots: 0, statusLagMs: 0, burst429: null, pubsubCutMs: 0, rollback: 0 };
+const OFF = { drop: 0, landDelaySlots: 0, statusLagMs: 0, burst429: null, pubsubCutMs: 0, pubsubSilentMs: 0, rollback: 0 };
 
 /** The message of the ConfigError `fn` throws. */
 function configError(fn: () => unknown): string {
@@ -29,13 +29,15 @@ describe('fault profile', () => {
       landDelaySlots: 2,
       seed: 7,
     });
-    expect(parseFaultProfile('cluster')).toEqual({ ...CLUSTER_PRESET });
-    expect(parseFaultProfile(' cluster , drop=0.1 , seed=7 ')).toEqual({ ...CLUSTER_PRESET, drop: 0.1, seed: 7 });
+    expect(parseFaultProfile('cluster')).toEqual({ ...OFF, ...CLUSTER_PRESET });
+    expect(parseFaultProfile('pubsub-silent-ms=8000')).toEqual({ ...OFF, pubsubSilentMs: 8000 });
+    expect(parseFaultProfile(' cluster , drop=0.1 , seed=7 ')).toEqual({ ...OFF, ...CLUSTER_PRESET, drop: 0.1, seed: 7 });
     expect(parseFaultProfile('burst-429=300/1000')).toEqual({ ...OFF, burst429: { burstMs: 300, everyMs: 1000 } });
   });
 
   it('is off (null) when unset, empty, off, or when nothing it sets is on', () => {
-    for (const text of [undefined, '', '  ', 'off', 'drop=0', 'seed=3', 'drop=0,pubsub-cut-ms=0']) expect(parseFaultProfile(text)).toBeNull();
+    for (const text of [undefined, '', '  ', 'off', 'drop=0', 'seed=3', 'drop=0,pubsub-cut-ms=0', 'pubsub-silent-ms=0'])
+      expect(parseFaultProfile(text)).toBeNull();
     expect(resolveFaultProfile(undefined)).toBeNull();
     expect(resolveFaultProfile(null)).toBeNull();
     expect(resolveFaultProfile({})).toBeNull();
@@ -55,6 +57,7 @@ describe('fault profile', () => {
       ['burst-429=1000/300', /burst must be shorter than its window/],
       ['burst-429=0/300', /burst-429 burst must be at least 1/],
       ['pubsub-cut-ms=10', /pubsub-cut-ms must be 0 \(off\) or at least 50/],
+      ['pubsub-silent-ms=10', /pubsub-silent-ms must be 0 \(off\) or at least 50/],
       ['seed=4294967296', /seed must be at most 4294967295/],
       ['drop=0.1,drop=0.2', /drop is given twice/],
       ['jitter=5', /unknown item "jitter=5".*drop, land-delay-slots/],
@@ -73,12 +76,12 @@ describe('fault profile', () => {
 
   it('is read from the env as CHAIN_FAULTS: null when unset, a ConfigError naming it when bad', () => {
     expect(readEnv(chainFaultsEnv, {}).CHAIN_FAULTS).toBeNull();
-    expect(readEnv(chainFaultsEnv, { CHAIN_FAULTS: 'cluster,seed=7' }).CHAIN_FAULTS).toEqual({ ...CLUSTER_PRESET, seed: 7 });
+    expect(readEnv(chainFaultsEnv, { CHAIN_FAULTS: 'cluster,seed=7' }).CHAIN_FAULTS).toEqual({ ...OFF, ...CLUSTER_PRESET, seed: 7 });
     expect(() => readEnv(chainFaultsEnv, { CHAIN_FAULTS: 'drop=2' })).toThrow(/^CHAIN_FAULTS: drop must be a share between 0 and 1 \(got "drop=2"\)$/);
   });
 
   it('writes itself back as the text that parses to it', () => {
-    const text = 'drop=0.25,land-delay-slots=3,status-lag-ms=200,burst-429=300/1000,pubsub-cut-ms=500,rollback=0.1,seed=9';
+    const text = 'drop=0.25,land-delay-slots=3,status-lag-ms=200,burst-429=300/1000,pubsub-cut-ms=500,pubsub-silent-ms=700,rollback=0.1,seed=9';
     const profile = parseFaultProfile(text);
     expect(profile && faultProfileText(profile)).toBe(text);
   });

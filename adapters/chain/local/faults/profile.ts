@@ -49,6 +49,14 @@ const Profile = v.strictObject({
     ),
     0,
   ),
+  /** every PubSub socket goes silent this often (0: never): it stays open and nothing more is sent on it */
+  pubsubSilentMs: v.optional(
+    v.pipe(
+      whole('pubsub-silent-ms', 0, 86_400_000),
+      v.check((ms) => ms === 0 || ms >= 50, 'pubsub-silent-ms must be 0 (off) or at least 50'),
+    ),
+    0,
+  ),
   /** share of slots whose `processed` subscribers first see a transaction that never lands */
   rollback: v.optional(share('rollback'), 0),
   /** seed of the fault draws (absent: a random one, logged at start) */
@@ -77,6 +85,7 @@ const NAMES = {
   'status-lag-ms': 'statusLagMs',
   'burst-429': 'burst429',
   'pubsub-cut-ms': 'pubsubCutMs',
+  'pubsub-silent-ms': 'pubsubSilentMs',
   rollback: 'rollback',
   seed: 'seed',
 } as const satisfies Record<string, keyof FaultProfile>;
@@ -130,7 +139,7 @@ function checked(settings: FaultSettings): FaultProfile | null {
     return fail(known || !issue ? (issue?.message ?? 'invalid') : `unknown setting ${JSON.stringify(key)}`);
   }
   const p = res.output;
-  const on = p.drop > 0 || p.landDelaySlots > 0 || p.statusLagMs > 0 || p.burst429 !== null || p.pubsubCutMs > 0 || p.rollback > 0;
+  const on = p.drop > 0 || p.landDelaySlots > 0 || p.statusLagMs > 0 || p.burst429 !== null || p.pubsubCutMs > 0 || p.pubsubSilentMs > 0 || p.rollback > 0;
   return on ? p : null;
 }
 
@@ -183,6 +192,7 @@ export function faultProfileText(p: FaultProfile): string {
   if (p.statusLagMs > 0) items.push(`status-lag-ms=${p.statusLagMs}`);
   if (p.burst429) items.push(`burst-429=${p.burst429.burstMs}/${p.burst429.everyMs}`);
   if (p.pubsubCutMs > 0) items.push(`pubsub-cut-ms=${p.pubsubCutMs}`);
+  if (p.pubsubSilentMs > 0) items.push(`pubsub-silent-ms=${p.pubsubSilentMs}`);
   if (p.rollback > 0) items.push(`rollback=${p.rollback}`);
   if (p.seed !== undefined) items.push(`seed=${p.seed}`);
   return items.join(',');
