@@ -44,6 +44,3 @@ class ServiceRegistry extends Registry {
 export function serviceRegistry(): Registry {
   return new ServiceRegistry();
 }
-
-/** Seconds elapsed since a `performance.now()` reading. */
-export const secondsSince = (startedMs: number): number => (performance.now() - startedMs) / 1000;

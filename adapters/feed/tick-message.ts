@@ -71,9 +71,6 @@ export const privateKeyOfSeed = (seed: Uint8Array): KeyObject => createPrivateKe
 /** A public key object from 32 raw bytes. */
 export const publicKeyOfBytes = (key: Uint8Array): KeyObject => createPublicKey({ key: Buffer.concat([SPKI_PREFIX, key]), format: 'der', type: 'spki' });
 
-/** The raw 32 bytes of an Ed25519 public key object. */
-export const rawPublicKey = (key: KeyObject): Buffer => key.export({ format: 'der', type: 'spki' }).subarray(SPKI_PREFIX.length);
-
 /** Ed25519 signature (64 bytes) of `message`. */
 export const signMessage = (key: KeyObject, message: Uint8Array): Buffer => sign(null, message, key);
 

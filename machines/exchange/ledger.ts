@@ -109,9 +109,6 @@ export const openingBalances = (initialCash: Decimal): Balances => ({
   positions: {},
 });
 
-/** Sum of realized PnL over every position. */
-export const realizedTotal = (b: Balances): Decimal => Object.values(b.positions).reduce((a, p) => a.plus(p.realizedPnl), ZERO);
-
 /** What a lock holds: USDT (a BUY's cash) or a symbol's base asset (a SELL's position). */
 export type LockAsset = 'USDT' | BookSymbol;
 

@@ -47,7 +47,6 @@ export const SHT_REL = 9;
 export const SHT_NOBITS = 8;
 export const SHF_ALLOC = 2n;
 export const SHF_WRITE = 1n;
-export const STT_SECTION = 3;
 export const STB_LOCAL = 0;
 const EM_BPF = 247;
 const ET_REL = 1;

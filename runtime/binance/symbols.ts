@@ -50,9 +50,6 @@ function rules(symbol: BookSymbol, baseAsset: string, tickSize: string, stepSize
   };
 }
 
-/** The assets of the exchange, quote first: what `account` lists balances of. */
-export const ASSETS = ['USDT', ...BOOK_SYMBOLS.map((s) => SYMBOL_RULES[s].baseAsset)] as const;
-
 /** Whether `name` is one of the exchange's symbols (exact case, as Binance compares). */
 export const isBookSymbol = (name: string): name is BookSymbol => (BOOK_SYMBOLS as readonly string[]).includes(name);
 

@@ -9,7 +9,7 @@ import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 import { dec, fmt } from '../../machines/exchange/money.ts';
 import { fmt8, type SequencedBook } from '../../runtime/binance/book-sequence.ts';
-import { isKlineInterval, KLINE_INTERVALS, mergeTrades, timeZoneOffsetMs, type Kline } from '../../runtime/binance/candles.ts';
+import { isKlineInterval, mergeTrades, timeZoneOffsetMs, type Kline } from '../../runtime/binance/candles.ts';
 import type { TapeTrade } from '../../adapters/store/tape/port.ts';
 import type { BinanceContext } from '../../runtime/binance/context.ts';
 import { ORDER_LIMITS } from '../../runtime/binance/order-counts.ts';
@@ -227,6 +227,3 @@ export function ticker24h(
     ...rest,
   };
 }
-
-/** The intervals klines are served in. */
-export const SERVED_INTERVALS = Object.keys(KLINE_INTERVALS);

@@ -3,7 +3,7 @@
  * and, for methods with a body, a form body; a name sent twice in one of them is refused, and a
  * name in both is taken from the query, as Binance does. Readers validate with Binance's codes.
  */
-import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
+import type { BookSymbol } from '../../kernel/domain.ts';
 import { isBookSymbol } from '../../runtime/binance/symbols.ts';
 import { binance } from './errors.ts';
 
@@ -126,6 +126,3 @@ function checkSymbol(name: string, value: string): BookSymbol {
   if (!isBookSymbol(value)) throw binance.badSymbol();
   return value;
 }
-
-/** Every symbol, in the exchange's order. */
-export const ALL_SYMBOLS: readonly BookSymbol[] = BOOK_SYMBOLS;

@@ -28,10 +28,3 @@ export function parseStream(name: string): MarketStream | undefined {
   if (m[3]) return { name, symbol: s, kind: 'partial', levels: Number(m[3]) as 5 | 10 | 20, speed };
   return { name, symbol: s, kind: 'diff', speed };
 }
-
-/** Every name a symbol's streams may be subscribed under. */
-export function streamNamesOf(symbol: BookSymbol): string[] {
-  const lower = symbol.toLowerCase();
-  const speeds = ['', '@100ms', '@1000ms'];
-  return [`${lower}@bookTicker`, ...speeds.map((s) => `${lower}@depth${s}`), ...[5, 10, 20].flatMap((n) => speeds.map((s) => `${lower}@depth${n}${s}`))];
-}

@@ -165,17 +165,3 @@ function guard(client: RedisClient, url: string, log: Logger, timeoutMs: number,
     },
   });
 }
-
-/** Whether the client holds a ready connection now (health checks). */
-export const redisReady = (redis: RedisClient): boolean => redis.status === 'ready';
-
-/** The URL without its password, for logs. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
