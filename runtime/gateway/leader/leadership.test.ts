@@ -109,4 +109,75 @@ describe('lease leadership', () => {
     expect(la.holds()).toBe(true); // not deposed: the next renewal decides
     await la.stop();
   });
+
+  it('a refresh whose restart waits on the store longer than the lease keeps the lease: renewals go on beside it, and no other node leads', async () => {
+    const key = `${redis.prefix()}leader`;
+    let slowStart = false;
+    const calls: string[] = [];
+    const role: LeaderRole = {
+      async start(fence) {
+        calls.push(`start ${fence}`);
+        if (slowStart) await new Promise((r) => setTimeout(r, 1_000)); // a store failing over, 3 TTLs long
+      },
+      async stop() {
+        calls.push('stop');
+      },
+    };
+    const la = startLeaseLeadership({ lease: createRedisLease(redis.redis(), { key, node: 'a', ttlMs: 300 }), role, log });
+    await until(() => la.isLeader());
+    const lb = startLeaseLeadership({ lease: createRedisLease(redis.redis(), { key, node: 'b', ttlMs: 300 }), role: recordingRole().role, log });
+    const fence = la.fence()!;
+    slowStart = true;
+    la.refresh('redis failed over');
+    const seen: boolean[] = [];
+    for (let i = 0; i < 30; i++) {
+      seen.push(lb.isLeader());
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(seen.every((leads) => !leads)).toBe(true);
+    expect(la.isLeader()).toBe(true);
+    expect(la.fence()).toBe(fence);
+    await until(() => calls.length === 2);
+    expect(calls).toEqual([`start ${fence}`, `start ${fence}`]); // elected, then started again under the same fence
+    await Promise.all([la.stop(), lb.stop()]);
+  });
+
+  it('a restart that fails is tried again at the next rounds with the lease kept; only after restartRetryMs does the node give the lease up', async () => {
+    const key = `${redis.prefix()}leader`;
+    let failing = 0;
+    const calls: string[] = [];
+    const role: LeaderRole = {
+      async start(fence) {
+        calls.push(`start ${fence}`);
+        if (failing > 0) {
+          failing--;
+          throw new Error('redis is unavailable');
+        }
+      },
+      async stop() {
+        calls.push('stop');
+      },
+    };
+    const la = startLeaseLeadership({ lease: createRedisLease(redis.redis(), { key, node: 'a', ttlMs: 300 }), role, log, restartRetryMs: 2_000 });
+    await until(() => la.isLeader());
+    const fence = la.fence()!;
+    failing = 3;
+    la.refresh('redis failed over');
+    await until(() => failing === 0 && calls.at(-1) === `start ${fence}`);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(la.isLeader()).toBe(true);
+    expect(la.fence()).toBe(fence);
+    expect(calls.filter((c) => c === `start ${fence}`)).toHaveLength(5); // the election, three failed restarts, the one that worked
+
+    // a role that never starts again: the lease is given up after restartRetryMs, and another node leads
+    failing = Number.POSITIVE_INFINITY;
+    const lb = startLeaseLeadership({ lease: createRedisLease(redis.redis(), { key, node: 'b', ttlMs: 300 }), role: recordingRole().role, log });
+    la.refresh('redis failed over again');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(la.isLeader()).toBe(true); // still within restartRetryMs
+    await until(() => lb.isLeader(), 5_000);
+    expect(la.isLeader()).toBe(false);
+    expect(lb.fence()).toBeGreaterThan(fence);
+    await Promise.all([la.stop(), lb.stop()]);
+  });
 });

@@ -21,6 +21,13 @@ import type { FenceRecord, LeaderLease } from '../../../adapters/store/lease/por
 import type { Logger } from '../../../kernel/log.ts';
 import { LeaseHold } from './lease-hold.ts';
 
+/**
+ * How long a leader keeps its lease while its role cannot be started again from the store (the
+ * store still failing over): the restart is tried at every round meanwhile; past this the node
+ * gives the lease up, so that a node whose trouble is its own does not keep the others from leading.
+ */
+export const RESTART_RETRY_MS = 60_000;
+
 /** What the leader runs; started with the lease's fence, stopped when the lease is lost or on shutdown. */
 export interface LeaderRole {
   start(fence: number): Promise<void>;
@@ -98,6 +105,8 @@ export interface LeaseLeadershipOptions {
   /** until when the lease surely holds; read by whatever must not act without it [a new one on performance.now] */
   hold?: LeaseHold;
   changed?: LeadershipChanged;
+  /** how long the lease is kept while restarts of the role fail [RESTART_RETRY_MS] */
+  restartRetryMs?: number;
 }
 
 /** Starts competing for the lease; the first attempt runs at once. */
@@ -107,27 +116,43 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
   const hold = options.hold ?? new LeaseHold();
   const ttl = lease.options.ttlMs;
   const counted = ttl - leaseMarginMs(ttl);
+  const restartRetryMs = options.restartRetryMs ?? RESTART_RETRY_MS;
   let fence: number | null = null;
   let lastRenewed = 0;
   const holds = () => fence !== null && hold.holds();
   let busy: Promise<void> | null = null;
   let stopped = false;
   let refreshFor: string | null = null;
+  /** a restart of the role under way: it runs beside the rounds, so renewals go on meanwhile */
+  let restarting: Promise<void> | null = null;
+  /** when restarts began failing in a row (now()), null while none failed */
+  let restartFailingSince: number | null = null;
+  /** why the lease is to be given up at the next round (restarts failed too long) */
+  let giveUpFor: string | null = null;
+
+  /** Stops the role once a restart under way has finished (never both at once). */
+  const stopRole = async () => {
+    await restarting;
+    await role.stop().catch((err: unknown) => log.error({ err: message(err) }, 'stopping the leader role failed'));
+  };
 
   const depose = async (why: string) => {
     const was = fence;
     fence = null;
     hold.lost();
+    restartFailingSince = null;
+    giveUpFor = null;
     options.changed?.(false);
     log.warn({ fence: was, why }, 'leadership lost: stopping the bet actors and the settler');
-    await role.stop().catch((err: unknown) => log.error({ err: message(err) }, 'stopping the leader role failed'));
+    await stopRole();
   };
 
   const round = async () => {
-    if (fence !== null && hold.isStale()) {
+    if (fence !== null && (hold.isStale() || giveUpFor !== null)) {
       // a newer leader acted with a higher fence (docs/architecture.md#the-leader): give the lease up, so
-      // that a node may lead again with a fence above it, rather than renew a lease it may not act under
-      await depose('a newer leader used a higher fence');
+      // that a node may lead again with a fence above it, rather than renew a lease it may not act under;
+      // the same when this node's role could not be restarted for RESTART_RETRY_MS
+      await depose(giveUpFor ?? 'a newer leader used a higher fence');
       await lease.release().catch((err: unknown) => log.warn({ err: message(err) }, 'lease not released; it expires by its TTL'));
       return;
     }
@@ -137,7 +162,11 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
         if (await lease.renew()) {
           lastRenewed = now();
           hold.heldFrom(asked, counted);
-          if (refreshFor !== null) await restart(fence, refreshFor);
+          // not awaited: a restart that waits on a store failing over must not hold the renewals back
+          if (refreshFor !== null && restarting === null) {
+            const held = fence;
+            restarting = restart(held, refreshFor).finally(() => (restarting = null));
+          }
         } else await depose('the lease is held by another node');
       } catch (err) {
         if (now() - lastRenewed >= (ttl * 2) / 3) await depose(`the lease could not be renewed: ${message(err)}`);
@@ -178,15 +207,25 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
     }
   };
 
-  // the lease renewed under `held`: the role starts over from the store
+  // the lease renewed under `held`: the role starts over from the store; a restart that fails is
+  // tried again at the next rounds, the lease kept, for RESTART_RETRY_MS
   const restart = async (held: number, why: string) => {
     refreshFor = null;
     log.warn({ fence: held, why }, 'restarting the bet actors and the settler from the store');
     try {
       await role.start(held);
+      if (restartFailingSince !== null) log.info({ fence: held }, 'leader role restarted after failed attempts');
+      restartFailingSince = null;
     } catch (err) {
-      await depose(`restarting the leader role failed: ${message(err)}`);
-      await lease.release().catch(() => undefined);
+      await role.stop().catch(() => undefined);
+      if (fence !== held) return; // deposed meanwhile
+      restartFailingSince ??= now();
+      if (now() - restartFailingSince < restartRetryMs) {
+        refreshFor = why;
+        log.warn({ fence: held, err: message(err) }, 'restarting the leader role failed; the lease is kept and the restart tried again at the next round');
+        return;
+      }
+      giveUpFor = `restarting the leader role failed for ${restartRetryMs} ms: ${message(err)}`; // at the next round
     }
   };
 
@@ -217,7 +256,7 @@ export function startLeaseLeadership(options: LeaseLeadershipOptions): Leadershi
       fence = null;
       hold.lost();
       options.changed?.(false);
-      await role.stop().catch((err: unknown) => log.error({ err: message(err) }, 'stopping the leader role failed'));
+      await stopRole();
       await lease.release().catch((err: unknown) => log.warn({ err: message(err) }, 'lease not released; it expires by its TTL'));
     },
   };
