@@ -6,11 +6,11 @@
  * — and `chain/info.json` (genesis hash, test mint, program id); chain state lives in `chain/state/`.
  * A data dir from before the roles were split (`operator.json`) is refused with how to start fresh.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { Keypair } from '@solana/web3.js';
-import { syncDir } from './journal.ts';
+import { writeFileAtomicallySync } from '../../store/file/atomic-file.ts';
 
 const Info = v.object({ genesisHash: v.string(), mint: v.nullable(v.string()), programId: v.string(), ready: v.boolean() });
 
@@ -67,7 +67,7 @@ export function loadOrCreateRoleKeys(dataDir: string): RoleKeys {
     let kp = loadRoleKey(dataDir, role);
     if (!kp) {
       kp = Keypair.generate();
-      writeAtomically(roleKeyPath(dataDir, role), JSON.stringify(Array.from(kp.secretKey)), 0o600);
+      writeFileAtomicallySync(roleKeyPath(dataDir, role), JSON.stringify(Array.from(kp.secretKey)), 0o600);
     }
     out[role] = kp;
   }
@@ -90,13 +90,5 @@ export function readChainInfo(dataDir: string): LocalChainInfo | null {
 /** Writes the info file atomically. */
 export function writeChainInfo(dataDir: string, info: LocalChainInfo): void {
   mkdirSync(chainDir(dataDir), { recursive: true });
-  writeAtomically(infoPath(dataDir), JSON.stringify(info, null, 2), 0o644);
-}
-
-function writeAtomically(path: string, text: string, mode: number): void {
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, text, { mode, flush: true });
-  chmodSync(tmp, mode);
-  renameSync(tmp, path);
-  syncDir(join(path, '..'));
+  writeFileAtomicallySync(infoPath(dataDir), JSON.stringify(info, null, 2), 0o644);
 }

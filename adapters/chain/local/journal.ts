@@ -10,7 +10,8 @@
 import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { LineJournal, syncDir } from '../../store/file/line-journal.ts';
+import { syncDir } from '../../store/file/atomic-file.ts';
+import { LineJournal } from '../../store/file/line-journal.ts';
 import { StoredAccountSchema, accountFromStored, storedAccount, type AccountImage } from './stored-account.ts';
 import type { TxErrorJson } from './tx-errors.ts';
 
@@ -209,5 +210,3 @@ export class Journal {
     this.log = null;
   }
 }
-
-export { syncDir };

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { syncDir } from '../../store/file/line-journal.ts';
+import { syncDir } from '../../store/file/atomic-file.ts';
 import type { StatusEntry } from './journal.ts';
 import { RawSvm, keyBytes } from './svm.ts';
 import type { TxErrorJson } from './tx-errors.ts';

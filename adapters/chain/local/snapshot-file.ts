@@ -16,7 +16,8 @@ import { closeSync, existsSync, fsync, openSync, readdirSync, renameSync, unlink
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as v from 'valibot';
-import { LineJournal, syncDir } from '../../store/file/line-journal.ts';
+import { syncDir } from '../../store/file/atomic-file.ts';
+import { LineJournal } from '../../store/file/line-journal.ts';
 import type { StatusEntry } from './journal.ts';
 import type { SignatureEntry } from './signature-index.ts';
 import { StoredAccountSchema, accountFromStored, storedAccount, type AccountImage } from './stored-account.ts';

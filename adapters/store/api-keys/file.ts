@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeAtomically } from '../keystore/file.ts';
+import { writeFileAtomically } from '../file/atomic-file.ts';
 import { decodeApiKey, encodeApiKey } from './codec.ts';
 import type { ApiKeyRecord, ApiKeyStore } from './port.ts';
 
@@ -39,7 +39,7 @@ export async function openFileApiKeyStore(file: string, key: Buffer): Promise<Ap
   let writing: Promise<void> = Promise.resolve();
   const save = (): Promise<void> => {
     const content = JSON.stringify({ version: 1, keys: [...stored.values()] } satisfies FileShape, null, 1);
-    const done = writing.then(() => writeAtomically(file, content));
+    const done = writing.then(() => writeFileAtomically(file, content));
     writing = done.catch(() => undefined);
     return done;
   };

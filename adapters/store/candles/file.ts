@@ -8,7 +8,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as v from 'valibot';
-import { writeAtomically } from '../keystore/file.ts';
+import { writeFileAtomically } from '../file/atomic-file.ts';
 import { CandleLine } from './codec.ts';
 import { CandleSeries } from './memory.ts';
 import { CANDLE_RETENTION, type CandleStore } from './port.ts';
@@ -46,7 +46,7 @@ export function openFileCandleStore(file: string, retention = CANDLE_RETENTION):
         .flatMap(([s, list]) => list.map((c) => JSON.stringify({ symbol: s, candle: c }) + '\n'))
         .join('');
       lines = series.size();
-      compacting = writeAtomically(file, content);
+      compacting = writeFileAtomically(file, content);
       await compacting;
     },
     range: async (symbol, fromMs, toMs, limit, newest) => series.range(symbol, fromMs, toMs, limit, newest),

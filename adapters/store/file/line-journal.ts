@@ -13,16 +13,8 @@
  */
 import { closeSync, existsSync, fdatasync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { syncDir } from './atomic-file.ts';
 
-/** fsync a directory so a rename inside it survives a crash. */
-export function syncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** Bytes read per call while scanning a file: lines are found without holding the whole file at once. */
 const READ_CHUNK = 1 << 20;

@@ -3,10 +3,10 @@
  * `{"version":1,"records":{"<address>":"<sealed>"}}`, rewritten atomically (temp file, fsync,
  * rename) on every change, mode 0600. One process per file: writes are serialised in-process only.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomically } from '../file/atomic-file.ts';
 import type { KeyStore } from './port.ts';
 import { openSealedKeyStore, type SealedRecords } from './sealed.ts';
 
@@ -33,24 +33,6 @@ async function readRecords(file: string): Promise<Record<string, string>> {
   return { ...parsed.records };
 }
 
-/** Replaces `file` with `content` atomically: a temp file (mode 0600), fsync, rename. */
-export async function writeAtomically(file: string, content: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(tmp, 'w', 0o600);
-  try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-}
-
 /** Opens (or creates) the key store file in `dataDir`, encrypted with `key` (see `deriveKeystoreKey`). */
 export async function openFileKeyStore(dataDir: string, key: Buffer): Promise<KeyStore> {
   mkdirSync(dataDir, { recursive: true });
@@ -65,7 +47,7 @@ export async function openFileKeyStore(dataDir: string, key: Buffer): Promise<Ke
       if (Object.hasOwn(records, name)) return false;
       records[name] = value;
       const snapshot = JSON.stringify({ version: 1, records } satisfies FileShape, null, 1);
-      const done = writing.then(() => writeAtomically(file, snapshot));
+      const done = writing.then(() => writeFileAtomically(file, snapshot));
       writing = done.catch(() => undefined);
       try {
         await done;
