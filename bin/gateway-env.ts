@@ -18,8 +18,9 @@ import {
   url,
   urlList,
 } from '../runtime/env.ts';
+import { base58Address } from '../kernel/schemas.ts';
 
-const base58Address = v.optional(v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address')));
+const optionalAddress = v.optional(base58Address());
 
 export const gatewayEnv = {
   GATEWAY_PORT: describe('HTTP and WebSocket port', port(8080)),
@@ -59,7 +60,7 @@ export const gatewayEnv = {
     'with Redis: TTL of the leader lease (in a NATS KV bucket when NATS_URL is set too) (the leader runs the bet actors and the settler), ms',
     integer(5000, 100),
   ),
-  GW_FIXED_BETTOR: describe('Profile B: the fixed bettor (unset: one is created and kept in DATA_DIR)', base58Address),
+  GW_FIXED_BETTOR: describe('Profile B: the fixed bettor (unset: one is created and kept in DATA_DIR)', optionalAddress),
   GW_BET_PERCENT: describe('Profile B: stake as a percentage of the token balance', v.pipe(integer(30, 1), v.maxValue(100, 'must be <= 100'))),
   GW_MAX_REPLAYS: describe('Profile B: most tie replays in one chain', integer(10)),
   GW_KEYSTORE_SECRET: describe('encrypts custodial keys at rest (test mode: generated into DATA_DIR when unset)', optionalText()),

@@ -8,11 +8,12 @@
 import * as v from 'valibot';
 import { SIDES, STATUS_NAMES } from '../kernel/domain.ts';
 import type { BetContext } from './bet-types.ts';
+import { base58Address } from '../kernel/schemas.ts';
 
 const Side = v.picklist(SIDES);
 const DecimalId = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a decimal integer string'));
 const Units = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a decimal integer string'));
-const Address = v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address'));
+const Address = base58Address();
 const PriceX1e8 = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const UnixSeconds = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 

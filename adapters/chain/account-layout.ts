@@ -13,6 +13,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import { getBase58Decoder } from '@solana/kit';
+import { BASE58_ADDRESS } from '../../kernel/schemas.ts';
 
 /** A field value: integers of 64 bits as bigint, smaller ones as number, public keys as base58. */
 export type FieldValue = bigint | number | string;
@@ -54,7 +55,7 @@ const MAX_KEYS = 50_000;
 export function publicKeyOf(name: string): PublicKey | null {
   let key = keysByName.get(name);
   if (key === undefined) {
-    if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(name)) return null;
+    if (!BASE58_ADDRESS.test(name)) return null;
     try {
       key = new PublicKey(name);
     } catch {

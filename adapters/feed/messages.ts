@@ -10,6 +10,7 @@ import { Decimal } from 'decimal.js';
 import * as v from 'valibot';
 import { type BookLevel, type BookSnapshot, type PriceTick } from './port.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
+import { base58Address } from '../../kernel/schemas.ts';
 
 /** Subject of SOL/USDT ticks (docs/gateway-api.md#price). */
 export const PRICE_SUBJECT = 'market.price.solusdt';
@@ -50,7 +51,7 @@ export const PriceValue = v.union([
 export const UnixMs = v.pipe(v.number(), v.safeInteger('must be an integer of unix ms'), v.minValue(0, 'must be >= 0'));
 
 /** Base58 of 32 bytes (a public key). */
-const Base58Key = v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 public key'));
+const Base58Key = base58Address('must be a base58 public key');
 /** Base64 of a 64-byte signature. */
 const Base64Signature = v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]{86}==$/, 'must be a base64 Ed25519 signature'));
 

@@ -8,6 +8,7 @@
  */
 import * as v from 'valibot';
 import { HttpError } from '../http/reply.ts';
+import { base58Address } from '../../kernel/schemas.ts';
 
 export {
   BetHistoryViewSchema,
@@ -30,7 +31,7 @@ const BetIdText = v.pipe(
   // one check: valibot runs every action of a pipe, so the range test must not see a non-number
   v.check((s) => /^(0|[1-9]\d{0,19})$/.test(s) && BigInt(s) <= U64_MAX, 'must be a decimal bet id (u64)'),
 );
-const Address = v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address'));
+const Address = base58Address();
 
 /** Path parameter `:id` of `GET /api/bets/:id`: a decimal u64. */
 export const BetIdParamSchema = BetIdText;

@@ -4,11 +4,12 @@
  */
 import * as v from 'valibot';
 import { STATUS_NAMES } from '../../kernel/domain.ts';
+import { base58Address, BetStatusSchema, SideSchema } from '../../kernel/schemas.ts';
 
 const Int = v.pipe(v.number(), v.safeInteger());
 const UIntText = v.pipe(v.string(), v.regex(/^\d+$/));
 const Human = v.pipe(v.string(), v.regex(/^-?\d+\.\d{6}$/));
-const Address = v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/));
+const Address = base58Address();
 
 /** Every error answer: `{error}`, sometimes with more (409 open bet: `openBetId`; 503 not ready: `missing`). */
 export const ErrorBodySchema = v.object({ error: v.string() });
@@ -43,9 +44,9 @@ export const ContractStateSchema = v.strictObject({
 export const BetObjectSchema = v.strictObject({
   id: UIntText,
   status: v.picklist(['open', 'closed']),
-  statusCode: v.picklist([0, 1, 2, 3]),
+  statusCode: BetStatusSchema,
   result: v.nullable(v.picklist(STATUS_NAMES.slice(1) as ['payout_done', 'house_won', 'refunded'])),
-  side: v.picklist(['UP', 'DOWN']),
+  side: SideSchema,
   amountUnits: UIntText,
   amountHuman: Human,
   entryPrice: Int,
@@ -83,7 +84,7 @@ export const DecisionSchema = v.strictObject({
   txSig: v.nullable(v.string()),
   amountUnits: v.optional(UIntText),
   amountHuman: v.optional(Human),
-  side: v.optional(v.picklist(['UP', 'DOWN'])),
+  side: v.optional(SideSchema),
   entryPrice: v.optional(Int),
   expireTime: v.optional(Int),
   id: v.optional(UIntText),
@@ -91,7 +92,7 @@ export const DecisionSchema = v.strictObject({
   bettor: v.optional(Address),
 });
 
-const CheckState = v.picklist(['UP', 'DOWN']);
+const CheckState = SideSchema;
 /** `GET /health`: 200 `{status: 'UP', node, leader}`; 503 DOWN with `error` naming what is unreachable. */
 export const HealthSchema = v.object({
   status: CheckState,

@@ -8,13 +8,8 @@
  *   const { address, side, amountUnits } = parseBetBodyA(body); // throws HttpError(400, {error})
  */
 import { publicKeyOf } from '../../adapters/chain/account-layout.ts';
-import * as v from 'valibot';
 import { HttpError } from '../http/reply.ts';
-
-/** Bet direction as shown on the wire. */
-export const SideSchema = v.picklist(['UP', 'DOWN']);
-/** `UP` or `DOWN`. */
-export type Side = v.InferOutput<typeof SideSchema>;
+import type { Side } from '../../kernel/domain.ts';
 
 export {
   BetClosedEventSchema,

@@ -11,6 +11,7 @@
  *   const older = await history.pageOf(address, 20, page.at(-1)?.id);
  */
 import * as v from 'valibot';
+import { SideSchema } from '../../../kernel/schemas.ts';
 
 const DecimalId = v.pipe(v.string(), v.regex(/^\d{1,20}$/));
 const Units = v.pipe(v.string(), v.regex(/^-?\d+$/));
@@ -43,7 +44,7 @@ export type ExitEvidence = v.InferOutput<typeof ExitEvidenceSchema>;
 export const BetRecordSchema = v.object({
   id: DecimalId,
   bettor: v.string(),
-  side: v.picklist(['UP', 'DOWN']),
+  side: SideSchema,
   amountUnits: Units,
   entryPrice: PriceE8,
   /** 0 while open */

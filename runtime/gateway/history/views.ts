@@ -13,6 +13,7 @@ import { EntryEvidenceSchema, EvidenceTickSchema, ExitEvidenceSchema, type BetRe
 
 import { formatHuman } from '../views/units.ts';
 import { STATUS_NAMES } from '../../../kernel/domain.ts';
+import { BetStatusSchema, SideSchema } from '../../../kernel/schemas.ts';
 
 const DecimalId = v.pipe(v.string(), v.regex(/^\d+$/));
 const SignedUnits = v.pipe(v.string(), v.regex(/^-?\d+$/));
@@ -22,13 +23,13 @@ const Count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 export const BetHistoryViewSchema = v.strictObject({
   id: DecimalId,
   bettor: v.string(),
-  side: v.picklist(['UP', 'DOWN']),
+  side: SideSchema,
   amountUnits: DecimalId,
   /** price x 1e8 */
   entryPrice: Count,
   /** price x 1e8; 0 while open */
   exitPrice: Count,
-  status: v.picklist([0, 1, 2, 3]),
+  status: BetStatusSchema,
   statusName: v.picklist(STATUS_NAMES),
   /** unix seconds */
   expireTime: Count,
