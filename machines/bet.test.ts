@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { betMachine, retryDelayMs } from './bet.ts';
+import { betMachine } from './bet.ts';
 import type { BetEmittedEvent } from './bet-events.ts';
 import type { BetInput, CloseInput, CloseOutput, PriceExitInput, PriceExitOutput } from './bet-types.ts';
 
@@ -27,12 +27,6 @@ function machineWith(price: PriceExitOutput, close: () => Promise<CloseOutput>) 
 const settle = () => new Promise((r) => setImmediate(r));
 
 describe('bet machine', () => {
-  it('doubles the retry delay per failure up to the cap', () => {
-    const policy = { baseMs: 500, maxMs: 30_000 };
-    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelayMs(n, policy))).toEqual([500, 1000, 2000, 4000, 8000, 16000, 30000, 30000]);
-    expect(retryDelayMs(10_000, policy)).toBe(30_000);
-  });
-
   it('stays open on ticks before expiry and starts settling at expiry', () => {
     const actor = createActor(betMachine, { input }).start();
     actor.send({ type: 'TICK', now: input.expireTime * 1000 - 1 });

@@ -36,21 +36,10 @@ import type {
   ReplaceOutput,
 } from './bet-types.ts';
 import type { SettledStatus } from '../kernel/domain.ts';
-
-/** How failed effects are retried: `baseMs`, doubling per failure, at most `maxMs`. */
-export interface RetryPolicy {
-  baseMs: number;
-  maxMs: number;
-}
+import { backoffMs, type RetryPolicy } from '../kernel/backoff.ts';
 
 /** Default retry policy of settlement effects. */
 export const DEFAULT_RETRY: RetryPolicy = { baseMs: 500, maxMs: 30_000 };
-
-/** Delay before retry number `failures` (1 for the first retry): base, 2 x base, 4 x base ... capped at max. */
-export function retryDelayMs(failures: number, policy: RetryPolicy): number {
-  const exponent = Math.max(0, failures - 1);
-  return Math.min(policy.baseMs * 2 ** Math.min(exponent, 30), policy.maxMs);
-}
 
 const notProvided = (name: string) => async (): Promise<never> => {
   throw new Error(`effect ${name} was not provided by the runtime`);
@@ -120,7 +109,7 @@ export const betMachine = setup({
     closeAndReplace: fromPromise<ReplaceOutput, ReplaceInput>(notProvided('closeAndReplace')),
   },
   delays: {
-    retryBackoff: ({ context }) => retryDelayMs(context.attempt, DEFAULT_RETRY),
+    retryBackoff: ({ context }) => backoffMs(context.attempt, DEFAULT_RETRY),
   },
   guards: {
     expired: ({ context, event }) => event.type === 'TICK' && event.now >= context.expireTime * 1000,

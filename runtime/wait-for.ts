@@ -8,6 +8,7 @@
  *   await waitFor('the chain at http://127.0.0.1:8899', () => chain.genesisHash(), log);
  */
 import type { Logger } from '../kernel/log.ts';
+import { backoffMs } from '../kernel/backoff.ts';
 
 /** Resolves with the probe's first success; never gives up (stop the process to stop it). */
 export async function waitFor<T>(what: string, probe: () => Promise<T>, log: Logger, hint?: string): Promise<T> {
@@ -19,7 +20,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T>, log: Log
       if (attempt > 1) log.info({ waitedMs: Date.now() - started }, `${what} is reachable; going on`);
       return value;
     } catch (err) {
-      const delay = Math.min(250 * 2 ** Math.min(attempt - 1, 5), 5_000);
+      const delay = backoffMs(attempt, { baseMs: 250, maxMs: 5_000 });
       if (attempt === 1 || Date.now() - lastLog >= 30_000) {
         lastLog = Date.now();
         log.warn(

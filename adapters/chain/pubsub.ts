@@ -18,6 +18,7 @@
 import WebSocket from 'ws';
 import * as v from 'valibot';
 import type { Logger } from '../../kernel/log.ts';
+import { backoffMs, type RetryPolicy } from '../../kernel/backoff.ts';
 
 /** The subscription methods used. */
 export type SubscribeMethod = 'accountSubscribe' | 'programSubscribe' | 'signatureSubscribe';
@@ -65,9 +66,8 @@ export const PUBSUB_PING_MS = 2_000;
 export const PUBSUB_MAX_MISSED_PONGS = 2;
 /** the method a ping asks for: not one a PubSub server serves, so any server answers it at once with an error */
 const PING_METHOD = 'ping';
-/** reconnect delays: doubling from this, capped, each one drawn at random below it (full jitter) */
-const RECONNECT_BASE_MS = 100;
-const RECONNECT_MAX_MS = 3_000;
+/** reconnect delays: doubling from 100 ms to 3 s, each one drawn at random below that (full jitter) */
+const RECONNECT: RetryPolicy = { baseMs: 100, maxMs: 3_000, jitter: 'full' };
 
 interface Entry {
   method: SubscribeMethod;
@@ -194,8 +194,7 @@ export class WsPubSub implements PubSub {
       if (this.state === 'open') this.log.warn({ url: this.url }, 'chain subscriptions dropped; reconnecting');
       this.setState('connecting');
       // full jitter: the gateways of a deployment cut at once do not all come back in the same instant
-      const cap = Math.min(RECONNECT_BASE_MS * 2 ** Math.min(this.attempts++, 5), RECONNECT_MAX_MS);
-      this.timer = setTimeout(() => this.connect(), Math.round(Math.random() * cap));
+      this.timer = setTimeout(() => this.connect(), backoffMs(++this.attempts, RECONNECT));
     });
   }
 

@@ -18,6 +18,7 @@ import { checkBook } from './messages.ts';
 import { type BookFeed, type BookSnapshot, type Unsubscribe } from './port.ts';
 import type { Random } from './random.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
+import { backoffMs } from '../../kernel/backoff.ts';
 
 /** Binance's public market-stream endpoint. */
 export const BINANCE_WS_URL = 'wss://stream.binance.com:9443';
@@ -199,9 +200,7 @@ export class BinanceBookFeed implements BookFeed {
   private scheduleDial(): void {
     if (!this.running || this.reconnectTimer || this.dialling) return;
     const { backoffInitialMs, backoffMaxMs } = this.opts;
-    const ceiling = Math.min(backoffMaxMs, backoffInitialMs * 2 ** Math.min(this.attempt, 30));
-    const delayMs = Math.round(ceiling * (0.5 + this.random() / 2));
-    this.attempt++;
+    const delayMs = backoffMs(++this.attempt, { baseMs: backoffInitialMs, maxMs: backoffMaxMs, jitter: 'equal' }, this.random);
     this.log.info({ delayMs, attempt: this.attempt }, 'Binance book stream reconnecting');
     this.reconnectTimer = setTimeout(() => this.dial(), delayMs);
   }

@@ -20,7 +20,8 @@ import { ReplyError, type Cluster, type ClusterOptions, type Redis, type RedisOp
 import { newClusterClient } from './cluster.ts';
 import { DependencyUnavailable } from '../../../kernel/errors.ts';
 import type { Logger } from '../../../kernel/log.ts';
-import { connectTarget, isClusterTarget, targetText, type RedisTarget } from './target.ts';
+import { backoffMs } from '../../../kernel/backoff.ts';
+import { connectTarget, isClusterTarget, REDIS_RECONNECT, targetText, type RedisTarget } from './target.ts';
 
 /** Redis did not answer in time, or is not connected. */
 export class RedisUnavailable extends DependencyUnavailable {
@@ -102,7 +103,7 @@ function singleServer(target: string | RedisTarget, options: OpenRedisOptions, t
     maxRetriesPerRequest: 0,
     // commands issued in the same event-loop turn leave in one write (one syscall, not one per command)
     enableAutoPipelining: true,
-    retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 4), 1_000),
+    retryStrategy: (attempt) => backoffMs(attempt + 1, REDIS_RECONNECT),
     ...options.redis,
   });
 }

@@ -11,7 +11,8 @@
  *   gatewayKeyPrefix(target); // '{gw}:'
  */
 import { Cluster, type ClusterOptions, type Redis } from 'ioredis';
-import { hostPortList, isClusterTarget, parseSentinels, type RedisClusterTarget, type RedisTarget } from './target.ts';
+import { backoffMs } from '../../../kernel/backoff.ts';
+import { hostPortList, isClusterTarget, parseSentinels, REDIS_RECONNECT, type RedisClusterTarget, type RedisTarget } from './target.ts';
 
 /** `host:port,...` as addresses; throws on a malformed entry. */
 export const parseClusterNodes = parseSentinels;
@@ -50,7 +51,7 @@ export function newClusterClient(target: RedisClusterTarget, settings: ClusterCl
     {
       enableOfflineQueue: false,
       enableAutoPipelining: true,
-      clusterRetryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 4), 1_000),
+      clusterRetryStrategy: (attempt) => backoffMs(attempt + 1, REDIS_RECONNECT),
       slotsRefreshTimeout: 2_000,
       redisOptions: {
         connectionName: settings.name,

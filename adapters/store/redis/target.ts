@@ -11,7 +11,11 @@
  */
 import * as v from 'valibot';
 import { Redis, type RedisOptions } from 'ioredis';
+import { backoffMs, type RetryPolicy } from '../../../kernel/backoff.ts';
 import { ConfigError } from '../../../kernel/errors.ts';
+
+/** delays between reconnection attempts to Redis, its Sentinels or its cluster: 200 ms doubling to 1 s, each between its half and itself (the clients of a deployment do not all come back in the same instant) */
+export const REDIS_RECONNECT: RetryPolicy = { baseMs: 100, maxMs: 1_000, jitter: 'equal' };
 
 /** One Sentinel's address. */
 export interface SentinelAddress {
@@ -127,7 +131,7 @@ export function connectTarget(target: string | RedisTarget, options: RedisOption
     failoverDetector: true,
     sentinelMaxConnections: 3,
     sentinelCommandTimeout: 1_000,
-    sentinelRetryStrategy: (attempt: number) => Math.min(100 * 2 ** Math.min(attempt, 4), 1_000),
+    sentinelRetryStrategy: (attempt: number) => backoffMs(attempt + 1, REDIS_RECONNECT),
     // 1: reconnect (through the sentinels), never resend: the caller was already told the write failed
     reconnectOnError: (err: Error) => (/^READONLY\b/.test(err.message) ? 1 : false),
     ...options,

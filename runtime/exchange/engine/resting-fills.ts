@@ -25,6 +25,10 @@ import { orderWrite, tradeEntry, type EngineCore } from './core.ts';
 import { orderNumberOf } from './ids.ts';
 import type { MatchedFill } from './matching.ts';
 import { balanceEvent, orderEvent } from './views.ts';
+import { backoffMs, type RetryPolicy } from '../../../kernel/backoff.ts';
+
+/** delays between attempts of a resting fill that did not land */
+const RESTING_FILL_RETRY: RetryPolicy = { baseMs: 500, maxMs: 30_000 };
 
 /** What became of a fill. */
 export type FillOutcome = 'committed' | 'dropped';
@@ -43,7 +47,7 @@ export function commitRestingFill(core: EngineCore, m: MatchedFill, matchedAt: n
         return await retryOnConflict(() => attemptFill(core, m, matchedAt, drop));
       } catch (err) {
         ctx.log.warn({ err: err instanceof Error ? err.message : err, orderId: m.entry.orderId, attempt }, 'a resting fill did not land; retrying');
-        await new Promise((r) => setTimeout(r, Math.min(30_000, 500 * 2 ** attempt)));
+        await new Promise((r) => setTimeout(r, backoffMs(attempt + 1, RESTING_FILL_RETRY)));
       }
     }
   });

@@ -6,7 +6,8 @@
  */
 import { createActor, type Snapshot } from 'xstate';
 import type { Logger } from '../../../kernel/log.ts';
-import { retryDelayMs, upgradeBetSnapshot, type RetryPolicy } from '../../../machines/bet.ts';
+import { backoffMs, type RetryPolicy } from '../../../kernel/backoff.ts';
+import { upgradeBetSnapshot } from '../../../machines/bet.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetContext, BetInput } from '../../../machines/bet-types.ts';
 import type { SeriesCommits } from './series-commits.ts';
@@ -134,7 +135,7 @@ export class SeriesActors {
   supervise(series: Series, err: unknown): void {
     this.counters.actorFailures++;
     series.failures++;
-    const delay = retryDelayMs(series.failures, this.d.restartBackoff ?? RESTART_BACKOFF);
+    const delay = backoffMs(series.failures, this.d.restartBackoff ?? RESTART_BACKOFF);
     this.d.log.error(
       { seriesId: series.id, err, failures: series.failures, restartInMs: delay },
       'bet series actor failed; restarting it from its last snapshot',

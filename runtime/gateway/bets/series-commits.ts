@@ -10,7 +10,7 @@ import type { BetRecord } from '../../../adapters/store/bet-history/port.ts';
 import type { Sequenced } from '../../../adapters/store/event-log/port.ts';
 import type { SnapshotStore } from '../../../adapters/store/snapshot/port.ts';
 import type { Logger } from '../../../kernel/log.ts';
-import { retryDelayMs, type RetryPolicy } from '../../../machines/bet.ts';
+import { backoffMs, type RetryPolicy } from '../../../kernel/backoff.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetTransition } from '../history/records.ts';
 import { message, type Series } from './series.ts';
@@ -103,7 +103,7 @@ export class SeriesCommits {
           this.failures++;
           if (failures === 1) log.error({ seriesId: series.id, rev, err: message(err) }, 'bet snapshot not committed; retrying until it is');
           if (this.d.stopped()) return;
-          await sleep(retryDelayMs(failures, policy));
+          await sleep(backoffMs(failures, policy));
           if (this.d.stopped()) return;
           // a retry is a write of its own: only while the lease is still confirmed (a paused leader resumed past it retries nothing)
           if (!(await this.allowed(series.id))) return;

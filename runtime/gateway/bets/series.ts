@@ -10,7 +10,8 @@
  */
 import * as v from 'valibot';
 import type { Actor, ActorOptions, AnyActorLogic } from 'xstate';
-import { betMachine, retryDelayMs, type RetryPolicy } from '../../../machines/bet.ts';
+import { backoffMs, type RetryPolicy } from '../../../kernel/backoff.ts';
+import { betMachine } from '../../../machines/bet.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetContext } from '../../../machines/bet-types.ts';
 import { betEffectActors, type BetEffects } from './effects.ts';
@@ -30,7 +31,7 @@ export const StoredBet = v.looseObject({
 export function buildSeriesMachine(effects: BetEffects, policy: RetryPolicy) {
   return betMachine.provide({
     actors: betEffectActors(effects),
-    delays: { retryBackoff: ({ context }) => retryDelayMs(context.attempt, policy) },
+    delays: { retryBackoff: ({ context }) => backoffMs(context.attempt, policy) },
   });
 }
 

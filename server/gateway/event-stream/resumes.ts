@@ -25,6 +25,10 @@ import type { LogFacts } from './log-facts.ts';
 import type { OlderPage, OlderPages } from './older-pages.ts';
 import type { RecentEvents } from './recent-events.ts';
 import { RETRY_CLOSE_CODE, retryReason, type ResumeMessage, type ResumeObserver, type ResumeTuning, type SocketState } from './types.ts';
+import { backoffMs, type RetryPolicy } from '../../../kernel/backoff.ts';
+
+/** delays before a socket whose older page failed is read again */
+const OLDER_PAGE_RETRY: RetryPolicy = { baseMs: 500, maxMs: 8_000 };
 
 /** What a replay reads from. */
 export interface ResumeSource<E extends LoggedEvent> {
@@ -291,7 +295,7 @@ export class Resumes<E extends LoggedEvent> {
             this.parked--;
             if (state.open) this.enqueue(ws);
           },
-          250 * 2 ** state.pageFailures,
+          backoffMs(state.pageFailures, OLDER_PAGE_RETRY),
         ).unref();
       },
     );

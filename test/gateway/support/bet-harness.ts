@@ -12,7 +12,7 @@ import { createMemoryBetHistory } from '../../../adapters/store/bet-history/memo
 import { createMemoryEventLog } from '../../../adapters/store/event-log/memory.ts';
 import { createMemoryPriceHistory } from '../../../adapters/store/price-history/memory.ts';
 import { createMemorySnapshotStore } from '../../../adapters/store/snapshot/memory.ts';
-import type { RetryPolicy } from '../../../machines/bet.ts';
+import type { RetryPolicy } from '../../../kernel/backoff.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetInput, CloseOutput, PriceExitOutput, ReplaceOutput } from '../../../machines/bet-types.ts';
 import { LiveBets } from '../../../runtime/gateway/bets/live-bets.ts';
