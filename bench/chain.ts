@@ -18,6 +18,7 @@ import type { BetAccount } from '../adapters/chain/port.ts';
 import { RpcChain } from '../adapters/chain/rpc-chain/index.ts';
 import { until } from './support/measure.ts';
 import { freePort, stopChild, waitForPort } from '../test/support/servers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const COUNT = Number(process.env.BENCH_CHAIN_COUNT ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CHAIN_CONCURRENCY ?? 16);
@@ -77,7 +78,7 @@ try {
     placed.push((await chain.placeBet({ stake: { kind: 'signer', bettor }, side: 'UP', amount: STAKE, entryPrice: PRICE })).bet);
   });
   const lastExpiry = placed.reduce((m, b) => (b.expireTime > m ? b.expireTime : m), 0n);
-  while (Date.now() / 1000 < Number(lastExpiry) + 0.1) await new Promise((r) => setTimeout(r, 100));
+  while (Date.now() / 1000 < Number(lastExpiry) + 0.1) await sleep(100);
   const closeSeconds = await pool(placed, CONCURRENCY, (bet) => chain.closeBet(bet, PRICE + 1n));
 
   // raw: pre-signed transactions in ordered JSON-RPC batches

@@ -37,6 +37,7 @@ import { percentile, report, type Row } from './support/measure.ts';
 import { measureOrders, realOrder, type OrdersRun } from './support/order-load.ts';
 import { measuredExchangeArgs, startBareServer, startBenchRedis, startExchangeProcess, startFloorServer } from './support/stack.ts';
 import { ensureWrk, measureWithWrk, type WrkMeasurement, type WrkOptions } from './support/wrk.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -120,7 +121,7 @@ const client = new JsonClient(exchange.base, 16);
 const admin = new Redis(redis.url);
 try {
   const api = '/api/v1';
-  while (((await client.call('GET', `${api}/prices`)).body as unknown as unknown[] | null)?.length !== 3) await new Promise((r) => setTimeout(r, 100));
+  while (((await client.call('GET', `${api}/prices`)).body as unknown as unknown[] | null)?.length !== 3) await sleep(100);
   const ids = await Promise.all(
     Array.from({ length: ACCOUNTS }, async (_, i) => {
       const opened = await client.call('POST', `${api}/accounts`, { name: `bench-${i}`, initialCash: '1' });

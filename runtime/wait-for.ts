@@ -9,6 +9,7 @@
  */
 import type { Logger } from '../kernel/log.ts';
 import { backoffMs } from '../kernel/backoff.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Resolves with the probe's first success; never gives up (stop the process to stop it). */
 export async function waitFor<T>(what: string, probe: () => Promise<T>, log: Logger, hint?: string): Promise<T> {
@@ -28,7 +29,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T>, log: Log
           `waiting for ${what}${hint ? ` (${hint})` : ''}`,
         );
       }
-      await new Promise((r) => setTimeout(r, delay));
+      await sleep(delay);
     }
   }
 }

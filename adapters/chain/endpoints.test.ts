@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { endpoints } from './endpoints.ts';
 import { ChainUnavailable } from './port.ts';
 import { ChainUnreachable, RateLimited, type JsonRpcTransport } from './rpc-client.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** An endpoint that answers `result`, or fails with `fail`; counts its calls. */
 class Endpoint implements JsonRpcTransport {
@@ -17,7 +18,7 @@ class Endpoint implements JsonRpcTransport {
   ) {}
   async exchange(body: object): Promise<unknown> {
     this.calls++;
-    await new Promise((r) => setTimeout(r, 1));
+    await sleep(1);
     if ('fail' in this.behaviour) throw this.behaviour.fail;
     const id = (body as { id: number }).id;
     return 'result' in this.behaviour ? { jsonrpc: '2.0', id, result: this.behaviour.result } : { jsonrpc: '2.0', id, error: this.behaviour.error };

@@ -18,6 +18,7 @@ import { ChainMirror } from './mirror/index.ts';
 import { ChainUnavailable } from './port.ts';
 import type { PubSub, SubscribeMethod, Subscription } from './pubsub.ts';
 import { RpcClient, type JsonRpcTransport } from './rpc-client.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const coder = new anchor.BorshCoder(UPDOWN_IDL);
 const bn = (n: bigint | number) => new anchor.BN(n.toString());
@@ -98,7 +99,7 @@ class ScriptedNode implements JsonRpcTransport {
   async exchange(body: object): Promise<unknown> {
     const { id, method, params } = body as { id: number; method: string; params: unknown[] };
     this.calls[method] = (this.calls[method] ?? 0) + 1;
-    await new Promise((r) => setTimeout(r, 2));
+    await sleep(2);
     const ctx = { slot: this.slot };
     let result: unknown;
     if (method === 'getProgramAccounts') {
@@ -209,7 +210,7 @@ describe('ChainMirror', () => {
     node.slot = 20;
     node.program.set(configAddress().toBase58(), account(await configData(true)));
     node.program.delete(betAddress(ref).toBase58()); // reclaimed while the mirror was away
-    await new Promise((r) => setTimeout(r, 80));
+    await sleep(80);
     await expect(mirror.config()).rejects.toBeInstanceOf(ChainUnavailable); // down past the grace: no stale answers
     pubsub.back();
     await expect.poll(async () => (await mirror.config())?.paused, { timeout: 2_000 }).toBe(true);

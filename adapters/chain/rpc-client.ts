@@ -9,6 +9,7 @@ import http from 'node:http';
 import https from 'node:https';
 import * as v from 'valibot';
 import { ChainUnavailable } from './port.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Carries one JSON-RPC request body to a chain and returns the parsed JSON answer. */
 export interface JsonRpcTransport {
@@ -186,7 +187,7 @@ export class RpcClient {
         return await this.callOnce(method, params, schema);
       } catch (err) {
         if (!(err instanceof RateLimited) || method === 'sendTransaction' || Date.now() + err.retryAfterMs > deadline) throw err;
-        await new Promise((r) => setTimeout(r, err.retryAfterMs));
+        await sleep(err.retryAfterMs);
       }
     }
   }

@@ -13,6 +13,7 @@ import { ChainUnreachable, RateLimited, RpcClient, type JsonRpcTransport } from 
 import { TxSender } from './tx-sender.ts';
 import { createMemoryIntentStore } from '../store/intents/memory.ts';
 import type { PendingIntent } from '../store/intents/port.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const HASHES = ['EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k', '4uQeVj5tqViQh7yWWGStvkEG1Zmhx6uasJtWCJziofM', 'GHtXQBsoZHVnNFa9YevAzFr17DJjgHXk3ycTKD5xD3Zi'];
 
@@ -43,7 +44,7 @@ class ScriptedChain implements JsonRpcTransport {
   async exchange(body: object): Promise<unknown> {
     const { id, method, params } = body as { id: number; method: string; params: unknown[] };
     this.calls[method] = (this.calls[method] ?? 0) + 1;
-    await new Promise((r) => setTimeout(r, 5));
+    await sleep(5);
     if (this.down) throw new ChainUnavailable('scripted chain is down');
     if (this.refusing > 0) {
       this.refusing--;
@@ -132,7 +133,7 @@ describe('TxSender (the landing engine)', () => {
     const s = sender(chain, { blockhashTtlMs: 0 });
     const signed: string[] = [];
     const outcome = s.submit('transfer', transfer(), payer, [], { onSigned: (sig) => signed.push(sig) }).outcome;
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     // still valid: resent, never re-signed
     expect(signed).toHaveLength(1);
     expect(chain.sendsOf.get(signed[0] as string)).toBeGreaterThan(2);
@@ -190,7 +191,7 @@ describe('TxSender (the landing engine)', () => {
     await s.land('warm', transfer(), payer); // the blockhash is cached
     chain.down = true;
     const outcome = s.land('transfer', transfer(), payer);
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     chain.down = false;
     await expect(outcome).resolves.toMatchObject({ slot: 3 });
   });
@@ -209,7 +210,7 @@ describe('TxSender (the landing engine)', () => {
     const landing = s.submit('transfer', transfer(), payer, [], { key: 'place_bet:x' });
     const { signature } = await landing.outcome;
     expect(recordedAtSend).toEqual([signature, signature, signature]);
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
     expect(await intents.list()).toEqual([]);
   });
 
@@ -219,7 +220,7 @@ describe('TxSender (the landing engine)', () => {
     const intents = createMemoryIntentStore();
     const before = sender(chain, { intents });
     void before.submit('place_bet', transfer(), payer, [], { key: 'place_bet:y' }).outcome.catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 30));
+    await sleep(30);
     const [recorded] = await intents.list();
     if (!recorded) throw new Error('not recorded');
     // the process dies; a new one resumes what was recorded
@@ -230,7 +231,7 @@ describe('TxSender (the landing engine)', () => {
     const { signature } = await after.resume(recorded).outcome;
     expect(signature).toBe(recorded.signature);
     expect(chain.calls.getLatestBlockhash).toBe(1); // only the first run fetched one: nothing signed anew
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
     expect(await intents.list()).toEqual([]);
   });
 
@@ -249,7 +250,7 @@ describe('TxSender (the landing engine)', () => {
     const [recorded] = await intents.list();
     const s = sender(chain, { intents });
     await expect(s.resume(recorded as PendingIntent).outcome).rejects.toThrow(/resumed after a restart; its blockhash expired unlanded/);
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
     expect(await intents.list()).toEqual([]);
   });
 
@@ -294,7 +295,7 @@ describe('TxSender (the landing engine)', () => {
     await s.land('warm', transfer(), payer);
     chain.refusing = 1; // the send's answer is lost
     const landing = s.submit('transfer', transfer(), payer);
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     chain.refusing = 1_000_000; // then every call is refused
     await expect.poll(() => landing.unreachable(), { timeout: 2_000, interval: 10 }).toBe(true);
     expect(landing.heard()).toBe(false);
@@ -309,11 +310,11 @@ describe('TxSender (the landing engine)', () => {
     const s = sender(chain);
     let seen = false;
     const landing = s.submit('place_bet', transfer(), payer, [], { seen: () => seen });
-    await new Promise((r) => setTimeout(r, 100)); // two resend periods
+    await sleep(100); // two resend periods
     const sendsBefore = chain.calls.sendTransaction ?? 0;
     expect(sendsBefore).toBeGreaterThan(1); // not seen yet: resent
     seen = true; // the mirror holds the account it creates
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     expect(chain.calls.sendTransaction).toBe(sendsBefore);
     chain.hideStatuses = false;
     await expect(landing.outcome).resolves.toMatchObject({ slot: 3 });

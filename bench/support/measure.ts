@@ -4,6 +4,7 @@
  * in the same run (the machine is shared and noisy: the ratio is what compares across runs).
  */
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc; 10 ms resolution). */
 export function cpuMs(pid: number): number {
@@ -39,7 +40,7 @@ export async function pool<T>(items: readonly T[], width: number, fn: (item: T, 
   return (performance.now() - started) / 1000;
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export { sleep };
 
 /** Waits until `check()` holds (polling), or throws after `timeoutMs`. */
 export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<void> {

@@ -13,6 +13,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { cpuMs } from './measure.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How a wrk run is shaped. */
 export interface WrkOptions {
@@ -247,7 +248,7 @@ export async function quiet(server: number | 'self', maxSeconds: number): Promis
     const busy0 = machineBusyMs();
     const cpu0 = serverCpuMs(server);
     const t0 = performance.now();
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     const others = (machineBusyMs() - busy0 - (serverCpuMs(server) - cpu0)) / (performance.now() - t0);
     if (others < 0.25 || performance.now() > deadline) return others;
   }

@@ -5,6 +5,7 @@ import type { TapeTrade } from '../../adapters/store/tape/port.ts';
 import { log } from '../../kernel/log.ts';
 import { averagePrice, tradesBetween } from './tape-views.ts';
 import { TradeTape } from './trade-tape.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const fill = (over: Partial<TradeRecord>): TradeRecord => ({
   tradeId: 't',
@@ -48,14 +49,14 @@ describe('trade tape', () => {
       ...store,
       append: async (symbol: Parameters<typeof store.append>[0], trades: Parameters<typeof store.append>[1]) => {
         appends.push(trades.length);
-        await new Promise((r) => setTimeout(r, 10));
+        await sleep(10);
         return store.append(symbol, trades);
       },
     };
     const tape = new TradeTape(slow, log);
     const call = (i: number) => tape.record([fill({ time: i })]).then(async () => (await store.latest('BTCUSDT', 100)).some((t) => t.time === i));
     const calls = [call(0)];
-    await new Promise((r) => setTimeout(r, 2)); // the first append is in flight
+    await sleep(2); // the first append is in flight
     for (let i = 1; i < 20; i++) calls.push(call(i));
     expect(await Promise.all(calls)).toEqual(Array.from({ length: 20 }, () => true));
     // the first call's append, then everything that came meanwhile in one
@@ -93,7 +94,7 @@ describe('trade tape', () => {
     await there.record([fill({ time: 2 }), fill({ symbol: 'ETHUSDT', time: 3 })]);
     await here.record([fill({ time: 4 })]);
     await vi.waitFor(() => expect(told).toHaveLength(3), { timeout: 2_000, interval: 10 });
-    await new Promise((r) => setTimeout(r, 60));
+    await sleep(60);
     // in id order per symbol, each once
     expect(told.filter(([, s]) => s === 'BTCUSDT')).toEqual([
       [2, 'BTCUSDT'],
@@ -112,7 +113,7 @@ describe('trade tape', () => {
     tape.onTrade((t) => told.push(t.id));
     await tape.start();
     down = false;
-    await new Promise((r) => setTimeout(r, 60));
+    await sleep(60);
     await tape.record([fill({})]);
     await vi.waitFor(() => expect(told).toEqual([1]), { timeout: 2_000, interval: 10 });
     await tape.stop();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { serialPerAccount } from './account-queue.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-const tick = () => new Promise((r) => setTimeout(r, 1));
+const tick = () => sleep(1);
 
 describe('serialPerAccount', () => {
   it('runs work of one account one at a time, in arrival order, and other accounts alongside', async () => {

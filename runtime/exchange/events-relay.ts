@@ -15,6 +15,7 @@
 import type { LedgerOutbox, OutboxPage, RelayCursor } from '../../adapters/store/exchange/port.ts';
 import type { Logger } from '../../kernel/log.ts';
 import { fillEvents, journalEvents, type ExchangeEvent } from './events.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** One event to publish, with its dedup id and the cursor once it is out (null: within a commit, not a point to resume from). */
 export interface OutboxEvent {
@@ -90,7 +91,7 @@ export class LedgerEventsRelay {
   async stop(graceMs = 2_000): Promise<void> {
     if (!this.loop) return;
     const until = Date.now() + graceMs;
-    while (this.dirty.size > 0 && !this.failing && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    while (this.dirty.size > 0 && !this.failing && Date.now() < until) await sleep(20);
     this.running = false;
     this.wake?.();
     await this.loop;

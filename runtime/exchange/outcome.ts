@@ -3,6 +3,7 @@
  * codes (`kernel/refusal.ts`). The HTTP layer maps codes to statuses (docs/exchange-api.md#errors).
  */
 import type { Result } from '../../kernel/refusal.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Error codes of the exchange API (docs/exchange-api.md#errors). */
 export type ErrorCode =
@@ -24,7 +25,7 @@ export async function retryOnConflict<T>(attempt: () => Promise<T | 'conflict'>,
     const out = await attempt();
     if (out !== 'conflict') return out;
     // Jittered backoff so racing writers (also in other processes) spread out.
-    await new Promise((r) => setTimeout(r, Math.random() * Math.min(20, 1 + i)));
+    await sleep(Math.random() * Math.min(20, 1 + i));
   }
   throw new Error(`gave up after ${tries} conflicting commits`);
 }

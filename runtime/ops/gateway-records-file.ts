@@ -10,8 +10,7 @@ import { readFileIntents } from '../../adapters/store/intents/file.ts';
 import { retryRequestDir } from '../gateway/settlement/retry-requests.ts';
 import { OpsError } from './errors.ts';
 import type { GatewayRecords } from './gateway-records.ts';
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Records of the gateway whose DATA_DIR is `dataDir`; fails when it has no journal. */
 export function fileGatewayRecords(dataDir: string, pickupWaitMs = 3_000): GatewayRecords {

@@ -15,6 +15,7 @@ import { ChainUnavailable, OutcomeUnknown, type Placed } from '../../adapters/ch
 import { RpcChain } from '../../adapters/chain/rpc-chain/index.ts';
 import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
 import { untilUnix } from './support.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const STAKE = 200_000_000n;
 const PRICE = 150_00000000n;
@@ -59,7 +60,7 @@ describe('local chain killed with SIGKILL mid-stream', () => {
       }
     });
     const killer = (async () => {
-      while (placed.length < 8) await new Promise((r) => setTimeout(r, 5));
+      while (placed.length < 8) await sleep(5);
       killed = true;
       proc!.child.kill('SIGKILL');
     })();

@@ -17,6 +17,7 @@ import {
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { BET_SIZE, BET_STATUS_OFFSET, PROGRAM_ID, configAddress, placeBetIx } from '../../adapters/chain/codec.ts';
 import { fundedBettor, startTestChain, type TestChain } from './support.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 describe('local chain JSON-RPC', () => {
   let t: TestChain;
@@ -49,7 +50,7 @@ describe('local chain JSON-RPC', () => {
     expect((await conn.getVersion())['solana-core']).toMatch(/^\d+\.\d+\.\d+$/);
     expect(await (await fetch(`${t.chain.url}/health`)).text()).toBe('ok');
     const slot = await conn.getSlot();
-    await new Promise((r) => setTimeout(r, 1_000));
+    await sleep(1_000);
     expect(await conn.getSlot()).toBeGreaterThan(slot);
     const clock = await conn.getAccountInfo(SYSVAR_CLOCK_PUBKEY);
     const unix = Number(clock!.data.readBigInt64LE(32));

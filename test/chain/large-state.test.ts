@@ -21,6 +21,7 @@ import { blockhash, firstBetWires, fundBettors, httpRpc, sendBatches, type RpcEx
 import { managedService } from '../support/managed.ts';
 import { freePort } from '../support/servers.ts';
 import { untilUnix } from './support.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const WALLETS = 25_000;
 const STAKE = 100_000_000n;
@@ -125,7 +126,7 @@ describe('a local chain holding 100,000 accounts', () => {
         acknowledged.push(...batch);
       }
     })().catch(() => undefined);
-    while (acknowledged.length < 100) await new Promise((r) => setTimeout(r, 5));
+    while (acknowledged.length < 100) await sleep(5);
     await chain.kill();
     await stream;
     expect(acknowledged.length).toBeLessThan(late.length); // the kill really interrupted the stream

@@ -15,6 +15,7 @@ import { WsPubSub, type PubSub } from '../../adapters/chain/pubsub.ts';
 import { HttpTransport, RpcClient } from '../../adapters/chain/rpc-client.ts';
 import { log } from '../../kernel/log.ts';
 import { freePort } from '../support/servers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const quiet = log.child({}, { level: 'silent' });
 const Notified = v.object({ context: v.object({ slot: v.number() }), value: v.object({ lamports: v.number() }) });
@@ -38,7 +39,7 @@ async function exercise(c: LocalChain, pubsub: PubSub): Promise<void> {
   await expect.poll(() => seen, { timeout: 5_000 }).toEqual([2 * LAMPORTS_PER_SOL]);
   sub.unsubscribe();
   await airdrop(c, wallet, 1);
-  await new Promise((r) => setTimeout(r, 300));
+  await sleep(300);
   expect(seen).toEqual([2 * LAMPORTS_PER_SOL]);
   await expect(pubsub.subscribe('accountSubscribe', ['not-a-key'], () => undefined)).rejects.toThrow(/refused|Invalid/);
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection, Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction, type AccountInfo, type KeyedAccountInfo, type PublicKey } from '@solana/web3.js';
 import WebSocket from 'ws';
 import { startTestChain, type TestChain } from './support.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 describe('local chain subscriptions', () => {
   let t: TestChain;
@@ -41,7 +42,7 @@ describe('local chain subscriptions', () => {
       (info: AccountInfo<Buffer>, ctx) => seen.push({ lamports: info.lamports, slot: ctx.slot, at: Date.now() }),
       { commitment: 'confirmed' },
     );
-    await new Promise((r) => setTimeout(r, 300)); // the subscription is set up
+    await sleep(300); // the subscription is set up
     const sig = await send(wallet.publicKey, 2 * LAMPORTS_PER_SOL);
     const confirmedAt = Date.now();
     await expect.poll(() => seen.length, { timeout: 5_000 }).toBe(1);
@@ -60,7 +61,7 @@ describe('local chain subscriptions', () => {
 
     await conn.removeAccountChangeListener(id);
     await send(wallet.publicKey, LAMPORTS_PER_SOL);
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     expect(seen).toHaveLength(2);
   });
 
@@ -71,7 +72,7 @@ describe('local chain subscriptions', () => {
     const withData: KeyedAccountInfo[] = [];
     const id1 = conn.onProgramAccountChange(SystemProgram.programId, (k) => all.push(k), { commitment: 'confirmed', filters: [{ dataSize: 0 }] });
     const id2 = conn.onProgramAccountChange(SystemProgram.programId, (k) => withData.push(k), { commitment: 'confirmed', filters: [{ dataSize: 1 }] });
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     await send(a.publicKey, LAMPORTS_PER_SOL);
     await send(b.publicKey, LAMPORTS_PER_SOL);
     await expect

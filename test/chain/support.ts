@@ -11,6 +11,7 @@ import { loadLocalChainInfo, loadOrCreateRoleKeys, type RoleKeys } from '../../a
 import { startLocalChain, type LocalChain } from '../../adapters/chain/local/start.ts';
 import type { InitParams } from '../../adapters/chain/port.ts';
 import { RpcChain, type RpcChainOptions } from '../../adapters/chain/rpc-chain/index.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Short expiry so close_bet tests wait about three seconds, never fifteen; refunds allowed two seconds after expiry. */
 export const TEST_PARAMS: InitParams = {
@@ -75,5 +76,5 @@ export async function fundedBettor(chain: RpcChain): Promise<Keypair> {
 /** Waits until wall time reaches `unix` (the local chain's Clock follows wall time). */
 export async function untilUnix(unix: bigint): Promise<void> {
   const ms = Number(unix) * 1000 - Date.now();
-  if (ms > 0) await new Promise((r) => setTimeout(r, ms + 50));
+  if (ms > 0) await sleep(ms + 50);
 }

@@ -10,6 +10,7 @@ import { collect, type Collector } from '../support/ws-collector.ts';
 import { binanceCall, expectCode, orderClient, signatureOf, signedCall, type Signing } from './binance-support.ts';
 import { exchangeForSuite } from './harness.ts';
 import { subscribeParams } from './in-process.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const t = exchangeForSuite();
 const { trader, place, call } = orderClient(t);
@@ -298,7 +299,7 @@ describe('market stream control messages', () => {
       expect(await control(c, { method: 'GET_PROPERTY', params: ['combined'], id: 1 })).toEqual({ result: false, id: 1 });
       expect(await control(c, { method: 'SET_PROPERTY', params: ['combined', true], id: 2 })).toEqual({ result: null, id: 2 });
       expect(await control(c, { method: 'GET_PROPERTY', params: ['combined'], id: 3 })).toEqual({ result: true, id: 3 });
-      await new Promise((r) => setTimeout(r, 1_000)); // at most 5 control messages a second
+      await sleep(1_000); // at most 5 control messages a second
       expect(await control(c, { method: 'SET_PROPERTY', params: ['combined', 'yes'], id: 4 })).toEqual({
         error: { code: 1, msg: 'Invalid value type: expected Boolean' },
         id: 4,

@@ -9,6 +9,7 @@ import { publishBook } from '../../adapters/feed/publisher.ts';
 import { exchangeForSuite } from './harness.ts';
 import { binanceCall } from './binance-support.ts';
 import { book } from './support.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const t = exchangeForSuite();
 const sockets: WebSocket[] = [];
@@ -59,7 +60,7 @@ describe('market streams', () => {
     c.send({ method: 'LIST_SUBSCRIPTIONS', id: 4 });
     await eventually(() => expect(c.messages.filter((m) => 'id' in m).length).toBe(4));
     // at most 5 control messages a second: the rest go in the next second
-    await new Promise((r) => setTimeout(r, 1020 - (Date.now() % 1000)));
+    await sleep(1020 - (Date.now() % 1000));
     c.send({ method: 'SUBSCRIBE', params: ['dogeusdt@bookTicker'], id: 5 });
     c.send({ method: 'FLY', id: 6 });
     c.send('{not json');
@@ -86,12 +87,12 @@ describe('market streams', () => {
       Array.from({ length: 5 }, (_, i) => [(base + step * i).toFixed(2), String(((n + i) % 4) + 1)]);
     for (let i = 0; i < 10; i++) {
       publishBtc(levels(i, 99 - (i % 3) * 0.01, -0.01), levels(i, 100 + (i % 2) * 0.01, 0.01));
-      await new Promise((r) => setTimeout(r, 15));
+      await sleep(15);
     }
     const snapshot = (await binanceCall(t.baseUrl, 'GET', '/api/v3/depth', 'symbol=BTCUSDT&limit=5000')).body;
     for (let i = 10; i < 30; i++) {
       publishBtc(levels(i, 99 - (i % 5) * 0.01, -0.01), levels(i, 100 + (i % 3) * 0.01, 0.01));
-      await new Promise((r) => setTimeout(r, 15));
+      await sleep(15);
     }
     const finalBook = () => binanceCall(t.baseUrl, 'GET', '/api/v3/depth', 'symbol=BTCUSDT&limit=5000');
     await eventually(async () => {

@@ -11,6 +11,7 @@ import { ed25519KeyFor, hmacKeyFor } from './binance-support.ts';
 import { exchangeForSuite } from './harness.ts';
 import { book } from './support.ts';
 import { eventually } from '../support/eventually.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const t = exchangeForSuite();
 const opened: { close(): Promise<unknown> }[] = [];
@@ -204,7 +205,7 @@ describe('ccxt.pro.binance against the exchange', () => {
           (ts = Math.max(ts + 1, Date.now())),
         ),
       );
-      await new Promise((r) => setTimeout(r, 30));
+      await sleep(30);
     }
     let seen = first;
     const deadline = Date.now() + 5_000;
@@ -229,7 +230,7 @@ describe('ccxt.pro.binance against the exchange', () => {
     await t.freshBooks();
     const watching = ex.watchTrades('SOL/USDT');
     // the subscription is live once ccxt has sent it; a fill made after that arrives
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     expect((await t.order(id, 'SOLUSDT', 'BUY', '1')).status).toBe(201);
     const seen = await watching;
     expect(seen[seen.length - 1]).toMatchObject({ symbol: 'SOL/USDT', side: 'buy', price: 150, amount: 1 });

@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ExchangeEventSchema, type ExchangeEvent } from '../../runtime/exchange/events.ts';
 import { exchangeForSuite } from './harness.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const ex = exchangeForSuite();
 
@@ -24,7 +25,7 @@ describe('exchange events on NATS', () => {
     const order = await ex.order(id, 'SOLUSDT', 'BUY', '2');
     expect(order.status).toBe(201);
     const deadline = Date.now() + 5_000;
-    while (seen.filter((s) => s.event.accountId === id).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    while (seen.filter((s) => s.event.accountId === id).length < 3 && Date.now() < deadline) await sleep(25);
     sub.unsubscribe();
     const mine = seen.filter((s) => s.event.accountId === id);
     expect(mine.map((s) => s.subject)).toEqual([`exchange.${id}.journal`, `exchange.${id}.fill`, `exchange.${id}.journal`]);

@@ -14,9 +14,9 @@ import { openJetStreamEventLog, type JetStreamEventLog } from '../../adapters/st
 import type { LoggedEvent, Sequenced } from '../../adapters/store/event-log/port.ts';
 import { startNatsCluster, type NatsCluster } from '../support/nats-cluster.ts';
 import { eventually } from '../support/eventually.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const log = pino({ level: 'silent' });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type E = LoggedEvent & { n: number };
 
 describe('the event log on a three-server cluster', () => {

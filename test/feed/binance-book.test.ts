@@ -9,6 +9,7 @@ import { BinanceBookFeed, type BinanceBookFeedOptions } from '../../adapters/fee
 import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import { startBinanceStandIn, type BinanceStandIn } from '../support/binance-standin.ts';
 import { freePort } from '../support/servers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const quiet = pino({ level: 'silent' });
 const BTC = 'btcusdt@depth20@100ms';
@@ -19,7 +20,7 @@ async function until(what: string, ok: () => boolean, timeoutMs = 15_000): Promi
   const deadline = Date.now() + timeoutMs;
   while (!ok()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
   }
 }
 
@@ -171,7 +172,7 @@ describe('BinanceBookFeed against the local stand-in', () => {
     await until('the link to close', () => binance.open() === 0);
     expect(binance.clientCloses).toEqual([{ code: 1000, stillOpen: 0 }]);
     // well past the 20-200 ms backoff: no new connection
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     expect(binance.accepted()).toBe(1);
   });
 

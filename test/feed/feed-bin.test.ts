@@ -16,6 +16,7 @@ import type { BookSnapshot, PriceTick } from '../../adapters/feed/port.ts';
 import { startNatsServer, stopChild, type RunningServer } from '../support/servers.ts';
 import { readPriceSignerKey } from '../../adapters/feed/price-signer.ts';
 import { verifyTick } from '../../adapters/feed/tick-verify.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const quiet = pino({ level: 'silent' });
@@ -40,7 +41,7 @@ async function until(what: string, ok: () => boolean, output: () => string, time
   const deadline = Date.now() + timeoutMs;
   while (!ok()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; feed said:\n${output().slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
 }
 
@@ -107,7 +108,7 @@ describe('npm run feed', () => {
         await until(`ticks of run ${round}`, () => ticks.length >= round * 3, feed.output);
         feed.child.kill('SIGTERM');
         expect(await feed.exit).toBe(0);
-        await new Promise((r) => setTimeout(r, 100));
+        await sleep(100);
       }
       const signer = readPriceSignerKey(dir)?.publicKey.toBase58();
       expect(signer).toBeDefined();

@@ -9,6 +9,7 @@ import { NatsBookFeed, NatsPriceFeed } from '../../adapters/feed/nats-feeds.ts';
 import type { BookSnapshot, PriceTick } from '../../adapters/feed/port.ts';
 import { publishBook, publishPrice } from '../../adapters/feed/publisher.ts';
 import { startMonitoredNats, type MonitoredNats } from './nats-server.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const quiet = pino({ level: 'silent' });
 
@@ -30,7 +31,7 @@ async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 15_00
   const deadline = Date.now() + timeoutMs;
   while (!(await ok())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
 }
 

@@ -17,6 +17,7 @@ import type { GatewayEvent } from '../../runtime/gateway/events/schemas.ts';
 import { startPriceIngestion } from '../../runtime/gateway/prices/ingestion.ts';
 import { EventStream } from '../../server/gateway/event-stream.ts';
 import { startMonitoredNats, type MonitoredNats } from './nats-server.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const logger = pino({ level: 'silent' });
 
@@ -51,7 +52,7 @@ describe('signed ticks over NATS', () => {
       const deadline = Date.now() + 10_000;
       while ((await history.size()) < 4 || prices.refusedTicks().forged < 1) {
         if (Date.now() > deadline) throw new Error('ticks did not arrive');
-        await new Promise((r) => setTimeout(r, 20));
+        await sleep(20);
       }
       await prices.settled();
       const stored = await history.between(now - 1, now + 3000);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, EventClient } from '../support/gateway-stack.ts';
 import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 let gateway: ServiceProcess;
 let base: string;
@@ -39,7 +40,7 @@ it('says what it runs on', async () => {
 it('takes a bet on synthetic prices and settles it on the embedded chain', async () => {
   const ws = new EventClient(base.replace('http', 'ws') + '/api/ws');
   await ws.opened;
-  for (let i = 0; i < 100 && (await call(base, 'GET', '/api/price')).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 100 && (await call(base, 'GET', '/api/price')).status !== 200; i++) await sleep(100);
   expect((await call(base, 'GET', '/api/state')).body).toMatchObject({ expirySeconds: '2', paused: 0 });
   const { address } = (await call(base, 'POST', '/api/wallet', {})).body as { address: string };
   expect((await call(base, 'GET', `/api/faucet/${address}`)).status).toBe(200);

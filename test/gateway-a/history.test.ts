@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicKey } from '@solana/web3.js';
 import { betAddress, bettorAddress, decodeBettorState } from '../../adapters/chain/codec.ts';
 import { call, fetchJson, startGatewayStack, type GatewayStack } from '../support/gateway-stack.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 let stack: GatewayStack;
 const api = (method: string, path: string, body?: unknown) => call(stack.base, method, path, body);
@@ -58,8 +59,7 @@ beforeAll(async () => {
   };
   publish();
   ticker = setInterval(publish, 250);
-  for (const deadline = Date.now() + 10_000; (await api('GET', '/api/price')).status !== 200 && Date.now() < deadline;)
-    await new Promise((r) => setTimeout(r, 100));
+  for (const deadline = Date.now() + 10_000; (await api('GET', '/api/price')).status !== 200 && Date.now() < deadline;) await sleep(100);
 }, 180_000);
 
 afterAll(async () => {

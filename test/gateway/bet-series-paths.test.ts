@@ -24,6 +24,7 @@ import { settlementEffects } from '../../runtime/gateway/settlement/effects.ts';
 import { betInputOf } from '../../runtime/gateway/settlement/settler.ts';
 import { fundedBettor, startTestChain, type TestChain } from '../chain/support.ts';
 import { recordInto } from '../support/published.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type Path = StatePath<AnyMachineSnapshot, EventObject>;
 type Move = 'up' | 'down' | 'tie';
@@ -106,7 +107,7 @@ async function livePath(path: Path, side: 'UP' | 'DOWN', replayTies: boolean, ma
       const before = current.id.toString();
       // clock ticks until this bet is done with: replaced, or the chain ended
       for (let i = 0; i < 200; i++) {
-        await new Promise((r) => setTimeout(r, 50));
+        await sleep(50);
         bets.tick(Date.now());
         await bets.settled();
         const summary = bets.summaryOf(seriesId);

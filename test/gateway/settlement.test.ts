@@ -17,6 +17,7 @@ import { settlementEffects } from '../../runtime/gateway/settlement/effects.ts';
 import { Settler } from '../../runtime/gateway/settlement/settler.ts';
 import { fundedBettor, startTestChain, untilUnix, type TestChain } from '../chain/support.ts';
 import { recordInto } from '../support/published.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const ENTRY = 15_000_000_000n;
 const signal = new AbortController().signal;
@@ -58,7 +59,7 @@ it('adopts an expired open bet without an actor, settles it once, and leaves sto
   for (let i = 0; i < 60 && !published.some((e) => e.type === 'bet_closed'); i++) {
     await settler.settleExpiredBets(Date.now());
     await bets.settled();
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
   for (let i = 0; i < 5; i++) await settler.settleExpiredBets(Date.now()); // more scheduler runs change nothing
   await bets.settled();

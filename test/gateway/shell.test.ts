@@ -12,6 +12,7 @@ import { createGatewayShell, type GatewayShell } from '../../server/gateway/shel
 import { respond } from '../../server/gateway/router.ts';
 import { parseBetBodyA } from '../../server/gateway/wire.ts';
 import { collect } from '../support/ws-collector.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type TestEvent = { type: 'price'; symbol: 'solusdt'; price: string; ts: number } | { type: 'bet_open'; id: string };
 
@@ -33,7 +34,7 @@ beforeAll(async () => {
     throw new HttpError(409, { error: 'an open bet must be closed before placing a new one', openBetId: '5' });
   });
   router.get('/slow', async () => {
-    await new Promise((r) => setTimeout(r, 30));
+    await sleep(30);
     return respond(201, { late: true }, [['X-Test', 'yes']]);
   });
   router.post('/wallet', ({ body }) => ({ address: 'NEW', body }), { requireJsonBody: true });
@@ -180,7 +181,7 @@ describe('path rules (docs/gateway-api.md#path-rules, #errors)', () => {
     const pending = fetch(`${base}/api/slow`, { signal: controller.signal }).catch((e: unknown) => e);
     setTimeout(() => controller.abort(), 5);
     expect(await pending).toBeInstanceOf(Error);
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     expect((await call('GET', '/state')).status).toBe(200);
   });
 });
@@ -234,7 +235,7 @@ describe('event stream (docs/gateway-api.md#events)', () => {
     expect(other.resumes[0]).toMatchObject({ recovered: false, epoch });
     await other.until((m) => m.some((e) => e.seq === last));
     expect(other.messages[0]?.seq).toBe(1); // another epoch: everything held
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     expect(plain.resumes).toEqual([]);
     for (const c of [within, same, beyond, other, plain]) c.close();
   });

@@ -15,6 +15,7 @@ import { createMemoryEventLog } from '../../adapters/store/event-log/memory.ts';
 import type { EventLog, Sequenced } from '../../adapters/store/event-log/port.ts';
 import { collect } from '../support/ws-collector.ts';
 import { price, range, seqsOf, streamShells, type TestEvent } from '../support/stream-shell.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A memory log whose reads can be held back or made to fail, counting them. */
 function controlledLog() {
@@ -168,7 +169,7 @@ describe('resumes under a slow or absent event log', () => {
     let again: Awaited<ReturnType<typeof collect>> | undefined;
     for (let i = 0; i < 100 && !again; i++) {
       again = await collect(url).catch(async () => {
-        await new Promise((r) => setTimeout(r, 50));
+        await sleep(50);
         return undefined;
       });
     }

@@ -12,6 +12,7 @@ import { createRedisEventLog } from '../../adapters/store/event-log/redis.ts';
 import { createGatewayShell, type GatewayShell } from '../../server/gateway/shell.ts';
 import { sharedTestRedis } from '../support/redis-prefix.ts';
 import { collect, type Collector } from '../support/ws-collector.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type TestEvent = { type: 'price'; symbol: 'solusdt'; price: string; ts: number } | { type: 'bet_open'; id: string };
 
@@ -25,7 +26,7 @@ function slowReads<E extends TestEvent>(log: EventLog<E>): EventLog<E> {
     firstSeq: () => log.firstSeq(),
     epoch: () => log.epoch(),
     readSince: async (since, limit) => {
-      await new Promise((r) => setTimeout(r, 1));
+      await sleep(1);
       return log.readSince(since, limit);
     },
   };
@@ -70,9 +71,9 @@ describe.each([
     const clients: Array<{ since: number; c: Collector }> = [];
     for (const since of sinces) {
       clients.push({ since, c: await collect(`${url}?since=${since}`) });
-      await new Promise((r) => setTimeout(r, 2));
+      await sleep(2);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     producing = false;
     await producer;
     const end = events.lastPublishedSeq;

@@ -14,6 +14,7 @@ import { createMemoryEventLog } from '../../adapters/store/event-log/memory.ts';
 import type { EventLog, Sequenced } from '../../adapters/store/event-log/port.ts';
 import { collect } from '../support/ws-collector.ts';
 import { price, range, seqsOf, streamShells, type TestEvent } from '../support/stream-shell.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A memory log that answers `readsLeft` reads and then fails; `shared` as a JetStream stream is. */
 function cuttableLog(shared: boolean) {
@@ -73,9 +74,9 @@ describe('resumes cut short or ahead of the gateway', () => {
     for (let i = 0; i < 60; i++) appended.push(await inner.append(price(i)));
     // this gateway's follower has handed on 50; the client saw 55 through another gateway
     events.deliver(appended.slice(0, 50));
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     const client = await collect(`${url}?since=55&epoch=${await log.epoch()}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     expect(client.resumes[0]).toMatchObject({ type: 'resume', recovered: true });
     expect(
       seqsOf(client.messages).filter((s) => s <= 55),

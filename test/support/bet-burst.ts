@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import type { BetAccount } from '../../adapters/chain/port.ts';
 import { programAccountsNow, rpc } from './chain-bets.ts';
 import { freePort, startRedisServer, startService, stopChild, type RunningServer, type ServiceProcess } from './servers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** One answer of the burst. */
 export interface BurstAnswer {
@@ -87,7 +88,7 @@ async function priced(base: string): Promise<void> {
   try {
     while ((await client.call('GET', '/api/price').catch(() => ({ status: 0 }))).status !== 200) {
       if (Date.now() > deadline) throw new Error('no price within 60 s');
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
     }
   } finally {
     client.close();
@@ -198,7 +199,7 @@ async function nothingLanding(base: string): Promise<void> {
     });
     if (/^gateway_tx_pending 0$/m.test(text)) return;
     if (Date.now() > deadline) throw new Error(`transactions still landing ${LANDING_MS} ms after the burst`);
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
   }
 }
 
@@ -302,6 +303,6 @@ export async function settled(chainUrl: string, wallets: string[], timeoutMs = 9
     const open = [...(await betsOf(chainUrl, mine)).values()].filter((b) => b.status === 0).length;
     if (open === 0) return;
     if (Date.now() > deadline) throw new Error(`${open} bets still open after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
   }
 }

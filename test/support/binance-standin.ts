@@ -13,6 +13,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Payload of a partial-book frame. */
 export interface Depth {
@@ -145,7 +146,7 @@ export async function startBinanceStandIn(): Promise<BinanceStandIn> {
       const deadline = Date.now() + timeoutMs;
       while (accepted < n) {
         if (Date.now() > deadline) throw new Error(`stand-in saw ${accepted} connections, wanted ${n}`);
-        await new Promise((r) => setTimeout(r, 10));
+        await sleep(10);
       }
     },
     close: async () => {

@@ -36,4 +36,4 @@ export async function request(
   }
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { setTimeout as sleep } from 'node:timers/promises';

@@ -5,6 +5,7 @@
  * @example
  *   const leader = await eventually('a leader', async () => (await healths()).find((h) => h.leader) ?? null, 15_000);
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Polls `check` every `everyMs` until it answers non-null (a throw counts as not yet); throws naming `what` after `timeoutMs`. */
 export async function eventually<T>(what: string, check: () => Promise<T | null>, timeoutMs: number, everyMs = 250): Promise<T> {
@@ -13,7 +14,7 @@ export async function eventually<T>(what: string, check: () => Promise<T | null>
     const found = await check().catch(() => null);
     if (found !== null) return found;
     if (Date.now() > deadline) throw new Error(`${what}: still not so after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, everyMs));
+    await sleep(everyMs);
   }
 }
 
@@ -24,7 +25,7 @@ export async function patiently<T>(read: () => Promise<T>, attempts = 20, everyM
       return await read();
     } catch (err) {
       if (attempt >= attempts) throw err;
-      await new Promise((r) => setTimeout(r, everyMs));
+      await sleep(everyMs);
     }
   }
 }

@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import { checkAnswer } from './openapi-contract.ts';
 import { startPrivateRedis } from './redis-cluster.ts';
 import { freePort, startNatsServer, startService, type RunningServer, type ServiceProcess } from './servers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface GatewayStack {
   base: string;
@@ -171,7 +172,7 @@ export class EventClient {
     while (Date.now() < deadline) {
       const hit = this.events.find(pred);
       if (hit) return hit;
-      await new Promise((r) => setTimeout(r, 25));
+      await sleep(25);
     }
     throw new Error(`no matching event within ${timeoutMs} ms; got types ${this.events.map((e) => e.type).join(',')}`);
   }
@@ -181,7 +182,7 @@ export class EventClient {
   }
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep };
 
 /** Waits until wall time reaches `unixMs`. */
 export const until = (unixMs: number) => sleep(Math.max(0, unixMs - Date.now()));

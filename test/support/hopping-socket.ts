@@ -14,6 +14,7 @@
  *   client.faults(); // []
  */
 import WebSocket from 'ws';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** One connection of the client. */
 export interface Connection {
@@ -37,8 +38,6 @@ export interface HoppingSocket {
   faults(): string[];
   stop(): Promise<void>;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Connects to `urls` in turn, each connection held `holdMs` (jittered 0.5-1.5x) unless the server closes it first. */
 export function hoppingSocket(urls: readonly string[], holdMs: number): HoppingSocket {

@@ -25,6 +25,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Managed } from './managed.ts';
 import { freePort } from './servers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** One server of the cluster. */
 export interface ClusterServer extends Managed {
@@ -55,8 +56,6 @@ function serverSyncs(): boolean {
   const m = /v(\d+)\.(\d+)/.exec(out);
   return m !== null && (Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 10));
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts `size` servers (3) routed to each other, with JetStream; resolves once every port accepts. */
 export async function startNatsCluster(size = 3): Promise<NatsCluster> {

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Managed } from './managed.ts';
 import { freePort, portOpen, redisServerArgs, startRedisServer } from './servers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const run = promisify(execFile);
 
@@ -99,7 +100,7 @@ export async function startRedisCluster(): Promise<RedisClusterHandle> {
         const states = await Promise.all(members.filter((m) => m.running).map((m) => clusterState(m.port)));
         if (states.every((s) => s === 'ok')) return;
         if (Date.now() > deadline) throw new Error(`redis cluster not healthy within ${timeoutMs} ms: ${states.join(', ')}`);
-        await new Promise((r) => setTimeout(r, 100));
+        await sleep(100);
       }
     };
     await waitHealthy();

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Managed } from './managed.ts';
 import { freePort, redisServerArgs } from './servers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The running set. */
 export interface SentinelSet {
@@ -50,7 +51,6 @@ export interface SentinelSet {
 }
 
 const MASTER = 'sentinel-test';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A short-lived client for one question; null when the node does not answer in time. */
 async function ask<T>(port: number, question: (r: Redis) => Promise<T>): Promise<T | null> {

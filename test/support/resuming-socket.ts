@@ -11,6 +11,7 @@
  *   gapsAndRepeats(client.events); // []
  */
 import { collect, type Collector } from './ws-collector.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A resuming client. */
 export interface ResumingSocket {
@@ -22,8 +23,6 @@ export interface ResumingSocket {
   lastSeq(): number;
   stop(): void;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Connects to `url()` and keeps resuming until stopped. */
 export function resumingSocket(url: () => string): ResumingSocket {

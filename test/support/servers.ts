@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Ports for test servers come from 10000-19999, below the kernel's ephemeral range (32768 and up
@@ -66,7 +67,7 @@ export async function waitForPort(port: number, timeoutMs = 20_000, what = `port
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await portOpen(port)) return;
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
   throw new Error(`${what} did not open within ${timeoutMs} ms`);
 }

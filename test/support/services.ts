@@ -9,6 +9,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,7 +35,7 @@ async function waitFor(host: string, port: number, what: string): Promise<void> 
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     if (await reachable(host, port)) return;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   throw new Error(`${what} did not start on ${host}:${port}`);
 }

@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import type { RpcClient } from '../rpc-client.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const LatestBlockhash = v.object({ context: v.object({ slot: v.number() }), value: v.object({ blockhash: v.string(), lastValidBlockHeight: v.number() }) });
 
@@ -62,7 +63,7 @@ export class Blockhashes {
         this.cached = { ...value, at: Date.now() };
         return value;
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
   }
 }

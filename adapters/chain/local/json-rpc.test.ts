@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { log } from '../../../kernel/log.ts';
 import { JsonRpcDispatcher } from './json-rpc.ts';
 import { RpcFailure } from './rpc-failure.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const dispatcher = new JsonRpcDispatcher(
   {
     echo: (p) => p,
     later: async (p) => {
-      await new Promise((r) => setTimeout(r, 5));
+      await sleep(5);
       return p.length;
     },
     refuse: () => {

@@ -14,6 +14,7 @@ import { RpcError, type RpcClient } from '../rpc-client.ts';
 import type { MirrorHoldings } from './holdings.ts';
 import type { WalletWatch } from './wallets.ts';
 import { bytesOf, Multiple, ProgramAccounts, ProgramNotification, TOKEN_ACCOUNT_SIZE, tokenAmountOf, type Known } from './wire.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** JSON-RPC: the node has not reached the `minContextSlot` asked for yet. */
 const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
@@ -167,7 +168,7 @@ export class MirrorSync {
         res = await this.o.rpc.call('getMultipleAccounts', [addresses.map((a) => a.toBase58()), config], Multiple);
       } catch (err) {
         if (!(err instanceof RpcError) || err.code !== MIN_CONTEXT_SLOT_NOT_REACHED || Date.now() > deadline) throw err;
-        await new Promise((r) => setTimeout(r, 100));
+        await sleep(100);
       }
     }
     const read = res;

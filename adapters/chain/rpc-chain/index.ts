@@ -33,6 +33,7 @@ import { readPriceRules } from '../price-rules.ts';
 import { IntentKeyBusy, type Landing } from '../tx-sender.ts';
 import { RpcChainAdmin } from './admin.ts';
 import { ERR } from './reads.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export { VAULT_FUNDING, pubsubUrlOf, type ChainKeys, type RpcChainOptions } from './options.ts';
 
@@ -346,7 +347,7 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
         // another gateway's placement for this bettor is landing: this one waits for it (until its caller is answered)
         if (err instanceof IntentKeyBusy) {
           onBettorBusy();
-          await new Promise((r) => setTimeout(r, KEY_BUSY_WAIT_MS));
+          await sleep(KEY_BUSY_WAIT_MS);
           continue;
         }
         if (!(err instanceof ProgramRefusal) || err.code !== ERR.invalidPda || refreshed) throw err;

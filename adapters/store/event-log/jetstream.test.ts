@@ -3,6 +3,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { describeEventLog, type TestEvent } from './contract.ts';
 import { openJetStreamEventLog } from './jetstream.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 let nc: NatsConnection | undefined;
 const streams: string[] = [];
@@ -47,7 +48,7 @@ describe('JetStream event log', () => {
     const seen: number[] = [];
     const following = await log.follow(2, (e) => seen.push(e.seq));
     await log.append({ type: 'test', n: 4 });
-    for (let i = 0; i < 100 && seen.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && seen.length < 3; i++) await sleep(20);
     await following.stop();
     expect(seen).toEqual([2, 3, 4]);
   });

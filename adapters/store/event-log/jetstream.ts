@@ -34,6 +34,7 @@ import type { Logger } from '../../../kernel/log.ts';
 import { ensureReplicas, ensureStream, streamInfo, type StreamSpec } from './stream-config.ts';
 import { claimEventStream, recordedOwner, type Ownership } from './stream-owner.ts';
 import { asLoggedEvent, DEFAULT_READ_LIMIT, type AppendOptions, type EventLog, type LoggedEvent, type Sequenced } from './port.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Stream name and bounds; defaults in brackets. */
 export interface JetStreamEventLogOptions<E extends LoggedEvent> {
@@ -155,7 +156,7 @@ async function followStream<E extends LoggedEvent>(
         s.log?.warn({ stream: s.name, next, err: err instanceof Error ? err.message : String(err) }, 'event stream follower failed; recreating it');
       }
       current = null;
-      if (!stopped) await new Promise((r) => setTimeout(r, 250));
+      if (!stopped) await sleep(250);
     }
   })();
   const watchdog = setInterval(() => {

@@ -25,6 +25,7 @@ import type { KV } from '@nats-io/kv';
 import * as v from 'valibot';
 import type { Logger } from '../../../kernel/log.ts';
 import { descriptionOf, ensureStream, ownerOfStream, streamInfo, type StreamSpec } from './stream-config.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * What opening the stream found and did: `ours` (it already belonged to this chain), `created`
@@ -103,7 +104,6 @@ async function compareAndSet(kv: KV, revision: number, record: OwnerRecord): Pro
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const MAX_RECREATES = 5;
 const DEFAULT_STALE_AFTER_MS = 30_000;
 

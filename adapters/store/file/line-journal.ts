@@ -15,7 +15,6 @@ import { closeSync, existsSync, fdatasync, fdatasyncSync, fsyncSync, ftruncateSy
 import { dirname } from 'node:path';
 import { syncDir } from './atomic-file.ts';
 
-
 /** Bytes read per call while scanning a file: lines are found without holding the whole file at once. */
 const READ_CHUNK = 1 << 20;
 

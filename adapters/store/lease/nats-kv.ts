@@ -28,6 +28,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import * as v from 'valibot';
 import { ensureReplicas } from '../event-log/stream-config.ts';
 import type { FenceRecord, LeaderLease, LeaseIdentity } from './port.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const LEASE_KEY = 'leader';
 const FENCE_KEY = 'fence-used';
@@ -173,7 +174,7 @@ export function createNatsKvFenceRecord(kv: KV): FenceRecord {
         const { entry, highest } = await read();
         if (highest > fence) return false;
         if ((await compareAndSet(kv, FENCE_KEY, String(fence), entry)) !== null) return true;
-        await new Promise((r) => setTimeout(r, 5 * (attempt + 1)));
+        await sleep(5 * (attempt + 1));
       }
       throw new Error(`the fence record of the leader lease changed ${USE_ATTEMPTS} times while fence ${fence} was being recorded`);
     },

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sharedTestRedis } from '../../../test/support/redis-prefix.ts';
 import type { RedisLease } from './redis.ts';
 import { createRedisLease } from './redis.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const redis = sharedTestRedis();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('RedisLease', () => {
   const leases: RedisLease[] = [];

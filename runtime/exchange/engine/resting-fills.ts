@@ -26,6 +26,7 @@ import { orderNumberOf } from './ids.ts';
 import type { MatchedFill } from './matching.ts';
 import { balanceEvent, orderEvent } from './views.ts';
 import { backoffMs, type RetryPolicy } from '../../../kernel/backoff.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** delays between attempts of a resting fill that did not land */
 const RESTING_FILL_RETRY: RetryPolicy = { baseMs: 500, maxMs: 30_000 };
@@ -47,7 +48,7 @@ export function commitRestingFill(core: EngineCore, m: MatchedFill, matchedAt: n
         return await retryOnConflict(() => attemptFill(core, m, matchedAt, drop));
       } catch (err) {
         ctx.log.warn({ err: err instanceof Error ? err.message : err, orderId: m.entry.orderId, attempt }, 'a resting fill did not land; retrying');
-        await new Promise((r) => setTimeout(r, backoffMs(attempt + 1, RESTING_FILL_RETRY)));
+        await sleep(backoffMs(attempt + 1, RESTING_FILL_RETRY));
       }
     }
   });

@@ -9,6 +9,7 @@ import { FakeChain } from '../../../test/gateway/support/fake-chain.ts';
 import { LiveBets } from './live-bets.ts';
 import { quietLog } from '../../../test/support/quiet-log.ts';
 import { recordInto } from '../../../test/support/published.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const BETTOR = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const T0 = 1_800_000_000;
@@ -110,7 +111,7 @@ describe('bet runtime', () => {
     w.clock.set(T0 * 1000 - 500);
     w.runtime.open(input);
     w.runtime.startClock(200, () => w.clock.now());
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     expect(w.store.saves).toBe(0);
     expect(w.published).toEqual([]);
     held = true;
@@ -123,11 +124,11 @@ describe('bet runtime', () => {
       w.clock.increment(400);
       await nextMacrotask();
     }
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     expect(w.published.map((e) => e.type)).toEqual(['bet_open']); // the close waits for the lease
     await w.runtime.stop(100);
     held = true;
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     expect(w.store.saves).toBe(1);
     expect(w.published.map((e) => e.type)).toEqual(['bet_open']);
   });
@@ -143,11 +144,11 @@ describe('bet runtime', () => {
     expect(store.saves).toBe(1);
     held = false; // e.g. paused past the lease while the first attempt was in flight
     store.open();
-    await new Promise((r) => setTimeout(r, 200)); // past every retry delay (10-40 ms)
+    await sleep(200); // past every retry delay (10-40 ms)
     expect(store.saves).toBe(1);
     expect(w.published).toEqual([]);
     held = true;
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     await w.flush();
     expect(store.saves).toBe(2);
     expect(w.published.map((e) => e.type)).toEqual(['bet_open']);
@@ -207,7 +208,7 @@ describe('bet runtime', () => {
     w.store.failLoads = 2;
     w.runtime.tick(T0 * 1000);
     for (let i = 0; i < 20 && w.published.at(-1)?.type !== 'bet_closed'; i++) {
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
       w.runtime.tick(T0 * 1000 + i);
       await w.flush();
     }

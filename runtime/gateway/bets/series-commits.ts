@@ -14,6 +14,7 @@ import { backoffMs, type RetryPolicy } from '../../../kernel/backoff.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetTransition } from '../history/records.ts';
 import { message, type Series } from './series.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What commits are made with. */
 export interface SeriesCommitsDeps {
@@ -41,7 +42,6 @@ export interface SeriesCommitsDeps {
 const COMMIT_RETRY: RetryPolicy = { baseMs: 250, maxMs: 5_000 };
 /** how often a held commit asks again whether it may be written */
 const HELD_POLL_MS = 50;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The commit queue of every live series of a runtime. */
 export class SeriesCommits {

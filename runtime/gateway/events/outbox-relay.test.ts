@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryEventLog } from '../../../adapters/store/event-log/memory.ts';
 import type { Sequenced } from '../../../adapters/store/event-log/port.ts';
 import { OutboxRelay } from './outbox-relay.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type E = { type: 'bet_open' | 'bet_closed'; id: string };
 const log = pino({ level: 'silent' });
 const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 200 && !check(); i++) await sleep(10);
 };
 
 /** A stream that remembers what was relayed, deduplicating by id like JetStream. */
@@ -46,7 +47,7 @@ describe('OutboxRelay', () => {
     stream.fail(true);
     await outbox.append({ type: 'bet_closed', id: '1' });
     relay.kick();
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     expect(stream.relayed).toHaveLength(2);
     stream.fail(false);
     await until(() => stream.relayed.length === 3);
@@ -89,7 +90,7 @@ describe('OutboxRelay', () => {
     stream.fail(true);
     for (const id of ['2', '3']) await outbox.append({ type: 'bet_open', id });
     relay.kick();
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     expect(relay.lagSeconds()).toBeGreaterThanOrEqual(0.25);
     expect(await relay.backlog()).toBe(2);
     stream.fail(false);

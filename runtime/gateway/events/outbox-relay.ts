@@ -16,6 +16,7 @@ import type { JetStreamEventLog } from '../../../adapters/store/event-log/jetstr
 import type { EventLog, LoggedEvent, Sequenced } from '../../../adapters/store/event-log/port.ts';
 import type { Logger } from '../../../kernel/log.ts';
 import type { LeaderRole } from '../leader/leadership.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What the relay moves and where. */
 export interface OutboxRelayDeps<E extends LoggedEvent> {
@@ -62,7 +63,7 @@ export class OutboxRelay<E extends LoggedEvent> implements LeaderRole {
   async stop(graceMs = 1_000): Promise<void> {
     if (!this.loop) return;
     this.kick();
-    await Promise.race([this.idle(), new Promise((r) => setTimeout(r, graceMs))]);
+    await Promise.race([this.idle(), sleep(graceMs)]);
     this.running = false;
     this.wake?.();
     await this.loop;

@@ -6,12 +6,13 @@ import { fenceGuard } from './fence-guard.ts';
 import { sharedTestRedis } from '../../../test/support/redis-prefix.ts';
 import { LeaseHold } from './lease-hold.ts';
 import { startLeaseLeadership, type LeaderRole } from './leadership.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const redis = sharedTestRedis();
 const log = pino({ level: 'silent' });
 const until = async (check: () => boolean, ms = 3_000) => {
   const deadline = Date.now() + ms;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  while (!check() && Date.now() < deadline) await sleep(10);
 };
 
 /** A role that records its starts (with their fences) and stops. */
@@ -36,7 +37,7 @@ describe('lease leadership', () => {
     const la = startLeaseLeadership({ lease: createRedisLease(redis.redis(), { key, node: 'a', ttlMs: 300 }), role: a.role, log });
     await until(() => la.isLeader());
     const lb = startLeaseLeadership({ lease: createRedisLease(redis.redis(), { key, node: 'b', ttlMs: 300 }), role: b.role, log });
-    await new Promise((r) => setTimeout(r, 400));
+    await sleep(400);
     expect([la.isLeader(), lb.isLeader()]).toEqual([true, false]);
     const first = la.fence()!;
     await la.stop();
@@ -117,7 +118,7 @@ describe('lease leadership', () => {
     const role: LeaderRole = {
       async start(fence) {
         calls.push(`start ${fence}`);
-        if (slowStart) await new Promise((r) => setTimeout(r, 1_000)); // a store failing over, 3 TTLs long
+        if (slowStart) await sleep(1_000); // a store failing over, 3 TTLs long
       },
       async stop() {
         calls.push('stop');
@@ -132,7 +133,7 @@ describe('lease leadership', () => {
     const seen: boolean[] = [];
     for (let i = 0; i < 30; i++) {
       seen.push(lb.isLeader());
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
     expect(seen.every((leads) => !leads)).toBe(true);
     expect(la.isLeader()).toBe(true);
@@ -164,7 +165,7 @@ describe('lease leadership', () => {
     failing = 3;
     la.refresh('redis failed over');
     await until(() => failing === 0 && calls.at(-1) === `start ${fence}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     expect(la.isLeader()).toBe(true);
     expect(la.fence()).toBe(fence);
     expect(calls.filter((c) => c === `start ${fence}`)).toHaveLength(5); // the election, three failed restarts, the one that worked
@@ -173,7 +174,7 @@ describe('lease leadership', () => {
     failing = Number.POSITIVE_INFINITY;
     const lb = startLeaseLeadership({ lease: createRedisLease(redis.redis(), { key, node: 'b', ttlMs: 300 }), role: recordingRole().role, log });
     la.refresh('redis failed over again');
-    await new Promise((r) => setTimeout(r, 1_000));
+    await sleep(1_000);
     expect(la.isLeader()).toBe(true); // still within restartRetryMs
     await until(() => lb.isLeader(), 5_000);
     expect(la.isLeader()).toBe(false);

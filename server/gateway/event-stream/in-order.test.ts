@@ -2,11 +2,12 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { LoggedEvent, Sequenced } from '../../../adapters/store/event-log/port.ts';
 import { InOrder } from './in-order.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type E = Sequenced<LoggedEvent>;
 const ev = (seq: number): E => ({ seq, type: 'price', ts: seq }) as E;
 const seqs = (events: E[]) => events.map((e) => e.seq);
-const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+const tick = (ms = 20) => sleep(ms);
 
 /** A publisher over a log holding `held` seqs, whose reads are answered by `answer` (default: the held seqs after `since`). */
 function setUp(held: number[], answer?: (since: number, limit: number) => Promise<E[]>) {

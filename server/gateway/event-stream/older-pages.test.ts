@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Sequenced } from '../../../adapters/store/event-log/port.ts';
 import { OlderPages } from './older-pages.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type E = { type: 'x' };
 /** A log holding `seqs`, answering at most `cut` events per read (a fetch cut short), counting reads. */
@@ -10,7 +11,7 @@ function log(seqs: number[], cut = Infinity) {
     calls,
     read: async (since: number, limit: number): Promise<Array<Sequenced<E>>> => {
       calls.push([since, limit]);
-      await new Promise((r) => setTimeout(r, 1));
+      await sleep(1);
       return seqs
         .filter((s) => s > since)
         .slice(0, Math.min(limit, cut))

@@ -14,6 +14,7 @@ import type { IntentStore } from '../../../adapters/store/intents/port.ts';
 import { sharedTestRedis } from '../../support/redis-prefix.ts';
 import { TEST_PARAMS, fundedBettor, startTestChain, type TestChain } from '../support.ts';
 import { signed } from './fixtures.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** long enough that a loaded machine still answers well inside it */
 const LAG_MS = 4_000;
@@ -94,6 +95,6 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
 }

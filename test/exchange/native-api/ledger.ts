@@ -5,6 +5,7 @@ import { D, ISO, MONEY } from '../support.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../harness.ts';
 import type { ExchangeUnderTest } from '../harness.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Registers part 3 against `t` (an exchange the caller started for the file). */
 export function describeLedger(t: ExchangeUnderTest): void {
@@ -79,7 +80,7 @@ export function describeLedger(t: ExchangeUnderTest): void {
       }
       expect(points[1]).toMatchObject({ cash: '849.8500000000', positionsValue: '149.5000000000', equity: '999.3500000000', unrealizedPnl: '-0.6500000000' });
       const cut = new Date(Date.parse(points[1].ts) + 1).toISOString();
-      await new Promise((r) => setTimeout(r, 5));
+      await sleep(5);
       const snap = await t.api.get(`/api/v1/accounts/${id}/equity?snapshot=true&since=${encodeURIComponent(cut)}`);
       expect(snap.body).toHaveLength(1);
       expect(snap.body[0]).toMatchObject({ equity: '999.3500000000' });

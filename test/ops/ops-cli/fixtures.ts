@@ -10,6 +10,7 @@ import type { BetInput } from '../../../machines/bet-types.ts';
 import { LiveBets } from '../../../runtime/gateway/bets/live-bets.ts';
 import type { BetEffects } from '../../../runtime/gateway/bets/effects.ts';
 import { quietLog } from '../../support/quiet-log.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export const BETTOR = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 export const NO_CHAIN = 'http://127.0.0.1:9'; // nothing listens: the chain view reports it
@@ -26,7 +27,7 @@ export const betInput = (id: string, expireTime: number): BetInput => ({
 
 /** Resolves once `check()` holds (polling), or fails after `timeoutMs`; for hooks, where expect.poll is not allowed. */
 export async function waitUntil(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !check(); await new Promise((r) => setTimeout(r, 20))) {
+  for (const deadline = Date.now() + timeoutMs; !check(); await sleep(20)) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
   }
 }

@@ -19,6 +19,7 @@ import type { RedisClient } from '../../../adapters/store/redis/client.ts';
 import { quietLog } from '../../support/quiet-log.ts';
 import { hasStackTrace, runOps, spawnOps } from '../support.ts';
 import { BETTOR, NO_CHAIN, betInput, waitUntil, downChain, betRuntime } from './fixtures.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Where the suite's records live: a client on that Redis, the CLI's env for it, and the gateway's key prefix there. */
 export interface OpsRedisPlace {
@@ -163,7 +164,7 @@ export function describeGatewayCommands(name: string, place: () => Promise<OpsRe
       let out = '';
       follower.stdout?.on('data', (c: Buffer) => (out += c.toString()));
       const exited = new Promise<number | null>((resolve) => follower.on('close', (code) => resolve(code)));
-      await new Promise((resolve) => setTimeout(resolve, 1_500)); // it is polling
+      await sleep(1_500); // it is polling
       runtime.open(betInput('103', nowS() + 600));
       await runtime.settled();
       await expect.poll(() => out, { timeout: 10_000 }).toContain('"bet_open"');

@@ -10,9 +10,9 @@ import { freePort } from '../servers.ts';
 import { startEventsServer, type EventsServer } from './events-server-handle.ts';
 import { startFleet } from './fleet.ts';
 import { cpuMs, machineCpuMs, type MachineCpu } from './proc.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const [sockets = 20_000, workers = 4, rate = 10, seconds = 20, servers = 1] = process.argv.slice(2).map(Number);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const serverCpu = (all: readonly EventsServer[]) => all.reduce((a, s) => a + (cpuMs(s.pid) ?? 0), 0);
 const machineSince = (from: MachineCpu | null) => {
   const now = machineCpuMs();

@@ -10,6 +10,7 @@ import { FaultChains, fund, post, sendWire, statuses, transfer } from '../../../
 import { freePort, startService } from '../../../../test/support/servers.ts';
 import { logCounters, zeroCounters } from './counters.ts';
 import { CLUSTER_PRESET } from './profile.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const chains = new FaultChains();
 afterAll(() => chains.removeAll());
@@ -32,7 +33,7 @@ describe('without a profile', () => {
     for (let i = 0; i < 30; i++) {
       const answer = await post(chain.url, { jsonrpc: '2.0', id: i, method: 'getSlot' });
       expect([answer.status, answer.retryAfter]).toEqual([200, null]);
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
     expect(closed).toBe(false);
     ws.close();
@@ -101,7 +102,7 @@ describe('npm run chain with CHAIN_FAULTS', () => {
       const seen = new Set<number>();
       for (let i = 0; i < 100 && seen.size < 2; i++) {
         seen.add((await post(`http://127.0.0.1:${port}`, { jsonrpc: '2.0', id: i, method: 'getSlot' })).status);
-        await new Promise((r) => setTimeout(r, 30));
+        await sleep(30);
       }
       expect([...seen].sort()).toEqual([200, 429]);
       expect(chain.output()).toMatch(/"faults":"burst-429=300\/1000,seed=3".*"msg":"chain fault profile on"/);

@@ -4,6 +4,7 @@ import { FaultChains, post, type Exchange } from '../../../../test/support/fault
 import { HttpTransport, RpcClient } from '../../rpc-client.ts';
 import { zeroCounters } from './counters.ts';
 import { RequestBursts, tooManyRequestsBody } from './http-bursts.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const chains = new FaultChains();
 afterAll(() => chains.removeAll());
@@ -52,7 +53,7 @@ describe('burst-429', () => {
       const health = await fetch(`${chain.url}/health`);
       expect([health.status, await health.text()]).toEqual([200, 'ok']);
       healthy++;
-      await new Promise((r) => setTimeout(r, 10));
+      await sleep(10);
     }
     const limited = answers.filter((a) => a.status === 429);
     const plain = answers.filter((a) => a.status === 200);
@@ -91,7 +92,7 @@ describe('burst-429', () => {
           (err: Error) => err.message,
         ),
       );
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
     expect([...outcomes].some((o) => /answered HTTP 429/.test(o))).toBe(true);
   });

@@ -6,6 +6,7 @@ import { quietLog } from '../../../../test/support/quiet-log.ts';
 import { WsPubSub } from '../../pubsub.ts';
 import { disturbPubSub } from './pubsub-faults.ts';
 import { zeroCounters } from './counters.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const chains = new FaultChains();
 afterAll(() => chains.removeAll());
@@ -40,7 +41,7 @@ describe('pubsub-cut-ms', () => {
     // a notification between two cuts reaches it on the renewed subscription (one sent during a cut is lost, as on a cluster)
     for (let i = 0; i < 10 && seen.length === 0; i++) {
       if (pubsub.status() === 'open') await fund(chain, wallet, 1);
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
     expect(seen.length).toBeGreaterThan(0);
     expect(chain.faults?.counters().cuts).toBeGreaterThanOrEqual(3);
@@ -69,7 +70,7 @@ describe('pubsub-silent-ms', () => {
     const raw = await rawListener(chain.wsUrl, wallet.publicKey.toBase58());
     await expect.poll(() => chain.faults?.counters().silenced ?? 0, { timeout: 2_000, interval: 20 }).toBeGreaterThanOrEqual(1);
     await fund(chain, wallet, 1);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     expect(raw.messages).toHaveLength(1); // only the subscription's id, from before the silence
     expect(raw.closed()).toBe(false);
     raw.close();
@@ -92,7 +93,7 @@ describe('pubsub-silent-ms', () => {
     // between two silences the renewed subscription is notified
     for (let i = 0; i < 10 && seen.length === 0; i++) {
       await fund(chain, wallet, 1);
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
     expect(seen.length).toBeGreaterThan(0);
     pubsub.close();
@@ -104,7 +105,7 @@ describe('pubsub-silent-ms', () => {
     let resyncs = 0;
     pubsub.onResync(() => resyncs++);
     await pubsub.subscribe('accountSubscribe', [Keypair.generate().publicKey.toBase58(), { encoding: 'base64' }], () => undefined);
-    await new Promise((r) => setTimeout(r, 1_000)); // twenty pings, each answered
+    await sleep(1_000); // twenty pings, each answered
     expect(resyncs).toBe(0);
     expect(pubsub.status()).toBe('open');
     pubsub.close();
@@ -120,14 +121,14 @@ describe('disturbPubSub', () => {
       { cutAll: () => (calls.push('cut'), 2), silenceAll: () => (calls.push('silence'), 3) },
       counters,
     );
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     stop();
     expect(calls.filter((c) => c === 'cut').length).toBeGreaterThanOrEqual(2);
     expect(calls).toContain('silence');
     expect(counters.cuts).toBe(2 * calls.filter((c) => c === 'cut').length);
     expect(counters.silenced).toBe(3 * calls.filter((c) => c === 'silence').length);
     const none = disturbPubSub({ pubsubCutMs: 0, pubsubSilentMs: 0 }, { cutAll: () => 1, silenceAll: () => 1 }, counters);
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     none();
     expect(counters.cuts + counters.silenced).toBe(2 * calls.filter((c) => c === 'cut').length + 3 * calls.filter((c) => c === 'silence').length);
   });

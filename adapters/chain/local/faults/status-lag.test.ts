@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FaultChains, fund, sendWire, statuses, transfer } from '../../../../test/support/fault-chain.ts';
 import { quietLog } from '../../../../test/support/quiet-log.ts';
 import { WsPubSub } from '../../pubsub.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const chains = new FaultChains();
 afterAll(() => chains.removeAll());
@@ -30,7 +31,7 @@ describe('status-lag-ms', () => {
     let shownAt = 0;
     while (shownAt === 0 && performance.now() - sentAt < 5_000) {
       if ((await statuses(chain, [tx.signature]))[0] !== null) shownAt = performance.now();
-      else await new Promise((r) => setTimeout(r, 10));
+      else await sleep(10);
     }
     expect(shownAt - landedBy).toBeGreaterThanOrEqual(LAG_MS - 50);
     expect(shownAt - sentAt).toBeLessThan(LAG_MS + 1_000);

@@ -11,6 +11,7 @@ import { BLOCKHASH_WINDOW } from '../blockhashes.ts';
 import { zeroCounters } from './counters.ts';
 import { seededRandom } from './rng.ts';
 import { TransactionFaults } from './transactions.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const chains = new FaultChains();
 afterAll(() => chains.removeAll());
@@ -107,7 +108,7 @@ describe('land-delay-slots', () => {
     while (node.slot < signedAt + BLOCKHASH_WINDOW - 2) node.advanceSlot();
     const late = await faults.send(old, { skipPreflight: false });
     for (let i = 0; i < 3; i++) node.advanceSlot();
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     expect(node.status(late)).toBeNull();
     expect(counters).toMatchObject({ delayed: 2, expired: 1 });
     faults.stop();
