@@ -37,4 +37,18 @@ describe('serialPerAccount', () => {
     await expect(failed).rejects.toThrow('refused');
     await expect(next).resolves.toBe('ran');
   });
+
+  it('queues per owner: the same account id of two stores runs alongside', async () => {
+    let running = 0;
+    let most = 0;
+    const job = (owner: object) =>
+      serialPerAccount(owner, 'a', async () => {
+        running++;
+        most = Math.max(most, running);
+        await tick();
+        running--;
+      });
+    await Promise.all([job({}), job({})]);
+    expect(most).toBe(2);
+  });
 });

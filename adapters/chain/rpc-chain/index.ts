@@ -34,6 +34,7 @@ import { IntentKeyBusy, type Landing } from '../tx-sender.ts';
 import { RpcChainAdmin } from './admin.ts';
 import { ERR } from './reads.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SerialQueue } from '../../../kernel/serial-queue.ts';
 
 export { VAULT_FUNDING, pubsubUrlOf, type ChainKeys, type RpcChainOptions } from './options.ts';
 
@@ -68,7 +69,7 @@ const RECLAIM_AFTER_CLOSES = 2n ** 63n;
 /** ChainPort over JSON-RPC. */
 export class RpcChain extends RpcChainAdmin implements ChainPort {
   /** placements per bettor in flight (serialised: each needs the previous one's seq) */
-  private readonly placing = new Map<string, Promise<void>>();
+  private readonly placing = new SerialQueue();
   /** the placement landing now, per bettor */
   private readonly landingNow = new Map<string, Landing>();
   /** whether the contract requires signed prices, and when that was read */
@@ -222,7 +223,7 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
       if (!intent.key.startsWith(PLACE_KEY)) continue;
       const bettor = intent.key.slice(PLACE_KEY.length);
       this.landingNow.set(bettor, landing);
-      this.inTurn(bettor, () => this.whileLanding(bettor, landing, landing.outcome)).catch(() => undefined); // its end is all the bettor's next placement waits for
+      this.placing.run(bettor, () => this.whileLanding(bettor, landing, landing.outcome)).catch(() => undefined); // its end is all the bettor's next placement waits for
     }
     return recorded.length;
   }
@@ -307,25 +308,7 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
    * reads the bettor state and tries once more.
    */
   private withFreshSeq<T>(bettor: PublicKey, place: (seq: bigint) => Promise<T>, onBettorBusy: () => void = () => undefined): Promise<T> {
-    return this.inTurn(bettor.toBase58(), () => this.placeAtSeq(bettor, place, onBettorBusy));
-  }
-
-  /** Runs `work` once the bettor's placement under way in this process has ended, whatever its outcome. */
-  private inTurn<T>(bettor: string, work: () => Promise<T>): Promise<T> {
-    const run = (this.placing.get(bettor) ?? Promise.resolve()).then(work);
-    // never rejects: its end is all the next placement waits for
-    const ended = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.placing.set(bettor, ended);
-    ended.then(
-      () => {
-        if (this.placing.get(bettor) === ended) this.placing.delete(bettor);
-      },
-      () => undefined,
-    );
-    return run;
+    return this.placing.run(bettor.toBase58(), () => this.placeAtSeq(bettor, place, onBettorBusy));
   }
 
   /** `result`, with `landing` named as the bettor's landing placement until it settles. */
