@@ -14,6 +14,7 @@ import { Listeners } from './listeners.ts';
 import { type BookLevel, type BookSnapshot, type BookFeed, type Unsubscribe } from './port.ts';
 import { normal, type Random } from './random.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
+import { formatFixed } from '../../kernel/fixed-point.ts';
 
 /** Shape of one synthetic market. Prices move in ticks of 10^-priceDecimals, sizes in steps of 10^-qtyDecimals. */
 export interface BookMarketShape {
@@ -39,11 +40,7 @@ export const BOOK_MARKETS: Record<BookSymbol, BookMarketShape> = {
 const REVERSION_SECONDS = 7_200;
 
 /** Integer-tick decimal, e.g. toDecimal(9700010, 2) = "97000.10". */
-const toDecimal = (units: number, decimals: number): string => {
-  const scale = 10 ** decimals;
-  const whole = Math.trunc(units / scale);
-  return decimals === 0 ? String(whole) : `${whole}.${String(units - whole * scale).padStart(decimals, '0')}`;
-};
+const toDecimal = (units: number, decimals: number): string => formatFixed(BigInt(Math.trunc(units)), decimals);
 
 /** Pure model of one symbol's book. */
 export class BookModel {

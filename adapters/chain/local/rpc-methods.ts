@@ -14,6 +14,7 @@ import { parseParams, type RpcMethod } from './json-rpc.ts';
 import type { LocalNode } from './node.ts';
 import { RPC_CODES, RpcFailure, assertMinContextSlot } from './rpc-failure.ts';
 import { MAX_SIGNATURES_PER_ADDRESS } from './signature-index.ts';
+import { formatFixed } from '../../../kernel/fixed-point.ts';
 
 const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const TOKEN_ACCOUNT_SIZE = 165;
@@ -124,13 +125,7 @@ export function matches(a: AccountImage, filters: NonNullable<v.InferOutput<type
   return true;
 }
 
-function decimalString(amount: bigint, decimals: number): string {
-  if (decimals === 0) return amount.toString();
-  const s = amount.toString().padStart(decimals + 1, '0');
-  const frac = s.slice(-decimals).replace(/0+$/, '');
-  const whole = s.slice(0, -decimals);
-  return frac ? `${whole}.${frac}` : whole;
-}
+const decimalString = (amount: bigint, decimals: number): string => formatFixed(amount, decimals, { trim: true });
 
 /** The method table served by the local chain; `faults` (docs/operations.md#a-fault-profile) has its say in sends and statuses. */
 export function rpcMethods(node: LocalNode, genesisHash: string, faults: FaultHooks | null = null): Record<string, RpcMethod> {

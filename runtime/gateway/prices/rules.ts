@@ -9,6 +9,7 @@
  *   decideExitPrice({ expireTime: 100, nowMs: 102_000, atOrBefore, latest })
  */
 import type { Tick } from '../../../adapters/feed/port.ts';
+import { formatFixed } from '../../../kernel/fixed-point.ts';
 
 /** 1e8: the scale of on-chain prices (`entryPrice`, `exitPrice`). */
 export const PRICE_SCALE = 100_000_000n;
@@ -66,10 +67,7 @@ function numberToPlain(n: number): string | undefined {
 
 /** Formats price x 1e8 as the wire string with exactly 8 fraction digits (`"150.12345678"`). */
 export function formatE8(e8: bigint): string {
-  const neg = e8 < 0n;
-  const abs = neg ? -e8 : e8;
-  const s = `${abs / PRICE_SCALE}.${(abs % PRICE_SCALE).toString().padStart(PRICE_DECIMALS, '0')}`;
-  return neg ? `-${s}` : s;
+  return formatFixed(e8, PRICE_DECIMALS);
 }
 
 /** Normalises any accepted price input to the 8-digit wire string (docs/gateway-api.md#units). */

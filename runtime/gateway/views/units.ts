@@ -1,15 +1,12 @@
 /** Token amounts on the wire (docs/gateway-api.md#units): 6 decimals, base units as integers. */
+import { formatFixed } from '../../../kernel/fixed-point.ts';
 
 export const TOKEN_DECIMALS = 6;
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
 
 /** Base units -> "123.456789" (always 6 fraction digits; exact, no float). */
 export function formatHuman(units: bigint): string {
-  const negative = units < 0n;
-  const abs = negative ? -units : units;
-  const whole = abs / 1_000_000n;
-  const frac = (abs % 1_000_000n).toString().padStart(TOKEN_DECIMALS, '0');
-  return `${negative ? '-' : ''}${whole}.${frac}`;
+  return formatFixed(units, TOKEN_DECIMALS);
 }
 
 /** Lamports -> SOL as a JSON number (`sol` is a number: docs/gateway-api.md#balance). */

@@ -1,0 +1,19 @@
+/**
+ * Integers scaled by a power of ten written as decimal strings, exactly (no float): token base
+ * units with 6 decimals, prices x 1e8, SPL amounts, ticks of an order book.
+ *
+ * @example
+ *   formatFixed(123_456_789n, 6);                  // "123.456789"
+ *   formatFixed(-5n, 8);                           // "-0.00000005"
+ *   formatFixed(1_500_000n, 6, { trim: true });    // "1.5"
+ */
+
+/** `units` / 10^`decimals` as a decimal string: every fraction digit, or with `trim` none of the trailing zeros (and no point when none is left). */
+export function formatFixed(units: bigint, decimals: number, options: { trim?: boolean } = {}): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  let fraction = digits.slice(digits.length - decimals);
+  if (options.trim) fraction = fraction.replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
