@@ -19,6 +19,7 @@ export {
   parseSequencedEvent,
   PriceEventSchema,
   PriceObjectSchema,
+  ResumeMessageSchema,
   type GatewayEvent,
   type PriceEvent,
   type PriceObject,

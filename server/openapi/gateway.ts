@@ -27,6 +27,7 @@ import {
   PriceEventSchema,
   PriceObjectSchema,
   ReadySchema,
+  ResumeMessageSchema,
   WalletSchema,
 } from '../gateway/wire.ts';
 
@@ -38,8 +39,6 @@ export interface GatewayDocumentOptions {
 }
 
 const Seq = { seq: v.pipe(v.number(), v.safeInteger(), v.minValue(1)) };
-/** The `resume` message of a reconnecting stream (docs/gateway-api.md#resume). */
-export const ResumeMessageSchema = v.object({ type: v.literal('resume'), recovered: v.boolean(), epoch: v.string(), seq: v.number() });
 
 const err = (description: string): ResponseSpec => json(description, ErrorBodySchema);
 const outage: Record<number, ResponseSpec> = {

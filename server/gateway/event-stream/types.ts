@@ -115,13 +115,8 @@ export interface EventBroadcaster<E extends LoggedEvent> {
   broadcast<T extends E>(event: T, options?: AppendOptions): Promise<Sequenced<T>>;
 }
 
-/** The `resume` message: the first message after a connect with `since`. */
-export interface ResumeMessage {
-  type: 'resume';
-  recovered: boolean;
-  epoch: string;
-  seq: number;
-}
+/** The `resume` message: the first message after a connect with `since` (its schema is the runtime's). */
+export type { ResumeMessage } from '../../../runtime/gateway/events/schemas.ts';
 
 /** A page of history (`GET /api/events`). */
 export interface EventPage<E extends LoggedEvent> {
