@@ -11,7 +11,6 @@ import type { BookFeed } from '../adapters/feed/port.ts';
 import type { ExchangeStore } from '../adapters/store/exchange/port.ts';
 import { bookCache } from '../runtime/exchange/book-cache.ts';
 import type { ExchangeContext } from '../runtime/exchange/context.ts';
-import type { DependencyLinks } from '../runtime/dependency-links.ts';
 import { createExchangeMetrics, type ExchangeMetrics } from '../runtime/exchange/metrics.ts';
 import { createOrderEngine, type OrderEngine } from '../runtime/exchange/engine/engine.ts';
 import type { ExchangeEvent } from '../runtime/exchange/events.ts';
@@ -44,6 +43,13 @@ import { accountEventOfEngine, accountEventsOfCommit, type AccountEventBody } fr
 import { AccountStream } from '../runtime/exchange/account-stream.ts';
 import { mountAccountStream } from '../server/exchange/events-ws.ts';
 import { mountWsApi, type WsApi } from '../server/binance/ws-api/ws-api.ts';
+import { bookFeedFromEnv } from '../runtime/feed-from-env.ts';
+import { DependencyLinks } from '../runtime/dependency-links.ts';
+import { natsExchangeEvents } from '../runtime/exchange/nats-events.ts';
+import { publishingStore, relayedStore } from '../runtime/exchange/published-store.ts';
+import { LedgerEventsRelay } from '../runtime/exchange/events-relay.ts';
+import { exchangeEnv } from './exchange-env.ts';
+import { accountEventLogsOf, binanceStoresOf, eventStreamOf, exchangeStoreOf, tapeStoreOf } from './exchange-stores.ts';
 
 /** What an in-process exchange needs. */
 export interface ExchangeOptions {
@@ -234,4 +240,57 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
       log.info('exchange stopped');
     },
   };
+}
+
+/** Starts the exchange from the environment. */
+export async function startExchangeFromEnv(source: Record<string, string | undefined> = process.env): Promise<RunningExchange> {
+  const env = exchangeEnv(source);
+  // every Redis and NATS connection of the exchange, for exchange_dependency_up (docs/operations.md#metrics)
+  const dependencies = new DependencyLinks();
+  const feed = bookFeedFromEnv(source, rootLog, dependencies);
+  const ledger = exchangeStoreOf(env, dependencies);
+  // with NATS, every committed journal entry and fill is also announced on exchange.<accountId>.<kind>
+  const events = env.NATS_URL ? natsExchangeEvents(env.NATS_URL, rootLog, eventStreamOf(env), dependencies.link('nats')) : null;
+  // from the ledger's outbox where it has one (Redis), at once and best-effort otherwise (docs/operations.md#exchange-events-outbox)
+  const relay =
+    events && ledger.outbox
+      ? new LedgerEventsRelay({
+          outbox: ledger.outbox,
+          accountIds: () => ledger.listAccountIds(),
+          publish: (e, id) => events.publishDurable(e, id),
+          log: rootLog,
+        })
+      : null;
+  const store: ExchangeStore = events
+    ? {
+        ...(relay ? relayedStore(ledger, relay) : publishingStore(ledger, (e) => events.publish(e), rootLog)),
+        close: async () => {
+          await relay?.stop();
+          await events.close();
+          await ledger.close();
+        },
+      }
+    : ledger;
+  relay?.start();
+  try {
+    const { apiKeys, candles } = await binanceStoresOf(env, dependencies);
+    return await startExchange({
+      port: env.EXCHANGE_PORT,
+      mgmtPort: env.EXCHANGE_MGMT_PORT,
+      host: env.HOST,
+      bookMaxAgeMs: env.BOOK_MAX_AGE_MS,
+      feed,
+      store,
+      apiKeys,
+      candles,
+      weightLimit: env.BINANCE_WEIGHT_LIMIT,
+      accountEvents: accountEventLogsOf(env, dependencies),
+      tape: tapeStoreOf(env, dependencies),
+      dependencies,
+      ...(events ? { publish: (e) => events.publish(e) } : {}),
+    });
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
 }

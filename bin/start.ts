@@ -11,7 +11,8 @@ import { initParams } from './gateway-chain.ts';
 import { gatewayEnv, readGatewayConfig } from './gateway-env.ts';
 import { log } from '../kernel/log.ts';
 import { assertNativeUws } from '../server/http/listen.ts';
-import { exchangeEnv, exchangeEnvFields, startExchangeFromEnv } from './exchange.ts';
+import { startExchangeFromEnv } from './exchange-app.ts';
+import { exchangeEnv, exchangeEnvFields } from './exchange-env.ts';
 import { startGateway } from './gateway-app.ts';
 import { runService, type Stoppable } from './process.ts';
 
