@@ -43,7 +43,7 @@ describe('without a profile', () => {
 describe('the cluster preset', () => {
   it('switches every fault on, with the seed given', async () => {
     const chain = await chains.start('cluster,seed=7');
-    expect(chain.faults?.profile).toEqual({ ...CLUSTER_PRESET, seed: 7 });
+    expect(chain.faults?.profile).toEqual({ ...CLUSTER_PRESET, pubsubSilentMs: 0, seed: 7 });
     expect(chain.faults?.counters()).toEqual(zeroCounters());
   });
 
