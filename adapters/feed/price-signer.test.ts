@@ -57,14 +57,14 @@ describe('price signer', () => {
     expect(JSON.parse(readFileSync(priceSignerKeyPath(dir), 'utf8'))).toHaveLength(64);
     const second = loadPriceSigner({ dataDir: dir });
     expect(second.publicKey).toBe(first.publicKey);
-    expect(second.sign({ symbol: 'solusdt', price: '150', ts: T + 3 }).signed?.seq).toBe(3);
+    expect(second.sign({ symbol: 'solusdt', price: '150', ts: T + 3 }).signed?.seq).toBe(4); // 1, 2, 3 before the restart
   });
 
   it('takes its key from env instead, with a sequence of its own', () => {
     const key = Keypair.generate();
     const signer = loadPriceSigner({ dataDir: join(root, 'env'), secret: JSON.stringify(Array.from(key.secretKey)) });
     expect(signer.publicKey).toBe(key.publicKey.toBase58());
-    expect(signer.sign({ symbol: 'solusdt', price: '150', ts: T }).signed?.seq).toBe(0);
+    expect(signer.sign({ symbol: 'solusdt', price: '150', ts: T }).signed?.seq).toBe(1); // a signer's first tick is 1: the contract's 0 means none used yet
   });
 });
 

@@ -61,8 +61,11 @@ export class PriceSigner {
   }
 }
 
+/** A signer's first sequence number: 1, so that the contract's 0 (`last_entry_seq`) means no tick of it was used yet. */
+export const FIRST_SEQ = 1n;
+
 /** A sequence kept in memory only (tests). */
-export function memorySeqStore(start = 0n): SeqStore {
+export function memorySeqStore(start = FIRST_SEQ): SeqStore {
   let next = start;
   return { load: () => next, save: (n) => void (next = n) };
 }
@@ -70,7 +73,7 @@ export function memorySeqStore(start = 0n): SeqStore {
 /** A sequence kept in a file (the number as text; written aside, then renamed). */
 export function fileSeqStore(path: string): SeqStore {
   return {
-    load: () => (existsSync(path) ? BigInt(readFileSync(path, 'utf8').trim()) : 0n),
+    load: () => (existsSync(path) ? BigInt(readFileSync(path, 'utf8').trim()) : FIRST_SEQ),
     save(next) {
       writeFileSync(`${path}.tmp`, next.toString());
       renameSync(`${path}.tmp`, path);

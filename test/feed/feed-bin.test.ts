@@ -113,7 +113,7 @@ describe('npm run feed', () => {
       const signer = readPriceSignerKey(dir)?.publicKey.toBase58();
       expect(signer).toBeDefined();
       expect(ticks.every((t) => t.signed?.signer === signer && verifyTick(t) === 'verified')).toBe(true);
-      expect(ticks.map((t) => t.signed?.seq)).toEqual(ticks.map((_, i) => i));
+      expect(ticks.map((t) => t.signed?.seq)).toEqual(ticks.map((_, i) => i + 1)); // the first is 1
     } finally {
       await prices.stop();
     }
