@@ -18,6 +18,8 @@
  *
  *   REDIS_FAILOVER_MIN_REPLICAS=0 npx vitest run test/faults/redis-failover.test.ts
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Kvm } from '@nats-io/kv';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,6 +166,13 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  // REDIS_FAILOVER_LOG=<dir>: every process's log is written there, to read a failed run
+  const dir = process.env.REDIS_FAILOVER_LOG;
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    for (const [name, p] of Object.entries({ exchange, unwaiting, gateway: world?.gateway, second }))
+      if (p) writeFileSync(join(dir, `${name}.log`), p.output());
+  }
   await unwaiting?.stop();
   await exchange?.stop();
   await second?.stop();

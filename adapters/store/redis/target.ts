@@ -139,7 +139,39 @@ export function connectTarget(target: string | RedisTarget, options: RedisOption
     name: t.name,
     role: 'master',
   });
-  // a client closed for good (quit) also closes its connections to the sentinels, or they keep the process alive
-  client.once('end', () => client.disconnect());
+  return reopenedUnlessClosed(client);
+}
+
+/**
+ * A Sentinel client can end for good without being closed: its failover detector (or a READONLY
+ * reconnect) drops the connector while a reconnection is asking the Sentinels, and ioredis then
+ * answers "Connection is closed." to every command from then on. Such a client is connected again
+ * (after a reconnect delay); one closed by its owner (`quit`, `disconnect`) also closes its
+ * connections to the Sentinels, or they keep the process alive.
+ */
+function reopenedUnlessClosed(client: Redis): Redis {
+  let closedByOwner = false;
+  const disconnect = client.disconnect.bind(client);
+  const quit = client.quit.bind(client);
+  client.disconnect = (reconnect = false) => {
+    if (!reconnect) closedByOwner = true;
+    disconnect(reconnect);
+  };
+  client.quit = ((...args: Parameters<Redis['quit']>) => {
+    closedByOwner = true;
+    return quit(...args);
+  }) as Redis['quit'];
+  let ends = 0;
+  client.on('end', () => {
+    if (closedByOwner) return disconnect();
+    const timer = setTimeout(
+      () => {
+        if (!closedByOwner && client.status === 'end') client.connect().catch(() => undefined); // its failure is a 'close' like any other
+      },
+      backoffMs(++ends, REDIS_RECONNECT),
+    );
+    timer.unref();
+  });
+  client.on('ready', () => (ends = 0));
   return client;
 }
