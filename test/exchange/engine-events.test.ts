@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectNats } from '../../adapters/feed/nats-connection.ts';
-import type { BookFeed, BookSnapshot } from '../../adapters/feed/port.ts';
+import type { BookSnapshot } from '../../adapters/feed/port.ts';
 import { createMemoryExchangeStore } from '../../adapters/store/exchange/memory.ts';
 import { startExchange, type RunningExchange } from '../../bin/exchange-app.ts';
 import { dec } from '../../machines/exchange/money.ts';
@@ -17,22 +17,9 @@ import { ExchangeEventSchema, type ExchangeEvent } from '../../runtime/exchange/
 import { natsExchangeEvents, type ExchangeEventsPublisher } from '../../runtime/exchange/nats-events.ts';
 import { publishingStore } from '../../runtime/exchange/published-store.ts';
 import { eventually } from '../support/eventually.ts';
+import { pushFeed } from '../support/push-feed.ts';
 import { quietLog } from '../support/quiet-log.ts';
 import { startNatsServer, type RunningServer } from '../support/servers.ts';
-
-/** A feed the test pushes books into. */
-function pushFeed(): BookFeed & { push(b: BookSnapshot): void } {
-  const listeners = new Set<(b: BookSnapshot) => void>();
-  return {
-    start: async () => undefined,
-    stop: async () => undefined,
-    onBook(l) {
-      listeners.add(l);
-      return () => void listeners.delete(l);
-    },
-    push: (b) => listeners.forEach((l) => l(b)),
-  };
-}
 
 let nats: RunningServer;
 let nc: NatsConnection;

@@ -4,32 +4,15 @@
  * and move the books that fill them; plus signing for Binance's WebSocket API.
  */
 import { createHmac, sign, type KeyObject } from 'node:crypto';
-import type { BookFeed, BookSnapshot } from '../../adapters/feed/port.ts';
 import type { ExchangeStore } from '../../adapters/store/exchange/port.ts';
 import type { AccountEventLogs } from '../../adapters/store/account-events/port.ts';
 import { startExchange, type RunningExchange } from '../../bin/exchange-app.ts';
 import type { AccountEventBody } from '../../runtime/exchange/account-events.ts';
+import { pushFeed, type PushFeed } from '../support/push-feed.ts';
 import { quietLog } from '../support/quiet-log.ts';
+
+export { pushFeed, type PushFeed };
 import { client, type Client } from './support.ts';
-
-/** A feed the test pushes books into. */
-export interface PushFeed extends BookFeed {
-  push(b: BookSnapshot): void;
-}
-
-/** A feed whose books come from `push`. */
-export function pushFeed(): PushFeed {
-  const listeners = new Set<(b: BookSnapshot) => void>();
-  return {
-    start: async () => undefined,
-    stop: async () => undefined,
-    onBook(l) {
-      listeners.add(l);
-      return () => void listeners.delete(l);
-    },
-    push: (b) => listeners.forEach((l) => l(b)),
-  };
-}
 
 /** A running in-process exchange with its HTTP client. */
 export interface InProcessExchange {

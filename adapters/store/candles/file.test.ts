@@ -33,4 +33,20 @@ describe('file candle store specifics', () => {
       490, 491, 492, 493, 494, 495, 496, 497, 498, 499,
     ]);
   });
+
+  it('skips a line that is not a candle before the last (a file of an earlier version) and keeps the rest; a compaction drops it', async () => {
+    const file = tempFile();
+    const store = openFileCandleStore(file, 10);
+    await store.put('ETHUSDT', { openTime: 0, open: '1', high: '1', low: '1', close: '1', books: 1 });
+    await store.close();
+    appendFileSync(
+      file,
+      '{"symbol":"ETHUSDT","candle":{"openTi{"symbol":"ETHUSDT"}\n{"symbol":"ETHUSDT","candle":{"openTime":60000,"open":"2","high":"2","low":"2","close":"2","books":1}}\n',
+    );
+    const again = openFileCandleStore(file, 10);
+    expect((await again.range('ETHUSDT', 0, Number.MAX_SAFE_INTEGER, 100)).map((c) => c.close)).toEqual(['1', '2']);
+    for (let m = 2; m < 300; m++) await again.put('ETHUSDT', { openTime: m * 60_000, open: '1', high: '1', low: '1', close: '1', books: 1 });
+    await again.close();
+    expect(readFileSync(file, 'utf8')).not.toContain('openTi{');
+  });
 });

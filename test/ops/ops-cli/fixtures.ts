@@ -3,7 +3,6 @@
  * effects of a chain that is down, a bet runtime that waits for an operator's retry, a book feed
  * the test pushes into, and a poll for hooks.
  */
-import type { BookFeed, BookSnapshot } from '../../../adapters/feed/port.ts';
 import type { SnapshotStore } from '../../../adapters/store/snapshot/port.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetInput } from '../../../machines/bet-types.ts';
@@ -11,6 +10,7 @@ import { LiveBets } from '../../../runtime/gateway/bets/live-bets.ts';
 import type { BetEffects } from '../../../runtime/gateway/bets/effects.ts';
 import { quietLog } from '../../support/quiet-log.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+export { pushFeed } from '../../support/push-feed.ts';
 
 export const BETTOR = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 export const NO_CHAIN = 'http://127.0.0.1:9'; // nothing listens: the chain view reports it
@@ -49,18 +49,4 @@ export function downChain() {
 /** Bet runtime with a long retry backoff, so a failed chain waits until an operator retries it. */
 export async function betRuntime(store: SnapshotStore<BetEmittedEvent>, effects: BetEffects): Promise<LiveBets> {
   return LiveBets.boot({ store, effects, publish: () => undefined, retry: { baseMs: 600_000, maxMs: 600_000 }, log: quietLog });
-}
-
-/** A book feed the test pushes into. */
-export function pushFeed(): BookFeed & { push(b: BookSnapshot): void } {
-  const listeners = new Set<(b: BookSnapshot) => void>();
-  return {
-    start: async () => undefined,
-    stop: async () => undefined,
-    onBook(l) {
-      listeners.add(l);
-      return () => void listeners.delete(l);
-    },
-    push: (b) => listeners.forEach((l) => l(b)),
-  };
 }
