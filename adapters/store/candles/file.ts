@@ -12,12 +12,13 @@ import { LineJournal } from '../file/line-journal.ts';
 import { CandleLine } from './codec.ts';
 import { CandleSeries } from './memory.ts';
 import { CANDLE_RETENTION, type CandleStore } from './port.ts';
+import { jsonOrUndefined } from '../../../kernel/json.ts';
 
 /** Opens the candle file at `file` (created if missing), keeping `retention` candles per symbol. */
 export function openFileCandleStore(file: string, retention = CANDLE_RETENTION): CandleStore {
   const series = new CandleSeries(retention);
   const journal = LineJournal.openEach(file, (line) => {
-    const parsed = v.safeParse(CandleLine, parseJson(line));
+    const parsed = v.safeParse(CandleLine, jsonOrUndefined(line));
     if (parsed.success) series.put(parsed.output.symbol, parsed.output.candle);
   });
   return {
@@ -30,12 +31,4 @@ export function openFileCandleStore(file: string, retention = CANDLE_RETENTION):
     range: async (symbol, fromMs, toMs, limit, newest) => series.range(symbol, fromMs, toMs, limit, newest),
     close: async () => journal.close(),
   };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -11,9 +11,9 @@
  *   for (const l of lines) apply(JSON.parse(l));
  *   await journal.appendDurably(JSON.stringify(change));
  */
-import { closeSync, existsSync, fdatasync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { syncDir } from './atomic-file.ts';
+import { writeFileAtomicallySync } from './atomic-file.ts';
 
 /** Bytes read per call while scanning a file: lines are found without holding the whole file at once. */
 const READ_CHUNK = 1 << 20;
@@ -233,21 +233,10 @@ export class LineJournal {
 
   /** Replaces the whole file with `lines` atomically (write aside, fsync, rename), then appends after them. */
   rewrite(lines: readonly string[]): void {
-    const tmp = `${this.path}.tmp`;
-    const fd = openSync(tmp, 'w');
-    let bytes = 0;
-    try {
-      if (lines.length > 0) {
-        const text = `${lines.join('\n')}\n`;
-        writeSync(fd, text);
-        bytes = Buffer.byteLength(text);
-      }
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.path);
-    syncDir(dirname(this.path));
+    const text = lines.length > 0 ? `${lines.join('\n')}\n` : '';
+    // mode 0666 less the umask, as the journal was created
+    writeFileAtomicallySync(this.path, text, 0o666);
+    const bytes = Buffer.byteLength(text);
     if (this.fd !== null) closeSync(this.fd);
     this.fd = openSync(this.path, 'a+');
     this.count = lines.length;

@@ -29,6 +29,7 @@ import * as v from 'valibot';
 import { ensureReplicas } from '../event-log/stream-config.ts';
 import type { FenceRecord, LeaderLease, LeaseIdentity } from './port.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { jsonOrUndefined } from '../../../kernel/json.ts';
 
 const LEASE_KEY = 'leader';
 const FENCE_KEY = 'fence-used';
@@ -89,7 +90,7 @@ export class NatsKvLease implements LeaderLease {
   private async read(): Promise<{ entry: KvEntry | null; value: v.InferOutput<typeof LeaseValue> | null }> {
     const entry = await this.kv.get(LEASE_KEY);
     if (!entry || entry.operation !== 'PUT') return { entry, value: null };
-    const parsed = v.safeParse(LeaseValue, safeJson(entry.string()));
+    const parsed = v.safeParse(LeaseValue, jsonOrUndefined(entry.string()));
     return { entry, value: parsed.success ? parsed.output : null };
   }
 
@@ -139,14 +140,6 @@ export class NatsKvLease implements LeaderLease {
     const { entry, value } = await this.read();
     if (!entry || !value) return null;
     return `${value.node}:${value.fence ?? entry.revision}`;
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
   }
 }
 

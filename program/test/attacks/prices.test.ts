@@ -12,7 +12,7 @@ import { buildProgramWithout } from '../../build/build.ts';
 import { writeAccount } from '../forge.ts';
 import { expectRefused } from '../refusal.ts';
 import type { Bettor, BetChain, Sent } from '../svm.ts';
-import { ed25519Ix, nowMs, placeSigned, signedChain, TickSigner, type SignedTick } from '../prices/support.ts';
+import { ed25519Ix, expiredSignedBet, nowMs, placeSigned, signedChain, TickSigner, type SignedTick } from '../prices/support.ts';
 import { PRICE_RULES } from '../harness/instructions.ts';
 import { encodeTickMessage } from '../../../adapters/feed/tick-message.ts';
 
@@ -54,10 +54,7 @@ async function scene(programBytes?: Uint8Array): Promise<Scene> {
   const signer = new TickSigner();
   const other = new TickSigner();
   const chain = await signedChain(signer, 30_000n, programBytes);
-  const bettor = chain.newBettor();
-  const bet = await placeSigned(chain, bettor, signer.tick(10n, nowMs(chain) - 400, PRICE));
-  const expire = Number(chain.readBet(bet).expire_time) * 1000;
-  chain.setTime(chain.now() + 16n);
+  const { bettor, bet, expire } = await expiredSignedBet(chain, signer.tick(10n, nowMs(chain) - 400, PRICE));
   const t = {
     39: signer.tick(39n, expire - 5_000, PRICE + 7n),
     40: signer.tick(40n, expire - 300, PRICE + 1n),

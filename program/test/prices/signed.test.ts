@@ -7,7 +7,7 @@
 import { Transaction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { BetChain } from '../svm.ts';
-import { ed25519Ix, nowMs, placeSigned, signedChain, TickSigner } from './support.ts';
+import { ed25519Ix, nowMs, placeSigned, signedChain, TickSigner, expiredSignedBet } from './support.ts';
 
 const PRICE = 15_000_000_000n;
 
@@ -25,11 +25,8 @@ describe('signed prices', () => {
   it('on: a bet opens at a verified entry tick and settles at the pair straddling its expiry', async () => {
     const signer = new TickSigner();
     const chain = await signedChain(signer);
-    const bettor = chain.newBettor();
     const entry = signer.tick(10n, nowMs(chain) - 400, PRICE);
-    const bet = await placeSigned(chain, bettor, entry);
-    const expire = Number(chain.readBet(bet).expire_time) * 1000;
-    chain.setTime(chain.now() + 16n);
+    const { bettor, bet, expire } = await expiredSignedBet(chain, entry);
     const n = signer.tick(40n, expire - 300, PRICE + 5n);
     const next = signer.tick(41n, expire + 200, PRICE - 5n);
     const close = await chain.closeBetIx(bet, bettor, n.price, {}, { instruction: 0, first: 0, next: 1 });
@@ -41,10 +38,7 @@ describe('signed prices', () => {
   it('a Profile B replay: close + place in one transaction, one Ed25519 instruction for the exit pair and the entry tick', async () => {
     const signer = new TickSigner();
     const chain = await signedChain(signer);
-    const bettor = chain.newBettor();
-    const bet = await placeSigned(chain, bettor, signer.tick(1n, nowMs(chain), PRICE));
-    const expire = Number(chain.readBet(bet).expire_time) * 1000;
-    chain.setTime(chain.now() + 16n);
+    const { bettor, bet, expire } = await expiredSignedBet(chain, signer.tick(1n, nowMs(chain), PRICE));
     const [n, next] = [signer.tick(2n, expire - 100, PRICE), signer.tick(3n, expire + 300, PRICE + 9n)];
     const close = await chain.closeBetIx(bet, bettor, PRICE, {}, { instruction: 0, first: 0, next: 1 });
     const place = await chain.placeBetIx(bettor, { side: 0, amount: 1_000_000_000n, entryPrice: next.price }, { tick: { instruction: 0, signature: 2 } });

@@ -89,3 +89,12 @@ export async function placeSigned(chain: BetChain, bettor: Bettor, tick: SignedT
   chain.mustSend([ed25519Ix([{ tick }]), place], [chain.relayer, bettor.key]);
   return chain.betAddress(bettor, seq);
 }
+
+/** A new bettor's bet placed at `entry` (verified), with the clock moved past its expiry; the expiry in ms. */
+export async function expiredSignedBet(chain: BetChain, entry: SignedTick): Promise<{ bettor: Bettor; bet: PublicKey; expire: number }> {
+  const bettor = chain.newBettor();
+  const bet = await placeSigned(chain, bettor, entry);
+  const expire = Number(chain.readBet(bet).expire_time) * 1000;
+  chain.setTime(chain.now() + 16n);
+  return { bettor, bet, expire };
+}

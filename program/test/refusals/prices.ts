@@ -4,7 +4,7 @@
  */
 import { Keypair } from '@solana/web3.js';
 import { it } from 'vitest';
-import { ed25519Ix, nowMs, placeSigned, signedChain, TickSigner } from '../prices/support.ts';
+import { ed25519Ix, nowMs, placeSigned, signedChain, TickSigner, expiredSignedBet } from '../prices/support.ts';
 import { PRICE, STAKE, type Refused } from './support.ts';
 
 /** Registers the tests (inside the refusals describe). */
@@ -37,10 +37,7 @@ export function priceRefusals(refused: Refused): void {
   it('signed exit ticks: not straddling the expiry, not consecutive, stale', async () => {
     const signer = new TickSigner();
     const chain = await signedChain(signer);
-    const bettor = chain.newBettor();
-    const bet = await placeSigned(chain, bettor, signer.tick(1n, nowMs(chain), PRICE));
-    const expire = Number(chain.readBet(bet).expire_time) * 1000;
-    chain.setTime(chain.now() + 16n);
+    const { bettor, bet, expire } = await expiredSignedBet(chain, signer.tick(1n, nowMs(chain), PRICE));
     const close = (a: ReturnType<TickSigner['tick']>, b: ReturnType<TickSigner['tick']>) =>
       chain
         .closeBetIx(bet, bettor, a.price, {}, { instruction: 0, first: 0, next: 1 })
