@@ -12,7 +12,7 @@
  */
 import { Cluster, type ClusterOptions, type Redis } from 'ioredis';
 import { backoffMs } from '../../../kernel/backoff.ts';
-import { hostPortList, isClusterTarget, parseSentinels, REDIS_RECONNECT, type RedisClusterTarget, type RedisTarget } from './target.ts';
+import { hostPortList, isClusterTarget, parseSentinels, REDIS_RECONNECT, reopenedUnlessClosed, type RedisClusterTarget, type RedisTarget } from './target.ts';
 
 /** `host:port,...` as addresses; throws on a malformed entry. */
 export const parseClusterNodes = parseSentinels;
@@ -77,7 +77,9 @@ export function subscriberOf(client: Redis | Cluster): Redis | Cluster {
       redisOptions: { ...client.options.redisOptions, commandTimeout: undefined, maxRetriesPerRequest: null },
     });
   }
-  return client.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null, enableAutoPipelining: false });
+  const subscriber = client.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null, enableAutoPipelining: false });
+  // a copy of a Sentinel client meets the same failover race as the client (./target.ts)
+  return client.options.sentinels ? reopenedUnlessClosed(subscriber) : subscriber;
 }
 
 /**

@@ -149,7 +149,7 @@ export function connectTarget(target: string | RedisTarget, options: RedisOption
  * (after a reconnect delay); one closed by its owner (`quit`, `disconnect`) also closes its
  * connections to the Sentinels, or they keep the process alive.
  */
-function reopenedUnlessClosed(client: Redis): Redis {
+export function reopenedUnlessClosed(client: Redis): Redis {
   let closedByOwner = false;
   const disconnect = client.disconnect.bind(client);
   const quit = client.quit.bind(client);
