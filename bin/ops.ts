@@ -8,6 +8,7 @@
  * @example
  *   npm run ops -- bets --stuck
  *   npm run ops -- journal 6f1c... --replay-check --json
+ *   npm run ops -- verify --all
  */
 import { Command, CommanderError, Option } from 'commander';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +28,7 @@ import {
 import { messageOf, OpsError } from '../runtime/ops/errors.ts';
 import { BetId, DEFAULT_RPC_URL, OpsOptions, parseInput, RecordId, Seconds, Seq } from '../runtime/ops/options.ts';
 import { json } from '../runtime/ops/render.ts';
+import { verifyCommand } from '../runtime/ops/verify.ts';
 
 /** Output streams (tests capture them). */
 export interface OpsIo {
@@ -91,6 +93,26 @@ function program(io: OpsIo, done: (code: number) => void): Command {
     const o = options(c);
     print(o, await betCommand(o, parseInput(BetId, id, 'bet id')));
   });
+
+  json_(
+    cmd
+      .command('verify')
+      .argument('[id]', 'bet id (with --all: every bet on chain)')
+      .description('checks settled bets from the chain and the price signer key alone: signed entry tick, exit pair, outcome (exit 1 when one fails)'),
+  )
+    .option('--all', 'every bet on chain')
+    .option('--signer <key>', "a price signer's public key to check against, instead of the signers the contract trusts")
+    .action(async (id: string | undefined, opts: { all?: boolean; signer?: string }, c: Command) => {
+      const o = options(c);
+      if ((id === undefined) === (opts.all !== true)) throw new OpsError('give a bet id or --all');
+      print(
+        o,
+        await verifyCommand(o, {
+          ...(id !== undefined ? { id: parseInput(BetId, id, 'bet id') } : {}),
+          ...(opts.signer !== undefined ? { signer: opts.signer } : {}),
+        }),
+      );
+    });
 
   json_(cmd.command('retry').argument('<id>', 'bet series id').description('makes the running gateway retry a chain waiting in a backoff now')).action(
     async (id: string, _opts: unknown, c: Command) => {

@@ -32,7 +32,7 @@ const using =
     }
   };
 
-const withGateway: <T>(o: OpsOptions, run: (r: GatewayRecords) => Promise<T>) => Promise<T> = using(openGatewayRecords);
+export const withGateway: <T>(o: OpsOptions, run: (r: GatewayRecords) => Promise<T>) => Promise<T> = using(openGatewayRecords);
 const withExchange: <T>(o: OpsOptions, run: (s: ExchangeReads) => Promise<T>) => Promise<T> = using(openExchangeReads);
 
 const betTable = (rows: BetRow[]) =>

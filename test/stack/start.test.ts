@@ -2,7 +2,8 @@
  * `npm start` (bin/start.ts) on embedded defaults: no REDIS_URL, no NATS_URL, a fresh data dir.
  * The whole stack answers, synthetic prices flow, and a bet goes from POST to settlement, here with
  * SIGNED_PRICES=on (docs/decisions.md#signed-prices): the contract checked the entry tick and the
- * exit pair of DATA_DIR's price signer.
+ * exit pair of DATA_DIR's price signer, and every settled bet of the run verifies with
+ * `npm run ops -- verify --all` from the chain and the signer's key alone (and fails against another key).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,8 @@ import { freePort, startService, type ServiceProcess } from '../support/servers.
 import { decodePriceRules } from '../../adapters/chain/price-rules.ts';
 import { PRICE_RULES } from '../../adapters/chain/codec/addresses.ts';
 import { readPriceSignerKey } from '../../adapters/feed/price-signer.ts';
+import { Keypair } from '@solana/web3.js';
+import { runOps } from '../ops/support.ts';
 
 let stack: ServiceProcess;
 let dataDir: string;
@@ -81,3 +84,59 @@ it('takes a bet on synthetic prices and settles it', async () => {
   expect(rules?.signers.map((s) => s.key)).toEqual([readPriceSignerKey(dataDir)?.publicKey.toBase58()]);
   expect(rules?.signers[0]?.lastEntrySeq).toBeGreaterThan(0n);
 });
+
+it('every settled bet of the run verifies from the chain and the price signer key alone', async () => {
+  const gw = `http://127.0.0.1:${ports.gateway}`;
+  const ws = new EventClient(`ws://127.0.0.1:${ports.gateway}/api/ws`);
+  await ws.opened;
+  const wallets: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const { body } = await call(gw, 'POST', '/api/wallet', {});
+    expect((await call(gw, 'GET', `/api/faucet/${body.address}`)).status).toBe(200);
+    wallets.push(body.address as string);
+  }
+  // two rounds of six bets at once, both sides
+  const ids: string[] = [];
+  for (let round = 0; round < 2; round++) {
+    const placed = await Promise.all(
+      wallets.map((address, i) => call(gw, 'POST', '/api/bet', { address, side: i % 2 === 0 ? 'UP' : 'DOWN', amountUnits: '100000000' })),
+    );
+    expect(placed.map((p) => p.status)).toEqual(wallets.map(() => 200));
+    const round_ = placed.map((p) => p.body.id as string);
+    for (const id of round_) await ws.waitFor((e) => e.type === 'bet_closed' && e.id === id, 30_000);
+    ids.push(...round_);
+  }
+  ws.close();
+
+  // the evidence carries the signed ticks: the entry tick and the pair around the expiry
+  const one = await call(gw, 'GET', `/api/bets/${ids[0]}`);
+  const signer = readPriceSignerKey(dataDir)?.publicKey.toBase58();
+  expect(one.body.evidence.signed.entry).toMatchObject({ price: one.body.entryPrice, signer });
+  if (one.body.status !== 3 || one.body.evidence.exit.rule !== 'refund_no_price') {
+    const [n, next] = one.body.evidence.signed.exit;
+    expect(n).toMatchObject({ price: one.body.exitPrice, signer });
+    expect(next.seq).toBe(n.seq + 1);
+    expect(n.ts).toBeLessThanOrEqual(one.body.expireTime * 1000);
+    expect(next.ts).toBeGreaterThan(one.body.expireTime * 1000);
+  }
+
+  const env = { DATA_DIR: dataDir, SOLANA_RPC_URL: `http://127.0.0.1:${ports.chain}` };
+  const verified = await runOps(['verify', '--all', '--json'], env);
+  expect(verified.stderr).toBe('');
+  const report = verified.json() as { verified: number; failed: number; bets: Array<{ id: string; verdict: string; against: string; problems: string[] }> };
+  expect(report.bets.filter((b) => b.verdict !== 'verified')).toEqual([]);
+  expect(report.verified).toBe(13); // this test's twelve and the one before
+  // each bettor's latest bet is still on chain (older settled ones are reclaimed): seven checked against their accounts
+  expect(report.bets.filter((b) => b.against === 'chain').map((b) => b.id)).toEqual(expect.arrayContaining(ids.slice(6)));
+  expect(verified.code).toBe(0);
+  const single = await runOps(['verify', ids[11] as string, '--json'], env);
+  expect(single.code).toBe(0);
+  expect(single.json()).toMatchObject({ verified: 1, failed: 0, bets: [{ id: ids[11], verdict: 'verified', against: 'chain' }] });
+  expect((await runOps(['verify', '999'], env)).code).toBe(2);
+
+  // against a key the ticks were not signed with, every bet fails: the check is the signer's key
+  const stranger = await runOps(['verify', '--all', '--json', '--signer', Keypair.generate().publicKey.toBase58()], env);
+  expect(stranger.code).toBe(1);
+  expect(stranger.json().failed).toBe(13);
+  expect(stranger.json().bets[0].problems[0]).toContain('is not a trusted price signer');
+}, 90_000);

@@ -1,8 +1,10 @@
 /**
  * The gateway's live page in a real headless Chromium against a real gateway (embedded chain,
  * prices published by the test on NATS, 3 s bet windows): the price moves as ticks arrive, a bet
- * made from the page (new wallet, faucet, UP) settles on screen with its evidence, and a dropped
- * socket resumes with `?since=` and says so, without repeating or losing events.
+ * made from the page (new wallet, faucet, UP) settles on screen with its evidence, verified in the
+ * browser from the signed ticks (the test's ticks are signed by a price signer of its own; evidence a
+ * gateway altered fails the check), and a dropped socket resumes with `?since=` and says so,
+ * without repeating or losing events.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchBrowser, pageErrors } from '../support/browser.ts';
 import { freePort, startNatsServer, startService, type RunningServer, type ServiceProcess } from '../support/servers.ts';
+import { Keypair } from '@solana/web3.js';
+import { memorySeqStore, PriceSigner } from '../../adapters/feed/price-signer.ts';
+import { encodePriceTick, PRICE_SUBJECT } from '../../adapters/feed/messages.ts';
 
 let nats: RunningServer;
 let bus: NatsConnection;
@@ -27,9 +32,13 @@ let price = 150;
 const dataDir = mkdtempSync(join(tmpdir(), 'gw-page-'));
 const dataDirB = mkdtempSync(join(tmpdir(), 'gw-page-b-'));
 
+const signer = new PriceSigner(Keypair.generate(), memorySeqStore());
+/** The id of the bet the page settled (for the check of its evidence). */
+let settledId = '';
+
 const tick = () => {
   price = Math.max(1, price + (Math.random() - 0.5) * 0.2);
-  bus.publish('market.price.solusdt', JSON.stringify({ symbol: 'solusdt', price: price.toFixed(8), ts: Date.now() }));
+  bus.publish(PRICE_SUBJECT, encodePriceTick(signer.sign({ symbol: 'solusdt', price: price.toFixed(8), ts: Date.now() })));
 };
 
 beforeAll(async () => {
@@ -70,6 +79,23 @@ afterAll(async () => {
   await nats?.stop();
   for (const dir of [dataDir, dataDirB]) rmSync(dir, { recursive: true, force: true });
 });
+
+interface SignedTick {
+  price: number;
+  ts: number;
+  seq: number;
+  signature: string;
+  signer: string;
+}
+/** The parts of `GET /api/bets/:id` the check reads. */
+interface BetView {
+  side: 'UP' | 'DOWN';
+  entryPrice: number;
+  exitPrice: number;
+  expireTime: number;
+  statusName: string;
+  evidence: { signed: { entry: SignedTick | null; exit: [SignedTick, SignedTick] | null } };
+}
 
 const testId = (id: string) => page.locator(`[data-testid="${id}"]`);
 /** The page's stream: `window.gatewayPage.stream` (its last seq; `drop()` closes the socket as a network drop would). */
@@ -130,10 +156,55 @@ it('makes a wallet, funds it, bets UP, and shows the bet settled with its eviden
   await expect.poll(() => testId('history-source').textContent(), { timeout: 5_000 }).toContain(historyApi ? 'bet history' : 'event feed');
   if (historyApi) await expect.poll(() => evidence.textContent(), { timeout: 10_000 }).toMatch(/close tx\s*[1-9A-HJ-NP-Za-km-z]{60,}/);
   else expect(await evidence.textContent()).toMatch(/place tx\s*[1-9A-HJ-NP-Za-km-z]{60,}/);
+  // the signed ticks were checked in the browser
+  if (historyApi) {
+    const verdict = row.locator('[data-testid="verified"]');
+    await expect.poll(() => verdict.getAttribute('data-verified'), { timeout: 10_000 }).toBe('true');
+    expect(await verdict.textContent()).toContain(`verified (signer ${signer.publicKey.slice(0, 4)}`);
+    settledId = id;
+  }
   // the balance follows the outcome: 10000 - 100 (+130 won, +100 refunded)
   const expected = { payout_done: '10030000000', house_won: '9900000000', refunded: '10000000000' }[status];
   await expect.poll(() => testId('balance').getAttribute('data-token-units'), { timeout: 10_000 }).toBe(expected);
   expect(address.length).toBeGreaterThan(30);
+});
+
+it('checks the signed ticks in the browser: evidence a gateway altered does not verify', async () => {
+  expect(settledId).not.toBe('');
+  const bet = (await (await fetch(`${base}/api/bets/${settledId}`)).json()) as BetView;
+  // the page's own module, in the page (a string: the test's transform must not touch the import)
+  const check = (b: BetView) =>
+    page.evaluate(`import('/ui/verify.js').then((m) => m.verifyBet(${JSON.stringify(b)}))`) as Promise<{ ok: boolean; why: string } | null>;
+  expect(await check(bet)).toMatchObject({ ok: true });
+  const [n, next] = bet.evidence.signed.exit as [SignedTick, SignedTick];
+  const tampered = (f: (b: BetView) => void): BetView => {
+    const copy = structuredClone(bet);
+    f(copy);
+    return copy;
+  };
+  // another exit price, the tick rewritten to match: its signature no longer holds
+  const raised = Number(bet.exitPrice) + 1_000_000;
+  const outcome = raised > Number(bet.entryPrice) === (bet.side === 'UP') ? 'payout_done' : 'house_won';
+  expect(
+    await check(
+      tampered((b) => {
+        b.exitPrice = raised;
+        b.statusName = outcome;
+        b.evidence.signed.exit = [{ ...n, price: raised }, next];
+      }),
+    ),
+  ).toMatchObject({ ok: false, why: 'an exit tick signature does not verify' });
+  // the honest ticks with another exit price
+  expect(await check(tampered((b) => (b.exitPrice = raised)))).toMatchObject({ ok: false, why: 'the exit tick is not at the exit price' });
+  // a later pair (the tick after the expiry as the exit tick)
+  expect(await check(tampered((b) => (b.evidence.signed.exit = [next, { ...next, seq: next.seq + 1 }])))).toMatchObject({
+    ok: false,
+    why: 'the exit ticks do not straddle the expiry',
+  });
+  // the outcome flipped
+  expect(await check(tampered((b) => (b.side = b.side === 'UP' ? 'DOWN' : 'UP')))).toMatchObject({ ok: false });
+  // an unsigned bet has nothing to check
+  expect(await check(tampered((b) => (b.evidence.signed = { entry: null, exit: null })))).toBeNull();
 });
 
 it('resumes a dropped socket from the last seq, says so, and neither repeats nor loses events', async () => {

@@ -2,6 +2,7 @@
 // when the gateway has them, otherwise built from the bet_open / bet_closed / bet_replay events
 // of the stream; either way one table, newest first.
 import { byTestId, clock, el, request } from '/ui/shared/dom.js';
+import { verifyBet } from '/ui/verify.js';
 
 const STATUS_NAMES = ['open', 'payout_done', 'house_won', 'refunded'];
 const OUTCOME_TEXT = { open: 'open', payout_done: 'won', house_won: 'lost', refunded: 'refunded' };
@@ -126,7 +127,20 @@ export class BetHistory {
     this.onChange();
   }
 
+  /** Checks the signed ticks of settled bets that have them, once each, then shows the verdict. */
+  verifySettled() {
+    for (const b of this.bets.values()) {
+      if (b.verification !== undefined || !b.evidence?.signed || b.statusName === 'open') continue;
+      b.verification = null; // being checked
+      void verifyBet(b).then((verdict) => {
+        b.verification = verdict;
+        this.render();
+      });
+    }
+  }
+
   render() {
+    this.verifySettled();
     const body = byTestId('history');
     const source = byTestId('history-source');
     if (!body) return;
@@ -146,6 +160,7 @@ export class BetHistory {
             { class: b.statusName, testid: 'outcome' },
             OUTCOME_TEXT[b.statusName] ?? b.statusName,
             b.replayedAs ? ` (tie, replayed as #${b.replayedAs})` : '',
+            verdictOf(b),
           ),
           el('td', {}, evidenceOf(b)),
         ),
@@ -154,6 +169,18 @@ export class BetHistory {
     if (source)
       source.textContent = !this.address ? 'No wallet yet.' : this.api ? 'From the gateway’s bet history.' : 'From the event feed since this page opened.';
   }
+}
+
+/** A settled bet's check of its signed ticks (verify.js): verified, or what failed. */
+function verdictOf(b) {
+  const v = b.verification;
+  if (!v) return null;
+  const short = `${v.signer.slice(0, 4)}…${v.signer.slice(-4)}`;
+  return el(
+    'span',
+    { class: v.ok ? 'verified' : 'unverified', testid: 'verified', dataset: { verified: String(v.ok) }, title: `${v.why}; price signer ${v.signer}` },
+    v.ok ? ` ✓ verified (signer ${short})` : ` ✗ not verified: ${v.why}`,
+  );
 }
 
 /** The evidence of one bet, as far as it is known. */

@@ -22,6 +22,30 @@ const UnixMs = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 export const EvidenceTickSchema = v.object({ price: PriceE8, ts: UnixMs });
 export type EvidenceTick = v.InferOutput<typeof EvidenceTickSchema>;
 
+/** A tick in the signed form its price signer published (docs/decisions.md#signed-prices): anyone holding the signer's key checks it. */
+export const SignedEvidenceTickSchema = v.object({
+  price: PriceE8,
+  ts: UnixMs,
+  /** the signer's sequence number of this tick */
+  seq: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
+  /** Ed25519 signature over the tick message, base64 */
+  signature: v.string(),
+  /** the signer's public key, base58 */
+  signer: v.string(),
+});
+export type SignedEvidenceTick = v.InferOutput<typeof SignedEvidenceTickSchema>;
+
+/**
+ * The signed ticks that decided a bet's prices: the entry tick, and the pair n, n+1 of one signer
+ * that straddles the expiry (the exit price is n's). Null where the gateway holds none (an unsigned
+ * feed, a refund at the entry price, a tick no longer in its history).
+ */
+export const SignedEvidenceSchema = v.object({
+  entry: v.nullable(SignedEvidenceTickSchema),
+  exit: v.nullable(v.tuple([SignedEvidenceTickSchema, SignedEvidenceTickSchema])),
+});
+export type SignedEvidence = v.InferOutput<typeof SignedEvidenceSchema>;
+
 /** How the exit price was chosen (docs/decisions.md#entry-and-exit-prices). */
 export const EXIT_RULES = ['last_tick_at_or_before_expiry', 'refund_no_price', 'chain'] as const;
 export type ExitRule = (typeof EXIT_RULES)[number];
@@ -61,6 +85,8 @@ export const BetRecordSchema = v.object({
   entry: EntryEvidenceSchema,
   exit: v.nullable(ExitEvidenceSchema),
   ticks: v.array(EvidenceTickSchema),
+  /** the signed ticks (absent in records written before signed evidence was kept) */
+  signed: v.optional(SignedEvidenceSchema),
   placeTx: v.nullable(v.string()),
   closeTx: v.nullable(v.string()),
   /** Profile B replay chain: the tied bet this one replaced, and the bet that replaced this one */

@@ -2,12 +2,14 @@
  * Settlement evidence of a bet, read from the local price history
  * (docs/decisions.md#entry-and-exit-prices): the tick the entry price was taken from, the tick the
  * exit price was taken from (the last tick at or before expiry) or the refund and its reason, and
- * the ticks around the expiry.
+ * the ticks around the expiry; and, from a signing feed, the signed ticks themselves (the entry tick,
+ * the pair n, n+1 around the expiry) that anyone checks with the signer's key alone.
  *
  * @example
  *   const exit = await exitEvidence(history, { expireTime, exitPrice, refund: false, source: 'synthetic' });
  */
-import type { EntryEvidence, EvidenceTick, ExitEvidence } from '../../../adapters/store/bet-history/port.ts';
+import type { EntryEvidence, EvidenceTick, ExitEvidence, SignedEvidenceTick } from '../../../adapters/store/bet-history/port.ts';
+import { exitPair } from '../../../adapters/chain/codec/ed25519.ts';
 import type { PriceHistory, Tick } from '../../../adapters/store/price-history/port.ts';
 import { PRICE_RULES, priceToE8 } from '../prices/rules.ts';
 
@@ -17,14 +19,41 @@ export const EVIDENCE_WINDOW_MS = 5_000;
 const e8 = (t: Tick): number => Number(priceToE8(t.price));
 const asEvidence = (t: Tick): EvidenceTick => ({ price: e8(t), ts: t.ts });
 
+/** A signed tick as evidence; null for an unsigned one. */
+export function signedEvidence(t: Tick | undefined): SignedEvidenceTick | null {
+  if (!t?.signed) return null;
+  return { price: e8(t), ts: t.ts, seq: t.signed.seq, signature: t.signed.signature, signer: t.signed.signer };
+}
+
+/** Where an entry price came from. */
+export interface EntryFound {
+  entry: EntryEvidence;
+  /** the newest signed tick of that price in the same span; null when none is held */
+  signed: SignedEvidenceTick | null;
+}
+
 /** The newest tick at or before `atMs` (and at most 30 s older) whose price is `entryPrice`; ts null when none is held. */
-export async function entryEvidence(history: Pick<PriceHistory, 'between'>, entryPrice: number, atMs: number, source: string): Promise<EntryEvidence> {
-  const ticks = await history.between(atMs - PRICE_RULES.maxTickAgeMs, atMs);
-  for (let i = ticks.length - 1; i >= 0; i--) {
-    const t = ticks[i] as Tick;
-    if (e8(t) === entryPrice) return { price: entryPrice, ts: t.ts, source };
-  }
-  return { price: entryPrice, ts: null, source };
+export async function entryEvidence(history: Pick<PriceHistory, 'between'>, entryPrice: number, atMs: number, source: string): Promise<EntryFound> {
+  const ticks = (await history.between(atMs - PRICE_RULES.maxTickAgeMs, atMs)).filter((t) => e8(t) === entryPrice);
+  const newest = ticks.at(-1);
+  const signed = newest?.signed ? newest : ticks.findLast((t) => t.signed !== undefined);
+  return { entry: { price: entryPrice, ts: newest?.ts ?? null, source }, signed: signedEvidence(signed) };
+}
+
+/**
+ * The signed pair n, n+1 that prices an exit at `exitPrice` (ts(n) <= expiry < ts(n+1), one signer,
+ * consecutive numbers, n at most 30 s before the expiry), or null when the ticks do not form it.
+ */
+export function signedExitPair(
+  n: Tick | undefined,
+  next: Tick | undefined,
+  expireTime: number,
+  exitPrice: number,
+): [SignedEvidenceTick, SignedEvidenceTick] | null {
+  const pair = exitPair(n, next, expireTime * 1000);
+  if (!pair || e8(pair[0]) !== exitPrice) return null;
+  const [a, b] = [signedEvidence(pair[0]), signedEvidence(pair[1])];
+  return a && b ? [a, b] : null;
 }
 
 /** What the close used. */

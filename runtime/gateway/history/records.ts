@@ -18,7 +18,10 @@ import type { BetRecord } from '../../../adapters/store/bet-history/port.ts';
 import type { PriceHistory, Tick } from '../../../adapters/store/price-history/port.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetContext } from '../../../machines/bet-types.ts';
-import { entryEvidence, EVIDENCE_WINDOW_MS, exitEvidence, ticksAroundExpiry } from './evidence.ts';
+import { entryEvidence, EVIDENCE_WINDOW_MS, exitEvidence, signedExitPair, ticksAroundExpiry } from './evidence.ts';
+
+/** How far past an expiry the tick after it is looked for when it is not among the ticks around it. */
+const NEXT_TICK_WINDOW_MS = 300_000;
 
 /** One transition of a bet series that emitted events. */
 export interface BetTransition {
@@ -83,6 +86,8 @@ export function betRecords(deps: BetRecordsDeps): (transitions: readonly BetTran
 
   const opened = async (c: BetContext, at: number): Promise<BetRecord> => {
     const entryPrice = Number(c.entryPrice);
+    // the entry tick is at or before the placement, and before the expiry (an adopted bet is recorded later)
+    const found = await entryEvidence(deps.history, entryPrice, Math.min(at, c.expireTime * 1000), deps.source);
     return {
       id: c.id,
       bettor: c.bettor,
@@ -95,15 +100,23 @@ export function betRecords(deps: BetRecordsDeps): (transitions: readonly BetTran
       openedAt: at,
       closedAt: null,
       netUnits: null,
-      // the entry tick is at or before the placement, and before the expiry (an adopted bet is recorded later)
-      entry: await entryEvidence(deps.history, entryPrice, Math.min(at, c.expireTime * 1000), deps.source),
+      entry: found.entry,
       exit: null,
       ticks: [],
+      signed: { entry: found.signed, exit: null },
       placeTx: c.placeTx ?? null,
       closeTx: null,
       prevId: c.prevId,
       nextId: null,
     };
+  };
+
+  /** The signed pair that priced an exit, from the ticks around its expiry (the one after it from the history when it came later). */
+  const exitPairOf = async (around: Tick[], expireTime: number, exitPrice: number) => {
+    const expiryMs = expireTime * 1000;
+    const n = around.findLast((t) => t.ts <= expiryMs) ?? (await deps.history.atOrBefore(expiryMs));
+    const next = around.find((t) => t.ts > expiryMs) ?? (await deps.history.between(expiryMs + 1, expiryMs + NEXT_TICK_WINDOW_MS))[0];
+    return signedExitPair(n, next, expireTime, exitPrice);
   };
 
   const closed = async (base: BetRecord, end: Ending): Promise<BetRecord> => {
@@ -115,6 +128,7 @@ export function betRecords(deps: BetRecordsDeps): (transitions: readonly BetTran
     };
     return {
       ...base,
+      signed: { entry: base.signed?.entry ?? null, exit: end.refund ? null : await exitPairOf(around, base.expireTime, end.exitPrice) },
       status: end.status,
       exitPrice: end.exitPrice,
       closedAt: end.at,

@@ -9,7 +9,13 @@
  *   const board = leaderboard(await store.closedSince(Date.now() - 86_400_000));
  */
 import * as v from 'valibot';
-import { EntryEvidenceSchema, EvidenceTickSchema, ExitEvidenceSchema, type BetRecord } from '../../../adapters/store/bet-history/port.ts';
+import {
+  EntryEvidenceSchema,
+  EvidenceTickSchema,
+  ExitEvidenceSchema,
+  SignedEvidenceTickSchema,
+  type BetRecord,
+} from '../../../adapters/store/bet-history/port.ts';
 
 import { formatHuman } from '../views/units.ts';
 import { STATUS_NAMES } from '../../../kernel/domain.ts';
@@ -18,6 +24,8 @@ import { BetStatusSchema, SideSchema } from '../../../kernel/schemas.ts';
 const DecimalId = v.pipe(v.string(), v.regex(/^\d+$/));
 const SignedUnits = v.pipe(v.string(), v.regex(/^-?\d+$/));
 const Count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+
+const SignedTick = v.strictObject(SignedEvidenceTickSchema.entries);
 
 /** A bet of the history with its settlement evidence. */
 export const BetHistoryViewSchema = v.strictObject({
@@ -41,6 +49,11 @@ export const BetHistoryViewSchema = v.strictObject({
     entry: v.strictObject(EntryEvidenceSchema.entries),
     exit: v.nullable(v.strictObject(ExitEvidenceSchema.entries)),
     ticks: v.array(v.strictObject(EvidenceTickSchema.entries)),
+    /** the signed ticks that decided the prices, for checking with the price signer's key (null: none held) */
+    signed: v.strictObject({
+      entry: v.nullable(SignedTick),
+      exit: v.nullable(v.tuple([SignedTick, SignedTick])),
+    }),
     placeTx: v.nullable(v.string()),
     closeTx: v.nullable(v.string()),
     prevId: v.nullable(DecimalId),
@@ -85,7 +98,16 @@ export function betHistoryView(r: BetRecord): BetHistoryView {
     expireTime: r.expireTime,
     netUnits: r.netUnits,
     closedAt: r.closedAt,
-    evidence: { entry: r.entry, exit: r.exit, ticks: r.ticks, placeTx: r.placeTx, closeTx: r.closeTx, prevId: r.prevId, nextId: r.nextId },
+    evidence: {
+      entry: r.entry,
+      exit: r.exit,
+      ticks: r.ticks,
+      signed: r.signed ?? { entry: null, exit: null },
+      placeTx: r.placeTx,
+      closeTx: r.closeTx,
+      prevId: r.prevId,
+      nextId: r.nextId,
+    },
   };
 }
 
