@@ -8,7 +8,9 @@
  * loops for BENCH_LANDING_SECONDS (120) after BENCH_LANDING_WARMUP (5) s not measured, a
  * WebSocket client records bet_open/bet_closed, and once the loops stop the phase waits (bounded)
  * until every bet is settled and nothing is left landing, then audits every answer against the
- * bets on chain. Goals are reported, not asserted (docs/operations.md#benchmarks).
+ * bets on chain. BENCH_SIGNED_PRICES=on runs both phases with signed prices on (every placement
+ * carries its entry tick, every close its exit pair). Goals are reported, not asserted
+ * (docs/operations.md#benchmarks).
  */
 import { randomInt } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -44,7 +46,9 @@ const nothingLanding = (base: string) =>
 
 async function phase(name: string, faults: string): Promise<PhaseResult> {
   // an empty CHAIN_FAULTS switches the profile off, whatever the caller's environment holds
-  const chain = await startChain({ GW_EXPIRY_SECONDS: String(EXPIRY_S), CHAIN_FAULTS: faults });
+  // BENCH_SIGNED_PRICES=on: the chain initialises the contract with signed prices on, trusting the data dir's signer, whose ticks the gateway's feed signs
+  const signed: Record<string, string> = process.env.BENCH_SIGNED_PRICES === 'on' ? { SIGNED_PRICES: 'on', GW_INIT: 'on' } : {};
+  const chain = await startChain({ GW_EXPIRY_SECONDS: String(EXPIRY_S), CHAIN_FAULTS: faults, ...signed });
   let gateway: GatewayUnderTest | null = null;
   try {
     gateway = await startGatewayProcess(

@@ -9,6 +9,8 @@
  * that has never seen these bets: its settler finds them in its chain mirror at expiry and
  * settles them. Times come from `bet_closed` events on the gateway's WebSocket.
  * Baseline in the same run: the chain's pre-signed place_bet capacity while staging.
+ * BENCH_SIGNED_PRICES=on turns signed prices on after staging: every close carries the signed pair
+ * around the expiry (docs/decisions.md#signed-prices).
  */
 import { Keypair } from '@solana/web3.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -18,7 +20,8 @@ import WebSocket from 'ws';
 import { startLocalChain } from '../adapters/chain/local/start.ts';
 import { log } from '../kernel/log.ts';
 import { cpuMs, percentile, report, sleep, until } from './support/measure.ts';
-import { blockhash, firstBetWires, fundBettors, sendBatches, type RpcExchange } from './support/raw-chain.ts';
+import { blockhash, firstBetWires, fundBettors, sendBatches, signedPricesOnWire, type RpcExchange } from './support/raw-chain.ts';
+import { loadOrCreatePriceSignerKey } from '../adapters/feed/price-signer.ts';
 import { measuredGatewayArgs, startBenchRedis, startChain, startGatewayProcess } from './support/stack.ts';
 
 const N = Number(process.env.BENCH_SETTLE_BETS ?? 10_000);
@@ -26,6 +29,8 @@ const LEAD_S = Number(process.env.BENCH_SETTLE_LEAD_S ?? 90);
 const EXPIRY_S = 15;
 const STAKE = 100_000_000n;
 const SCAN_MS = 2_000;
+/** BENCH_SIGNED_PRICES=on: signed prices on once the bets are staged (the gateway's feed signs with the data dir's price signer) */
+const SIGNED = process.env.BENCH_SIGNED_PRICES === 'on';
 
 /** Stages N open bets that all expire at `expireAt` (unix s) in a fresh data dir; returns the dir and the place_bet rate. */
 async function stage(expireAt: number): Promise<{ dataDir: string; placeRate: number }> {
@@ -39,6 +44,8 @@ async function stage(expireAt: number): Promise<{ dataDir: string; placeRate: nu
     await fundBettors(rpc, dataDir, bettors, STAKE, 100);
     const bets = firstBetWires(dataDir, bettors, STAKE, await blockhash(rpc), (i) => (i % 2 ? 'UP' : 'DOWN'));
     const seconds = await sendBatches(rpc, bets, 100);
+    // placed at relayer prices; from here every close must carry the signed pair around the expiry
+    if (SIGNED) await sendBatches(rpc, [signedPricesOnWire(dataDir, loadOrCreatePriceSignerKey(dataDir).publicKey, await blockhash(rpc))], 1);
     return { dataDir, placeRate: N / seconds };
   } finally {
     await chain.stop();

@@ -1,6 +1,7 @@
 /** `npm run chain`: the local chain (LiteSVM behind Solana JSON-RPC) as its own process. */
 import { startLocalChain } from '../adapters/chain/local/start.ts';
-import { bigUint, chainFaultsEnv, commonEnv, describe, oneOf, port, readEnv, text } from '../runtime/env.ts';
+import { loadOrCreatePriceSignerKey } from '../adapters/feed/price-signer.ts';
+import { bigUint, chainFaultsEnv, commonEnv, describe, oneOf, port, priceSignerEnv, readEnv, signedPricesEnv, text } from '../runtime/env.ts';
 import { runService } from './process.ts';
 
 const chainEnv = {
@@ -13,6 +14,8 @@ const chainEnv = {
   GW_MAX_AMOUNT: describe('init: maximum stake, token base units', bigUint(10_000_000_000n)),
   GW_MULTIPLIER_BPS: describe('init: payout multiplier, basis points', bigUint(13_000n)),
   GW_REFUND_AFTER_SECONDS: describe('init: after expiry + this, anyone may refund an unsettled stake', bigUint(300n)),
+  ...signedPricesEnv,
+  ...priceSignerEnv,
   ...chainFaultsEnv,
   ...commonEnv,
 };
@@ -26,11 +29,15 @@ await runService(
   },
   async () => {
     const env = readEnv(chainEnv);
+    // the admin sets the price rules on the contract it initialised
+    if (env.SIGNED_PRICES === 'on' && env.GW_INIT !== 'on')
+      throw new Error('SIGNED_PRICES=on needs GW_INIT=on: signed prices are turned on when the contract is initialised');
     return startLocalChain({
       dataDir: env.DATA_DIR,
       host: env.CHAIN_HOST,
       port: env.CHAIN_PORT,
       faults: env.CHAIN_FAULTS,
+      ...(env.SIGNED_PRICES === 'on' ? { priceSigner: loadOrCreatePriceSignerKey(env.DATA_DIR, env.PRICE_SIGNER_KEY).publicKey } : {}),
       init:
         env.GW_INIT === 'on'
           ? {

@@ -5,7 +5,7 @@
  * SIGTERM or SIGINT stops all of it within a few seconds ("stack stopped").
  */
 import { startLocalChain, type LocalChain } from '../adapters/chain/local/start.ts';
-import { describe, oneOf, port, readEnv, text } from '../runtime/env.ts';
+import { describe, port, readEnv, signedPricesEnv, text } from '../runtime/env.ts';
 import { loadOrCreatePriceSignerKey } from '../adapters/feed/price-signer.ts';
 import { initParams } from './gateway-chain.ts';
 import { gatewayEnv, readGatewayConfig } from './gateway-env.ts';
@@ -19,10 +19,7 @@ import { runService, type Stoppable } from './process.ts';
 const chainEnv = {
   CHAIN_PORT: describe('JSON-RPC port of the local chain', port(8899)),
   CHAIN_HOST: describe('listen address of the local chain', text('127.0.0.1')),
-  SIGNED_PRICES: describe(
-    "on: a fresh local chain starts with signed prices on, trusting DATA_DIR's price signer (docs/decisions.md#signed-prices); off until the gateway lands a burst under them",
-    oneOf(['on', 'off'] as const, 'off'),
-  ),
+  ...signedPricesEnv,
 };
 
 await runService(
@@ -54,7 +51,8 @@ await runService(
           host: chainConfig.CHAIN_HOST,
           port: chainConfig.CHAIN_PORT,
           init: gatewayConfig.GW_INIT === 'on' ? initParams(gatewayConfig) : null,
-          ...(chainConfig.SIGNED_PRICES === 'on'
+          // auto: on when the ticks are the embedded feed's, signed with this data dir's key
+          ...(chainConfig.SIGNED_PRICES === 'on' || (chainConfig.SIGNED_PRICES === 'auto' && !gatewayConfig.NATS_URL)
             ? { priceSigner: loadOrCreatePriceSignerKey(gatewayConfig.DATA_DIR, gatewayConfig.PRICE_SIGNER_KEY).publicKey }
             : {}),
           faults: gatewayConfig.CHAIN_FAULTS,

@@ -139,6 +139,14 @@ export const priceSignerEnv = {
   ),
 };
 
+/** Whether a fresh local chain starts with signed prices on (`npm start`, `npm run chain`). */
+export const signedPricesEnv = {
+  SIGNED_PRICES: describe(
+    'on: a fresh local chain starts with signed prices on, trusting the price signer of PRICE_SIGNER_KEY or DATA_DIR (docs/decisions.md#signed-prices); off: the relayer attests prices; auto: on where the same process signs the ticks (npm start without NATS_URL), else off',
+    oneOf(['auto', 'on', 'off'] as const, 'auto'),
+  ),
+};
+
 /** The variables of every process that may run the local chain (`npm run chain`, `npm start`, an embedded chain). */
 export const chainFaultsEnv = {
   CHAIN_FAULTS: describe(

@@ -2,7 +2,7 @@
  * The burst rows of `npm run bench -- gateway-bets`: BENCH_BURST (2000) bets at once on `npm start`'s
  * default stack and on the chain process with Redis, quiet and beside a busy loop
  * (test/support/bet-burst.ts), each reported beside the chain's pre-signed capacity measured in the
- * same run. Goals (docs/decisions.md#placements-are-admitted-not-queued): no false answer, every
+ * same run; BENCH_SIGNED_PRICES=on (or off) sets both stacks' prices (default: npm start signed, the chain process not). Goals (docs/decisions.md#placements-are-admitted-not-queued): no false answer, every
  * answer 200, 409, pending with its transaction or 503 with Retry-After, and a p99 answer time of at
  * most 2 s on a quiet machine.
  */
@@ -10,12 +10,17 @@ import { betBurst, burstStack, settled, type BurstResult } from '../../test/supp
 import type { Row } from './measure.ts';
 
 const BURST = Number(process.env.BENCH_BURST ?? 2000);
+/** SIGNED_PRICES of both stacks (`auto`, the default: on for npm start, off for the chain process) */
+const SIGNED = process.env.BENCH_SIGNED_PRICES ?? 'auto';
+/** How a stack's prices are attested under SIGNED. */
+const pricesOf = (kind: 'embedded' | 'chain+redis'): string =>
+  (SIGNED === 'auto' ? kind === 'embedded' : SIGNED === 'on') ? 'signed prices' : 'relayer prices';
 
 /** The row of one burst. */
-function row(stack: string, neighbour: boolean, r: BurstResult, raw: number): Row {
+function row(stack: string, prices: string, neighbour: boolean, r: BurstResult, raw: number): Row {
   const valid = r.classes.ok + r.classes.conflict + r.classes.pending + r.classes.shed;
   return {
-    measure: `${BURST} POST /api/bet at once, ${stack}${neighbour ? ', busy loop beside it' : ', quiet'}: bets landed per second of the burst`,
+    measure: `${BURST} POST /api/bet at once, ${stack}, ${prices}${neighbour ? ', busy loop beside it' : ', quiet'}: bets landed per second of the burst`,
     value: r.landed / r.seconds,
     unit: 'bets/s',
     baseline: { name: 'chain pre-signed place_bet', value: raw },
@@ -34,11 +39,11 @@ export async function burstRows(raw: number): Promise<Row[]> {
     ['embedded', 'npm start defaults (chain in-process, file stores)'],
     ['chain+redis', 'chain process + Redis + gateway process'],
   ] as const) {
-    const stack = await burstStack(kind, { GW_EXPIRY_SECONDS: '3', SMART_SETTLE_INTERVAL_MS: '200' });
+    const stack = await burstStack(kind, { GW_EXPIRY_SECONDS: '3', SMART_SETTLE_INTERVAL_MS: '200', SIGNED_PRICES: SIGNED });
     try {
       const wallets = await stack.fundedWallets(BURST);
       for (const neighbour of [false, true]) {
-        rows.push(row(name, neighbour, await betBurst(stack, wallets, { neighbour }), raw));
+        rows.push(row(name, pricesOf(kind), neighbour, await betBurst(stack, wallets, { neighbour }), raw));
         await settled(stack.chainUrl, wallets);
       }
     } finally {

@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import { configAddress, placeBetIx, tokenAccountOf } from '../../adapters/chain/codec.ts';
 import { loadLocalChainInfo, loadOrCreateRoleKeys } from '../../adapters/chain/local/data-dir.ts';
 import { signTransaction } from '../../adapters/chain/signing.ts';
+import { signedPricesOnIxs } from '../../adapters/chain/local/setup.ts';
 
 const Blockhash = v.object({ result: v.object({ value: v.object({ blockhash: v.string() }) }) });
 
@@ -82,6 +83,12 @@ export async function fundBettors(rpc: RpcExchange, dataDir: string, bettors: Ke
     wires.push(signTransaction(ixs, minter, [], hash).wire.toString('base64'));
   }
   await sendBatches(rpc, wires, batchSize);
+}
+
+/** The admin's transaction turning signed prices on, trusting `signer`, as a base64 wire. */
+export function signedPricesOnWire(dataDir: string, signer: PublicKey, hash: string): string {
+  const { admin } = loadOrCreateRoleKeys(dataDir);
+  return signTransaction(signedPricesOnIxs(admin.publicKey, signer), admin, [], hash).wire.toString('base64');
 }
 
 /** Each bettor's first bet (seq 0) of `stake` at entry price 150, signed by the relayer and the bettor, as base64 wires. */

@@ -133,7 +133,9 @@ export async function burstStack(kind: BurstStack['kind'], env: Record<string, s
     } else {
       const redis: RunningServer = await startRedisServer();
       parts.push(redis);
-      const chain = await startService('chain', { ...common, CHAIN_PORT: String(chainPort) }, chainPort + 1, 120_000);
+      // signed prices are set by the admin once the contract is initialised: the chain initialises it then
+      const init: Record<string, string> = env.SIGNED_PRICES === 'on' ? { GW_INIT: 'on' } : {};
+      const chain = await startService('chain', { ...common, ...init, CHAIN_PORT: String(chainPort) }, chainPort + 1, 120_000);
       parts.push(chain);
       gateway = await startService(
         'gateway',

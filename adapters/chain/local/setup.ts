@@ -7,7 +7,7 @@
  */
 import { addPriceSignerIx, setPriceRulesIx } from '../codec.ts';
 import * as v from 'valibot';
-import { Keypair, LAMPORTS_PER_SOL, SystemProgram, type PublicKey } from '@solana/web3.js';
+import { Keypair, LAMPORTS_PER_SOL, SystemProgram, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { MINT_SIZE, TOKEN_PROGRAM_ID, createInitializeMint2Instruction } from '@solana/spl-token';
 import type { Logger } from '../../../kernel/log.ts';
 import { initializeContract } from '../initialize.ts';
@@ -33,6 +33,12 @@ const START_LAMPORTS: Record<Role, number> = {
 
 /** The maximum entry tick age a fresh local chain gets: the spec's 30 s rule (docs/decisions.md#signed-prices). */
 const SIGNED_ENTRY_AGE_MS = 30_000n;
+
+/** The admin's instructions that turn signed prices on, trusting `signer` for ten years (a local chain's signer is rotated by starting fresh). */
+export function signedPricesOnIxs(admin: PublicKey, signer: PublicKey): TransactionInstruction[] {
+  const expiresAt = BigInt(Math.floor(Date.now() / 1000) + 10 * 365 * 24 * 3600);
+  return [setPriceRulesIx(admin, true, SIGNED_ENTRY_AGE_MS), addPriceSignerIx(admin, signer, expiresAt)];
+}
 
 /** What the fresh-dir setup works with. */
 export interface SetupOptions {
@@ -103,14 +109,7 @@ export async function setUpFreshChain(o: SetupOptions): Promise<PublicKey> {
         'contract initialised by its upgrade authority, vault funded',
       );
       if (o.priceSigner) {
-        const admin = o.keys.admin;
-        // trusted for ten years: a local chain's signer is rotated by starting fresh
-        const expiresAt = BigInt(Math.floor(Date.now() / 1000) + 10 * 365 * 24 * 3600);
-        await sender.sendAndConfirm(
-          'signed prices on',
-          [setPriceRulesIx(admin.publicKey, true, SIGNED_ENTRY_AGE_MS), addPriceSignerIx(admin.publicKey, o.priceSigner, expiresAt)],
-          admin,
-        );
+        await sender.sendAndConfirm('signed prices on', signedPricesOnIxs(o.keys.admin.publicKey, o.priceSigner), o.keys.admin);
         o.log.info({ priceSigner: o.priceSigner.toBase58() }, 'signed prices on: the contract takes only ticks of this price signer');
       }
     } finally {

@@ -52,6 +52,8 @@ const e8 = (tick: SignedTick): bigint => priceE8Of(tick.price) ?? 0n;
 
 /** Key of a bettor's placement in the intent store. */
 const PLACE_KEY = 'place_bet:';
+/** Times a placement refused for an entry tick older than one a bet already opened at is signed again. */
+const ENTRY_TICK_RETRIES = 3;
 
 /** One placement's state, as its answer deadline reads it. */
 interface Attempt {
@@ -100,7 +102,23 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
     return pair;
   }
 
+  /**
+   * Places a bet. With signed prices, entry ticks never go back on chain: a placement signed at an
+   * older tick that lands after one at a newer tick is refused (`PriceTickReplayed`; in a burst,
+   * placements land in any order), and is signed again at the newest tick, at most
+   * ENTRY_TICK_RETRIES times (docs/decisions.md#what-the-gateway-sends).
+   */
   async placeBet(asked: PlaceBet): Promise<Placed> {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await this.placeOnce(asked);
+      } catch (err) {
+        if (!(err instanceof ProgramRefusal) || err.code !== ERR.priceTickReplayed || retry >= ENTRY_TICK_RETRIES) throw err;
+      }
+    }
+  }
+
+  private async placeOnce(asked: PlaceBet): Promise<Placed> {
     let bet = asked;
     const { mint, vault } = await this.requireStatics();
     const bettor = bet.stake.kind === 'signer' ? bet.stake.bettor.publicKey : bet.stake.bettor;
@@ -112,15 +130,15 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
     const attempt: Attempt = { landing: null, answered: false, bettorBusy: false };
     let seenOnChain: (placed: Placed) => void = () => undefined;
     const evidence = new Promise<Placed>((resolve) => (seenOnChain = resolve));
-    // with signed prices the bet opens at the newest signed tick (docs/decisions.md#signed-prices)
-    const tick = await this.entryTick();
-    if (tick) bet = { ...bet, entryPrice: e8(tick) };
     const placed = this.withFreshSeq(
       bettor,
       async (seq) => {
         // its caller was answered while it waited: it is never sent
         if (attempt.answered) throw new NotSent('place_bet', 'busy', this.opts.answerWithinMs ?? 5_000);
         attempt.bettorBusy = false;
+        // with signed prices the bet opens at the newest signed tick when it is signed (docs/decisions.md#signed-prices)
+        const tick = await this.entryTick();
+        if (tick) bet = { ...bet, entryPrice: e8(tick) };
         const ix = placeBetIx(
           { bettor, seq, bettorToken, vault, relayer: this.relayer, delegated: bet.stake.kind === 'delegate' },
           bet.side,
