@@ -18,10 +18,8 @@ import type { BetRecord } from '../../../adapters/store/bet-history/port.ts';
 import type { PriceHistory, Tick } from '../../../adapters/store/price-history/port.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetContext } from '../../../machines/bet-types.ts';
+import { NEXT_TICK_WINDOW_MS } from '../prices/tick-proofs.ts';
 import { entryEvidence, EVIDENCE_WINDOW_MS, exitEvidence, signedExitPair, ticksAroundExpiry } from './evidence.ts';
-
-/** How far past an expiry the tick after it is looked for when it is not among the ticks around it. */
-const NEXT_TICK_WINDOW_MS = 300_000;
 
 /** One transition of a bet series that emitted events. */
 export interface BetTransition {

@@ -13,7 +13,7 @@ import { exitPair, isSigned, type SignedTick } from '../../../adapters/chain/cod
 import type { TickProofs } from '../../../adapters/chain/port.ts';
 
 /** How far past expiry the tick after it is looked for (the 30 s rule bounds the tick before). */
-const NEXT_TICK_WINDOW_MS = 300_000;
+export const NEXT_TICK_WINDOW_MS = 300_000;
 
 /** Proofs from `history` and the newest tick the ingestion holds. */
 export function tickProofs(history: PriceHistory, newest: () => Tick | undefined): TickProofs {
