@@ -21,13 +21,30 @@ function keyBytes(base58: string): Uint8Array | undefined {
   }
 }
 
+/** A tick's signed fields, its price as x 1e8. */
+export interface SignedTickFields {
+  seq: number;
+  /** unix ms */
+  ts: number;
+  priceE8: bigint;
+  /** base64 */
+  signature: string;
+  /** base58 */
+  signer: string;
+}
+
+/** Whether `f.signature` is `f.signer`'s signature over the tick message of exactly these fields. */
+export function signatureHolds(f: SignedTickFields): boolean {
+  const signer = keyBytes(f.signer);
+  if (!signer || !Number.isSafeInteger(f.seq) || f.seq < 0) return false;
+  return verifyMessage(signer, encodeTickMessage({ seq: BigInt(f.seq), ts: f.ts, priceE8: f.priceE8 }), Buffer.from(f.signature, 'base64'));
+}
+
 /** Checks `tick`'s signature against its own fields. */
 export function verifyTick(tick: PriceTick | Tick): TickCheck {
   const signed = tick.signed;
   if (!signed) return 'unsigned';
-  const signer = keyBytes(signed.signer);
   const priceE8 = priceE8Of(tick.price);
-  if (!signer || priceE8 === undefined || !Number.isSafeInteger(signed.seq) || signed.seq < 0) return 'forged';
-  const message = encodeTickMessage({ seq: BigInt(signed.seq), ts: tick.ts, priceE8 });
-  return verifyMessage(signer, message, Buffer.from(signed.signature, 'base64')) ? 'verified' : 'forged';
+  if (priceE8 === undefined) return 'forged';
+  return signatureHolds({ ...signed, ts: tick.ts, priceE8 }) ? 'verified' : 'forged';
 }

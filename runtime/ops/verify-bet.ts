@@ -14,9 +14,9 @@
  *   const verdict = verifyBet(decodeBet(account.data), record?.signed, { signers, maxEntryAgeMs: 30_000n });
  *   if (verdict.verdict === 'failed') console.log(verdict.problems);
  */
-import { PublicKey } from '@solana/web3.js';
 import type { SignedEvidence, SignedEvidenceTick } from '../../adapters/store/bet-history/port.ts';
-import { encodeTickMessage, verifyMessage } from '../../adapters/feed/tick-message.ts';
+import { signatureHolds } from '../../adapters/feed/tick-verify.ts';
+import { PRICE_RULES } from '../gateway/prices/rules.ts';
 import type { BetStatus, Side } from '../../kernel/domain.ts';
 
 /** What the chain holds of a bet (the decoded bet account). */
@@ -49,18 +49,11 @@ export interface BetVerdict {
 }
 
 /** The exit tick may be at most this much older than the expiry (the spec's 30 s rule, as the contract checks it). */
-const MAX_EXIT_TICK_AGE_MS = 30_000n;
+const MAX_EXIT_TICK_AGE_MS = BigInt(PRICE_RULES.maxTickAgeMs);
 
 /** Why a tick does not count, or null when its signature verifies and its signer was trusted at `atSeconds`. */
 function tickProblem(name: string, tick: SignedEvidenceTick, trust: PriceTrust, atSeconds: bigint): string | null {
-  let key: Uint8Array;
-  try {
-    key = new PublicKey(tick.signer).toBytes();
-  } catch {
-    return `${name}: signer ${tick.signer} is not a public key`;
-  }
-  const message = encodeTickMessage({ seq: BigInt(tick.seq), ts: tick.ts, priceE8: BigInt(tick.price) });
-  if (!verifyMessage(key, message, Buffer.from(tick.signature, 'base64')))
+  if (!signatureHolds({ ...tick, priceE8: BigInt(tick.price) }))
     return `${name}: the signature does not verify (seq ${tick.seq}, ts ${tick.ts}, price ${tick.price})`;
   const signer = trust.signers.find((s) => s.key === tick.signer);
   if (!signer) return `${name}: signer ${tick.signer} is not a trusted price signer`;

@@ -9,7 +9,7 @@
  * Exit code 1 when a bet fails a check.
  */
 import { PublicKey } from '@solana/web3.js';
-import { accountKind, configAddress, decodeBet, decodeConfig, PROGRAM_ID } from '../../adapters/chain/codec.ts';
+import { configAddress, decodeBet, decodeConfig, PROGRAM_ID } from '../../adapters/chain/codec.ts';
 import { fetchAccount } from '../../adapters/chain/accounts.ts';
 import type { BetRecord } from '../../adapters/store/bet-history/port.ts';
 import { BET_DISCRIMINATOR, BET_SIZE } from '../../adapters/chain/codec/idl.ts';
@@ -20,6 +20,7 @@ import { withGateway, type CommandOutput } from './commands.ts';
 import { messageOf, OpsError } from './errors.ts';
 import type { OpsOptions } from './options.ts';
 import { table } from './render.ts';
+import { PRICE_RULES } from '../gateway/prices/rules.ts';
 import { verifyBet, type BetVerdict, type ChainBetFacts, type PriceTrust } from './verify-bet.ts';
 
 /**
@@ -37,8 +38,8 @@ export interface VerifyRequest {
   signer?: string;
 }
 
-/** The unsettled-ticks rule when the contract has none (only with `--signer`): the spec's 30 s. */
-const DEFAULT_ENTRY_AGE_MS = 30_000n;
+/** The entry age when the contract has no price rules (only with `--signer`): the spec's 30 s. */
+const DEFAULT_ENTRY_AGE_MS = BigInt(PRICE_RULES.maxTickAgeMs);
 /** `--signer` is trusted for every bet. */
 const ALWAYS = 2n ** 62n;
 
@@ -56,12 +57,10 @@ async function chainBets(rpc: RpcClient, id: string | undefined): Promise<Map<st
     ProgramAccounts,
   );
   const bets = new Map<string, ChainBetFacts>();
+  // the filters select bet accounts only
   for (const { account } of found.value) {
-    const data = Buffer.from(account.data[0], 'base64');
-    if (accountKind(data) === 'bet') {
-      const bet = decodeBet(data);
-      bets.set(bet.id.toString(), bet);
-    }
+    const bet = decodeBet(Buffer.from(account.data[0], 'base64'));
+    bets.set(bet.id.toString(), bet);
   }
   return bets;
 }
