@@ -2,9 +2,10 @@
  * The burst rows of `npm run bench -- gateway-bets`: BENCH_BURST (2000) bets at once on `npm start`'s
  * default stack and on the chain process with Redis, quiet and beside a busy loop
  * (test/support/bet-burst.ts), each reported beside the chain's pre-signed capacity measured in the
- * same run; BENCH_SIGNED_PRICES=on (or off) sets both stacks' prices (default: npm start signed, the chain process not). Goals (docs/decisions.md#placements-are-admitted-not-queued): no false answer, every
- * answer 200, 409, pending with its transaction or 503 with Retry-After, and a p99 answer time of at
- * most 2 s on a quiet machine.
+ * same run; BENCH_SIGNED_PRICES=on (or off) sets both stacks' prices (default: npm start signed,
+ * the chain process not). Goals (docs/decisions.md#placements-are-admitted-not-queued): no false
+ * answer, every answer 200, 409, pending with its transaction or 503 with Retry-After, and a p99
+ * answer time of at most 2 s on a quiet machine.
  */
 import { betBurst, burstStack, settled, type BurstResult } from '../../test/support/bet-burst.ts';
 import type { Row } from './measure.ts';
