@@ -6,7 +6,10 @@
  * measured), a measured round once the warm-up's bets are settled (the window is 20 s, so nothing
  * settles while a round is measured), and a round with the proxy in front of the chain adding
  * 25 ms each way (50 ms per round trip) for BENCH_LATENCY_BETS (1000) of the wallets.
- * Baseline in the same run: the chain's own place_bet capacity (pre-signed, batches of 50).
+ * Baseline in the same run: the chain's own place_bet capacity (pre-signed, batches of 50). Then
+ * BENCH_INTENT_BETS (1000) players with keys of their own approve the relayer as delegate and bet
+ * with a signed intent each (docs/gateway-api.md#bet-intents): a warm-up round and a measured one,
+ * beside the custodial rate of the same run.
  * Then the burst rows (`support/burst-rows.ts`; BENCH_BURST=0 skips them).
  */
 import WebSocket from 'ws';
@@ -15,6 +18,7 @@ import { JsonClient } from '../test/support/json-client.ts';
 import { delta, scrape } from './support/prom.ts';
 import { burstRows } from './support/burst-rows.ts';
 import { rawPlaceCapacity } from './support/raw-chain.ts';
+import { intentPlayers } from './support/intent-players.ts';
 import { fundedWallets as wallets } from '../test/support/funded-wallets.ts';
 import { measuredGatewayArgs, startBenchRedis, startChain, startGatewayProcess, type ChainUnderTest, type GatewayUnderTest } from './support/stack.ts';
 
@@ -22,9 +26,23 @@ const BETS = Number(process.env.BENCH_BETS ?? 2000);
 const LATENCY_BETS = Math.min(BETS, Number(process.env.BENCH_LATENCY_BETS ?? 1000));
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 64);
 const RAW = Number(process.env.BENCH_RAW_TX ?? 1000);
+/** players with their own keys for the intent row */
+const INTENT_BETS = Math.min(BETS, Number(process.env.BENCH_INTENT_BETS ?? 1000));
 
-/** Every wallet bets once; returns the bet ids, bets/s, latencies, gateway and chain CPU ms per bet and RPC calls per bet. */
-async function round(client: JsonClient, chain: ChainUnderTest, gateway: GatewayUnderTest, addresses: string[]) {
+/** A custodial wallet's bet: the gateway signs with its key. */
+const custodialBet = (address: string, i: number): object => ({ address, side: i % 2 ? 'DOWN' : 'UP', amountUnits: '100000000' });
+
+/**
+ * Every wallet bets once (`body` says what it sends); returns the bet ids, bets/s, latencies,
+ * gateway and chain CPU ms per bet and RPC calls per bet.
+ */
+async function round(
+  client: JsonClient,
+  chain: ChainUnderTest,
+  gateway: GatewayUnderTest,
+  addresses: string[],
+  body: (address: string, i: number) => object = custodialBet,
+) {
   const latencies: number[] = [];
   const ids: string[] = [];
   chain.rpcProxy.reset();
@@ -33,7 +51,7 @@ async function round(client: JsonClient, chain: ChainUnderTest, gateway: Gateway
   const chainCpu0 = cpuMs(chain.process.pid as number);
   const seconds = await pool(addresses, IN_FLIGHT, async (address, i) => {
     const t = performance.now();
-    const r = await client.call('POST', '/api/bet', { address, side: i % 2 ? 'DOWN' : 'UP', amountUnits: '100000000' });
+    const r = await client.call('POST', '/api/bet', body(address, i));
     latencies.push(performance.now() - t);
     if (r.status !== 200 || typeof r.body?.id !== 'string') throw new Error(`bet refused: ${JSON.stringify(r)}`);
     ids.push(r.body.id);
@@ -91,6 +109,18 @@ try {
   chain.rpcProxy.setDelay(25);
   chain.wsProxy.setDelay(25);
   const remote = await round(client, chain, gateway, all.slice(0, LATENCY_BETS));
+  chain.rpcProxy.setDelay(0);
+  chain.wsProxy.setDelay(0);
+  // players with their own keys: a delegated stake and a signed intent per bet (docs/gateway-api.md#bet-intents)
+  const players = await intentPlayers(client, chain.directUrl, chain.dataDir, INTENT_BETS);
+  const byAddress = new Map(players.map((p) => [p.address, p]));
+  // each round's intents are signed before it starts, as wallets sign before they send: the players' cost, not the gateway's
+  const signedRound = () => {
+    const bodies = new Map([...byAddress].map(([address, p], i) => [address, p.bet(i % 2 ? 'DOWN' : 'UP', 100_000_000n)]));
+    return (address: string) => bodies.get(address)!;
+  };
+  await settled((await round(client, chain, gateway, [...byAddress.keys()], signedRound())).ids); // warm-up
+  const signedByPlayers = await round(client, chain, gateway, [...byAddress.keys()], signedRound());
   events.close();
   const rows: Row[] = [
     {
@@ -108,6 +138,14 @@ try {
       baseline: { name: 'chain pre-signed place_bet', value: raw },
       goal: '>= 200 bets/s',
       detail: `p50 ${remote.p50.toFixed(0)} ms, p99 ${remote.p99.toFixed(0)} ms, ${remote.rpcPerBet.toFixed(2)} RPC calls and ${remote.cpuPerBet.toFixed(2)} ms gateway CPU per bet`,
+    },
+    {
+      measure: `POST /api/bet with a signed intent (delegated stake), ${IN_FLIGHT} in flight, ${INTENT_BETS} players`,
+      value: signedByPlayers.perSecond,
+      unit: 'bets/s',
+      baseline: { name: 'custodial bets, same run', value: local.perSecond },
+      goal: '>= 0.8x of custodial bets',
+      detail: `p50 ${signedByPlayers.p50.toFixed(0)} ms, p99 ${signedByPlayers.p99.toFixed(0)} ms, ${signedByPlayers.rpcPerBet.toFixed(2)} RPC calls and ${signedByPlayers.cpuPerBet.toFixed(2)} ms gateway CPU per bet (chain ${signedByPlayers.chainCpuPerBet.toFixed(2)} ms)`,
     },
   ];
   report(`gateway bets (${BETS} wallets, each betting once per round; gateway process on the chain process and Redis)`, rows);

@@ -9,7 +9,7 @@ import { connectNats } from '../adapters/feed/nats-connection.ts';
 import { publishBook, publishPrice } from '../adapters/feed/publisher.ts';
 import { SyntheticBookFeed } from '../adapters/feed/synthetic-book.ts';
 import { SyntheticPriceFeed } from '../adapters/feed/synthetic-price.ts';
-import { SigningPriceFeed } from '../adapters/feed/signing-feed.ts';
+import { SigningPriceFeed, SYNTHETIC_HEARTBEAT } from '../adapters/feed/signing-feed.ts';
 import { loadPriceSigner } from '../adapters/feed/price-signer.ts';
 import { commonEnv, describe, integer, natsUrl, priceSignerEnv, readEnv, text } from '../runtime/env.ts';
 import { componentLog, log as rootLog } from '../kernel/log.ts';
@@ -36,7 +36,7 @@ await runService(
     const log = componentLog(rootLog, 'feed');
     const nc = await connectNats(cfg.NATS_URL, 'synthetic-feed', rootLog);
     const signer = loadPriceSigner({ dataDir: cfg.DATA_DIR, ...(cfg.PRICE_SIGNER_KEY ? { secret: cfg.PRICE_SIGNER_KEY } : {}) });
-    const prices = new SigningPriceFeed(new SyntheticPriceFeed({ logger: rootLog }), signer, rootLog);
+    const prices = new SigningPriceFeed(new SyntheticPriceFeed({ logger: rootLog }), signer, rootLog, SYNTHETIC_HEARTBEAT);
     const books = new SyntheticBookFeed({ intervalMs: cfg.FEED_BOOK_INTERVAL_MS, logger: rootLog });
 
     let ticks = 0;

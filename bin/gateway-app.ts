@@ -88,7 +88,14 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     // from the price history and the ingestion started below
     let priceService: PriceService | undefined;
     const proofs = tickProofs(stores.history, () => priceService?.currentTick());
-    const chainConn = await connectChain(config, log, processLog, options.localChain ?? null, metrics.rpc, stores.intents, metrics.pubsubRequest, proofs);
+    const chainConn = await connectChain(config, log, {
+      processLog,
+      sameProcess: options.localChain ?? null,
+      observeRpc: metrics.rpc,
+      intents: stores.intents,
+      observePubSub: metrics.pubsubRequest,
+      tickProofs: proofs,
+    });
     cleanups.push(() => chainConn.stop());
     const chain = chainConn.chain;
 

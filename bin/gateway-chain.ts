@@ -82,22 +82,31 @@ export function checkRoles(contract: ContractConfig, keys: ChainKeys, dataDir: s
   }
 }
 
+/** What `connectChain` is given beside the config and its log; every field may be left out. */
+export type ConnectChainOptions = Readonly<{
+  /** the log of the embedded chain, when one is started [the gateway's log] */
+  processLog?: Logger;
+  /**
+   * a local chain already running in this process (npm start): called in-process (over its
+   * sockets when it runs a fault profile) and left running on stop
+   */
+  sameProcess?: LocalChain | null;
+  /** told of every JSON-RPC call (metrics) */
+  observeRpc?: RpcObserver;
+  /** where the landing engine records the transactions it sends (docs/architecture.md#landing-transactions) */
+  intents?: IntentStore;
+  /** told of every PubSub subscribe and unsubscribe (metrics) */
+  observePubSub?: PubSubObserver;
+  /** the signed ticks placements and closes carry when the contract requires them */
+  tickProofs?: TickProofs;
+}>;
+
 /**
  * Connects the chain adapter (starting the embedded chain when needed), waiting for the chain,
- * then applies GW_INIT and checks the roles. `sameProcess` is a local chain already running in
- * this process (npm start): it is called in-process (over its sockets when it runs a fault profile)
- * and left running on stop.
+ * then applies GW_INIT and checks the roles.
  */
-export async function connectChain(
-  config: GatewayConfig,
-  log: Logger,
-  processLog: Logger = log,
-  sameProcess: LocalChain | null = null,
-  observeRpc?: RpcObserver,
-  intents?: IntentStore,
-  observePubSub?: PubSubObserver,
-  tickProofs?: TickProofs,
-): Promise<GatewayChain> {
+export async function connectChain(config: GatewayConfig, log: Logger, options: ConnectChainOptions = {}): Promise<GatewayChain> {
+  const { processLog = log, sameProcess = null, observeRpc, intents, observePubSub, tickProofs } = options;
   assertCurrentLayout(config.DATA_DIR);
   let embedded: LocalChain | null = null;
   let url = sameProcess?.url ?? config.SOLANA_RPC_URL;

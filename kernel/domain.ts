@@ -15,8 +15,6 @@ export type BetStatus = 0 | 1 | 2 | 3;
 export type SettledStatus = Exclude<BetStatus, 0>;
 /** Status names, indexed by the raw contract status. */
 export const STATUS_NAMES = ['open', 'payout_done', 'house_won', 'refunded'] as const;
-/** A raw contract status name (`open`, `payout_done`, `house_won`, `refunded`). */
-export type StatusName = (typeof STATUS_NAMES)[number];
 
 /** The exchange's order-book symbols (docs/exchange-api.md#symbols). */
 export const BOOK_SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'] as const;

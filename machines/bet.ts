@@ -274,9 +274,6 @@ export const betMachine = setup({
   }),
 });
 
-/** The bet-chain machine type. */
-export type BetMachine = typeof betMachine;
-
 /**
  * A persisted snapshot as this version restores it: snapshots written before the series got its
  * name carry `chainId` for `seriesId`, and none before placements were recorded carries `placeTx`.

@@ -15,7 +15,7 @@ import { NatsBookFeed, NatsPriceFeed } from '../adapters/feed/nats-feeds.ts';
 import type { BookFeed, PriceFeed } from '../adapters/feed/port.ts';
 import { SyntheticBookFeed } from '../adapters/feed/synthetic-book.ts';
 import { SyntheticPriceFeed } from '../adapters/feed/synthetic-price.ts';
-import { SigningPriceFeed } from '../adapters/feed/signing-feed.ts';
+import { SigningPriceFeed, SYNTHETIC_HEARTBEAT } from '../adapters/feed/signing-feed.ts';
 import type { PriceSigner } from '../adapters/feed/price-signer.ts';
 import { ConfigError } from '../kernel/errors.ts';
 import type { DependencyLinks } from './dependency-links.ts';
@@ -42,7 +42,7 @@ export function priceFeedFromEnv(env: Env = process.env, logger: Logger = rootLo
   }
   logger.warn({ feed: 'synthetic' }, 'NATS_URL unset: SOL/USDT prices are synthetic');
   const synthetic = new SyntheticPriceFeed({ logger });
-  return signer ? new SigningPriceFeed(synthetic, signer, logger) : synthetic;
+  return signer ? new SigningPriceFeed(synthetic, signer, logger, SYNTHETIC_HEARTBEAT) : synthetic;
 }
 
 /** The exchange's book source, from `EXCHANGE_FEED` (default nats when `NATS_URL` is set, else synthetic); a NATS feed's connection is linked in `links`. */

@@ -14,6 +14,7 @@
 import { PublicKey } from '@solana/web3.js';
 import { getBase58Decoder } from '@solana/kit';
 import { BASE58_ADDRESS } from '../../kernel/schemas.ts';
+import { ResetMap } from '../../kernel/reset-map.ts';
 
 /** A field value: integers of 64 bits as bigint, smaller ones as number, public keys as base58. */
 export type FieldValue = bigint | number | string;
@@ -29,24 +30,18 @@ interface IdlType {
 
 const SIZES: Record<string, number> = { u8: 1, i8: 1, bool: 1, u16: 2, i16: 2, u32: 4, i32: 4, u64: 8, i64: 8, pubkey: 32 };
 const base58 = getBase58Decoder();
-const names = new Map<string, string>();
-const MAX_NAMES = 100_000;
+const names = new ResetMap<string, string>(100_000);
 
 /** The base58 form of a 32-byte key (cached). */
 export function keyName(bytes: Uint8Array): string {
   const id = Buffer.from(bytes.buffer, bytes.byteOffset, 32).toString('latin1');
   let name = names.get(id);
-  if (name === undefined) {
-    if (names.size >= MAX_NAMES) names.clear();
-    name = base58.decode(bytes.subarray(0, 32));
-    names.set(id, name);
-  }
+  if (name === undefined) names.set(id, (name = base58.decode(bytes.subarray(0, 32))));
   return name;
 }
 
 const pkNames = new WeakMap<object, string>();
-const keysByName = new Map<string, PublicKey>();
-const MAX_KEYS = 50_000;
+const keysByName = new ResetMap<string, PublicKey>(50_000);
 
 /**
  * The PublicKey of a base58 address (its canonical form only), or null; kept per address with
@@ -62,16 +57,23 @@ export function publicKeyOf(name: string): PublicKey | null {
       return null;
     }
     if (key.toBase58() !== name) return null;
-    if (keysByName.size >= MAX_KEYS) keysByName.clear();
-    keysByName.set(name, key);
-    pkNames.set(key, name);
+    keep(name, key);
   }
   return key;
 }
 
-/** The PublicKey of a base58 address known to be canonical (a derived or chain-given one), its name kept with it; not cached. */
+/**
+ * The PublicKey of a base58 address known to be canonical (a derived or chain-given one), its name
+ * kept with it; kept per address like `publicKeyOf`, since one bet's address is asked for by its
+ * placement, its landing, its close and its reclaim.
+ */
 export function keyOfName(name: string): PublicKey {
-  const key = new PublicKey(name);
+  return keysByName.get(name) ?? keep(name, new PublicKey(name));
+}
+
+/** Keeps `key` as the PublicKey of `name`, and `name` as its text. */
+function keep(name: string, key: PublicKey): PublicKey {
+  keysByName.set(name, key);
   pkNames.set(key, name);
   return key;
 }
@@ -86,14 +88,12 @@ export function nameOf(key: { toBase58(): string }): string {
   return name;
 }
 
-const recentIntegers = new Map<bigint, bigint>();
-const MAX_RECENT_INTEGERS = 1_024;
+const recentIntegers = new ResetMap<bigint, bigint>(1_024);
 
 /** `n` as the bigint a recent read of the same value returned (a bounded cache of values, not of accounts). */
 export function sharedInteger(n: bigint): bigint {
   const held = recentIntegers.get(n);
   if (held !== undefined) return held;
-  if (recentIntegers.size >= MAX_RECENT_INTEGERS) recentIntegers.clear();
   recentIntegers.set(n, n);
   return n;
 }

@@ -28,9 +28,3 @@ export async function fetchAccount(rpc: RpcClient, address: PublicKey): Promise<
   const res = await rpc.call('getAccountInfo', [address.toBase58(), { encoding: 'base64', commitment: 'confirmed' }], AccountInfo);
   return res.value ? raw(res.value) : null;
 }
-
-/** Amount held by an SPL token account (u64 at offset 64), 0 when missing. */
-export function tokenAmount(acc: RawAccount | null): bigint {
-  if (!acc || acc.data.length < 72) return 0n;
-  return Buffer.from(acc.data).readBigUInt64LE(64);
-}

@@ -16,18 +16,7 @@ import { PROGRAM_ID } from '../../program/index.ts';
 /** The program id (re-exported from the program module). */
 export { PROGRAM_ID };
 
-export {
-  BET_BETTOR_OFFSET,
-  BET_DISCRIMINATOR,
-  BET_SIZE,
-  BET_STATUS_OFFSET,
-  BETTOR_STATE_DISCRIMINATOR,
-  BETTOR_STATE_SIZE,
-  CONFIG_DISCRIMINATOR,
-  errorMessage,
-  errorName,
-  fieldOffset,
-} from './codec/idl.ts';
+export { BET_SIZE, BET_STATUS_OFFSET, errorMessage, errorName } from './codec/idl.ts';
 export {
   betAddress,
   betAddressName,
@@ -40,19 +29,13 @@ export {
 } from './codec/addresses.ts';
 export { accountKind, decodeBet, decodeBettorState, decodeConfig } from './codec/accounts.ts';
 export {
-  acceptAdminIx,
   addPriceSignerIx,
   closeBetIx,
-  closeBettorIx,
   initializeIx,
   placeBetIx,
-  proposeAdminIx,
   reclaimBetIx,
   refundExpiredIx,
   setPausedIx,
   setPriceRulesIx,
-  setRelayerIx,
   withdrawIx,
-  type BetAccounts,
-  type PlaceBetAccounts,
 } from './codec/instructions.ts';

@@ -76,8 +76,52 @@ export interface InitParams {
   refundAfterSeconds: bigint;
 }
 
-/** Who moves the stake: a custodial key that signs, or the relayer as SPL delegate of `bettor`'s token account. */
-export type StakeAuthority = { kind: 'signer'; bettor: Keypair } | { kind: 'delegate'; bettor: PublicKey };
+/** The bettor's consent to one delegated bet (docs/decisions.md#bet-intents): its Ed25519 signature over the intent text, and until when it holds. */
+export interface BetIntent {
+  /** 64 bytes: the bettor's signature over `ChainPort.intentMessage(...)` */
+  signature: Uint8Array;
+  /** unix seconds */
+  validUntil: bigint;
+}
+
+/**
+ * Who moves the stake: a custodial key that signs, or the relayer as SPL delegate of `bettor`'s
+ * token account, with the bettor's signed intent for this bet.
+ */
+export type StakeAuthority = { kind: 'signer'; bettor: Keypair } | { kind: 'delegate'; bettor: PublicKey; intent: BetIntent };
+
+/** What a bet intent allows, but the contract's own addresses (docs/decisions.md#bet-intents). */
+export interface IntentTerms {
+  bettor: PublicKey;
+  side: Side;
+  amount: bigint;
+  /** the bettor's next bet sequence number (its bettor state's bet count) */
+  betNumber: bigint;
+  /** unix seconds */
+  validUntil: bigint;
+}
+
+/**
+ * A placement the bettor's own wallet signs and sends (a Solana Action, docs/gateway-api.md#bet-with-your-wallet):
+ * the bettor signs for its stake, no delegation needed.
+ */
+export interface WalletPlacementTerms {
+  bettor: PublicKey;
+  side: Side;
+  amount: bigint;
+  /** the bettor's next bet sequence number (its bettor state's bet count) */
+  betNumber: bigint;
+  /** the entry price x 1e8 when the contract takes the relayer's price (with signed prices the newest signed tick's is used) */
+  entryPrice: bigint;
+}
+
+/** A placement transaction for the bettor's wallet: the relayer has signed it, the bettor signs and sends it. */
+export interface WalletPlacement {
+  /** the wire bytes, the bettor's signature slot empty (the fee payer's: the bettor's) */
+  transaction: Uint8Array;
+  /** the entry price x 1e8 the placement records */
+  entryPrice: bigint;
+}
 
 export interface PlaceBet {
   stake: StakeAuthority;
@@ -117,8 +161,8 @@ export type SignedTick = Tick & { signed: NonNullable<Tick['signed']> };
 export interface TickProofs {
   /** the newest signed tick (an entry price), if any */
   latest(): SignedTick | undefined;
-  /** ticks n, n+1 of one signer with ts(n) <= expireTime < ts(n+1), ts(n) at most 30 s before, once both are held */
-  exitPair(expireTime: bigint): Promise<[SignedTick, SignedTick] | undefined>;
+  /** ticks n, n+1 of one signer with ts(n) <= expireTime < ts(n+1), ts(n) at most 30 s before, once both are held; else why not */
+  exitPair(expireTime: bigint): Promise<[SignedTick, SignedTick] | string>;
 }
 
 export interface ChainPort {
@@ -158,6 +202,16 @@ export interface ChainPort {
   scanBetsOf(bettor: PublicKey): Promise<BetAccount[]>;
   initialize(params: InitParams): Promise<string>;
   placeBet(bet: PlaceBet): Promise<Placed>;
+  /** The text a bettor signs to allow one delegated bet on this contract, as UTF-8 bytes (docs/decisions.md#bet-intents). */
+  intentMessage(terms: IntentTerms): Uint8Array;
+  /** Whether `signature` is the bettor's Ed25519 signature of the intent text of `terms` (false for malformed input). */
+  intentSigned(terms: IntentTerms, signature: Uint8Array): boolean;
+  /**
+   * A placement for the bettor's wallet to sign and send (docs/gateway-api.md#bet-with-your-wallet): the bettor pays the
+   * fee and signs for its stake; the relayer's signature is on it (it pays the rent and, without signed
+   * prices, attests the entry price). Nothing is sent.
+   */
+  walletPlacement(terms: WalletPlacementTerms): Promise<WalletPlacement>;
   closeBet(ref: BetRef, exitPrice: bigint): Promise<Closed>;
   /** close_bet + place_bet (same bettor, side, amount) in one transaction (Profile B tie replay) */
   closeAndReplace(ref: BetRef, exitPrice: bigint, bettor: Keypair, entryPrice: bigint): Promise<{ closed: Closed; placed: Placed }>;

@@ -12,6 +12,7 @@
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import type { Keypair, TransactionInstruction } from '@solana/web3.js';
 import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
+import { LRUCache } from 'lru-cache';
 
 const base58 = getBase58Decoder();
 const fromBase58 = getBase58Encoder();
@@ -22,8 +23,12 @@ const fromBase58 = getBase58Encoder();
  * per bet, and thousands of them waiting for their expiry would each hold a key object (about 300
  * bytes of heap besides OpenSSL's) for nothing (docs/operations.md#memory).
  */
-const keyObjects = new Map<string, KeyObject>();
-const MAX_KEY_OBJECTS = 512;
+/**
+ * the key objects of the keys that signed lately, the least recently used dropped first: room for
+ * every bettor of a busy round (a bettor's key signs once per bet, a round apart), so a herd of
+ * bettors does not make each key object again (0.05 ms per bet at 2,000 bettors with room for 512)
+ */
+const keyObjects = new LRUCache<string, KeyObject>({ max: 8_192 });
 
 /**
  * The Node key object of a web3.js keypair (made once per key). It is imported as a JWK with its
@@ -33,13 +38,10 @@ function keyObjectOf(kp: Keypair): KeyObject {
   const secret = Buffer.from(kp.secretKey.buffer, kp.secretKey.byteOffset, 64);
   const x = secret.subarray(32).toString('base64url');
   let key = keyObjects.get(x);
-  if (key)
-    keyObjects.delete(x); // set again below: the most recently used last
-  else {
-    if (keyObjects.size >= MAX_KEY_OBJECTS) keyObjects.delete(keyObjects.keys().next().value as string);
+  if (key === undefined) {
     key = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: secret.subarray(0, 32).toString('base64url'), x }, format: 'jwk' });
+    keyObjects.set(x, key);
   }
-  keyObjects.set(x, key);
   return key;
 }
 

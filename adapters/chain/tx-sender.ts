@@ -20,7 +20,7 @@ import { StatusPoller, type Confirmed } from './status-poller.ts';
 import { failureOf, preflightOf } from './tx-outcome.ts';
 import type { Logger } from '../../kernel/log.ts';
 import type { IntentStore, PendingIntent } from '../store/intents/port.ts';
-import { Blockhashes } from './landing/blockhashes.ts';
+import { Blockhashes, type RecentBlockhash } from './landing/blockhashes.ts';
 import { ComputeBudget, type BudgetOptions } from './landing/budget.ts';
 import { IntentTracker, type Intent, type Landed, type LandingStats, type Signed } from './landing/tracker.ts';
 
@@ -126,6 +126,11 @@ export class TxSender {
     );
     this.poller = new StatusPoller(rpc, { pollMs: opts.pollMs });
     this.budget = opts.budget ? new ComputeBudget(rpc, opts.budget) : null;
+  }
+
+  /** A recent blockhash (the one the sender signs over now) and the last block height it is valid at. */
+  recentBlockhash(): Promise<RecentBlockhash> {
+    return this.blockhashes.recent();
   }
 
   /** the engine's counters */
@@ -273,7 +278,11 @@ export class TxSender {
       subscribeAt: 0, // set by the tracker
       resign,
       resolve,
-      reject,
+      reject: (err) => {
+        // its caller decides what the failure means (a retry, an answer); the log says what it was
+        this.opts.log?.debug({ what, signature: intent.signed.signature, err: err instanceof Error ? err.message : err }, 'transaction did not land');
+        reject(err);
+      },
       ...(seen ? { seen } : {}),
     };
     this.tracker.add(intent);

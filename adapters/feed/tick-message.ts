@@ -15,6 +15,7 @@
  *   const message = encodeTickMessage({ seq: 7n, ts: 1_763_700_000_000, priceE8: 15_012_345_678n });
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { parseFixed } from '../../kernel/fixed-point.ts';
 
 /** Length of a tick message. */
 export const TICK_MESSAGE_LEN = 48;
@@ -51,14 +52,10 @@ export function decodeTickMessage(message: Uint8Array): TickFields | undefined {
   return { seq: b.readBigUInt64LE(24), ts: Number(b.readBigInt64LE(32)), priceE8: b.readBigUInt64LE(40) };
 }
 
-const PLAIN = /^(\d+)(?:\.(\d{1,8}))?$/;
-
 /** Price x 1e8 of a decimal string with at most 8 fraction digits, exactly; undefined otherwise (or when 0). */
 export function priceE8Of(price: string): bigint | undefined {
-  const m = PLAIN.exec(price);
-  if (!m) return undefined;
-  const e8 = BigInt(m[1] as string) * 100_000_000n + BigInt((m[2] ?? '').padEnd(8, '0'));
-  return e8 > 0n && e8 < 1n << 64n ? e8 : undefined;
+  const e8 = parseFixed(price, 8);
+  return e8 !== undefined && e8 > 0n && e8 < 1n << 64n ? e8 : undefined;
 }
 
 // DER prefixes of raw 32-byte Ed25519 keys (RFC 8410): PKCS#8 private, SPKI public

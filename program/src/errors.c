@@ -57,8 +57,12 @@ static const ErrorText ERROR_TEXTS[ERR_LAST - ERR_FIRST + 1] = {
     {"NotLastTickBeforeExpiry", "The ticks do not straddle the expiry: ts(n) <= expire_time < ts(n+1) does not hold"},
     {"PriceTicksNotConsecutive", "The two ticks are not consecutive ticks of one signer"},
     {"PriceTickStale", "The last tick before expiry is more than 30 s older than the expiry"},
-    {"PriceTickReplayed", "The entry tick is older than one a bet already opened at"},
+    {"PriceTickReplayed", "The entry tick is more than 8 ticks older than one a bet already opened at"},
     {"TooManyPriceSigners", "The price rules hold the most signers they can"},
+    {"IntentMissing", "place_bet_delegated needs the bettor's signed intent: an Ed25519 instruction earlier in the transaction"},
+    {"IntentSignerMismatch", "the intent is not signed by the bettor"},
+    {"IntentMismatch", "the signed intent is for another bet: program, config, bettor, side, amount, bet number or valid-until differ"},
+    {"IntentExpired", "the intent's valid-until time has passed"},
 };
 
 static u64 append(char *buf, u64 at, u64 cap, const char *text) {

@@ -54,9 +54,13 @@
 #define ERR_PRICE_TICK_STALE 6048
 #define ERR_PRICE_TICK_REPLAYED 6049
 #define ERR_TOO_MANY_PRICE_SIGNERS 6050
+#define ERR_INTENT_MISSING 6051
+#define ERR_INTENT_SIGNER_MISMATCH 6052
+#define ERR_INTENT_MISMATCH 6053
+#define ERR_INTENT_EXPIRED 6054
 
 #define ERR_FIRST 6000
-#define ERR_LAST 6050
+#define ERR_LAST 6054
 
 /* Logs "AnchorError occurred. Error Code: <name>. Error Number: <n>. Error Message: <msg>."
  * (the line Anchor clients parse) and returns `code` unchanged. */

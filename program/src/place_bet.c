@@ -2,14 +2,18 @@
  * bettor state's bet_count), moving the stake bettor_token -> vault; one open bet per bettor,
  * enforced by the bettor PDA. The vault, stake included, must cover every open bet's win payout.
  * With signed prices on, the entry price is a tick verified by an Ed25519 instruction earlier in
- * the transaction (docs/decisions.md#signed-prices). */
+ * the transaction (docs/decisions.md#signed-prices). A delegated placement needs the bettor's
+ * signed intent for exactly this bet, verified the same way (docs/decisions.md#bet-intents). */
 #include "bets.h"
 #include "cpi.h"
 #include "errors.h"
 #include "events.h"
 #include "instructions.h"
-#include "prices.h"
+#include "intents.h"
 #include "vault.h"
+
+#define PLACE_DATA_LEN (8 + 1 + 8 + 8 + 2)
+#define PLACE_DELEGATED_DATA_LEN (PLACE_DATA_LEN + 2 + 8)
 
 enum { CONFIG, BET, BETTOR_STATE, BETTOR, BETTOR_TOKEN, VAULT, RELAYER, TOKEN_PROGRAM, SYSTEM_PROGRAM, PRICE_RULES, INSTRUCTIONS, ACCOUNT_COUNT };
 
@@ -80,7 +84,9 @@ static u64 record_open_bet(const Input *in, const Bet *bet, const u8 *new_state_
 
 u64 place_bet(const Input *in, bool delegated) {
   if (in->count < ACCOUNT_COUNT) return fail(ERR_NOT_ENOUGH_ACCOUNTS);
-  if (in->data_len != 8 + 1 + 8 + 8 + 2) return fail(ERR_INVALID_INSTRUCTION_DATA);
+  /* place_bet: discriminator, side, amount, entry_price, tick ref; place_bet_delegated adds the
+   * intent ref and its valid-until time */
+  if (in->data_len != (delegated ? PLACE_DELEGATED_DATA_LEN : PLACE_DATA_LEN)) return fail(ERR_INVALID_INSTRUCTION_DATA);
   const SolAccountInfo *config_account = &in->accounts[CONFIG];
   const SolAccountInfo *bet_account = &in->accounts[BET];
   const SolAccountInfo *state_account = &in->accounts[BETTOR_STATE];
@@ -146,6 +152,16 @@ u64 place_bet(const Input *in, bool delegated) {
   } else {
     return fail(ERR_INVALID_ACCOUNT_OWNER);
   }
+
+#if !(SKIP_CHECKS & SKIP_INTENT_REQUIRED)
+  if (delegated) {
+    /* after place_bet's data: intent_instruction, intent_signature, valid_until */
+    const u8 *intent = in->data + PLACE_DATA_LEN;
+    const IntentTerms terms = {in->program_id, config_account->key, bettor->key, side, amount, seq, (i64)read_u64(intent + 2)};
+    const Ed25519Ref ref = {intent[0], intent[1]};
+    if ((err = check_intent(&in->accounts[INSTRUCTIONS], ref, &terms, clock.unix_timestamp))) return err;
+  }
+#endif
 
   u64 liability;
   if ((err = check_solvency(config, vault_token->amount, amount, payout, &liability))) return err;

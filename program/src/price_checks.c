@@ -19,8 +19,9 @@ u64 check_entry_tick(const SolAccountInfo *sysvar, TickRef ref, PriceRules *rule
   (void)now_ms;
 #endif
 #if !(SKIP_CHECKS & SKIP_ENTRY_REPLAY)
-  /* entry ticks never go back: a bet cannot open at a price older than one a bet already had */
-  if (tick.seq < tick.trusted->last_entry_seq) return fail(ERR_PRICE_TICK_REPLAYED);
+  /* entry ticks go back at most ENTRY_SEQ_SLACK ticks behind the newest a bet already opened at */
+  u64 newest = tick.trusted->last_entry_seq;
+  if (newest > ENTRY_SEQ_SLACK && tick.seq < newest - ENTRY_SEQ_SLACK) return fail(ERR_PRICE_TICK_REPLAYED);
 #endif
   if (tick.seq > tick.trusted->last_entry_seq) tick.trusted->last_entry_seq = tick.seq;
   return 0;

@@ -54,27 +54,35 @@ static bool inside(u64 offset, u64 len, u64 size) {
   return offset <= size && len <= size - offset;
 }
 
-/* The data of instruction `index` (and its program id) in the instructions sysvar, or an error. */
-static u64 sysvar_instruction(const SolAccountInfo *sysvar, u8 index, const SolPubkey **program, const u8 **data, u64 *data_len) {
+/* One instruction of the transaction as the instructions sysvar holds it. */
+typedef struct {
+  const SolPubkey *program;
+  const u8 *data;
+  u64 len;
+} SysvarInstruction;
+
+/* Instruction `index` in the instructions sysvar, or an error (`missing` when there is no such
+ * instruction earlier than the one running). */
+static u64 sysvar_instruction(const SolAccountInfo *sysvar, u8 index, u64 missing, SysvarInstruction *out) {
   const u8 *d = sysvar->data;
   u64 size = account_data_len(sysvar);
   if (size < 4) return fail(ERR_INVALID_INSTRUCTIONS_SYSVAR);
   u16 count = read_u16(d);
   u16 current = read_u16(d + size - 2);
-  if (index >= count || !inside(2 + 2 * (u64)index, 2, size)) return fail(ERR_PRICE_TICK_MISSING);
+  if (index >= count || !inside(2 + 2 * (u64)index, 2, size)) return fail(missing);
 #if !(SKIP_CHECKS & SKIP_EARLIER)
   /* the Ed25519 instruction runs before this one: the runtime verified it before anything ran */
-  if (index >= current) return fail(ERR_PRICE_TICK_MISSING);
+  if (index >= current) return fail(missing);
 #endif
   u64 at = read_u16(d + 2 + 2 * (u64)index);
   if (!inside(at, 2, size)) return fail(ERR_INVALID_INSTRUCTIONS_SYSVAR);
   u64 accounts = read_u16(d + at);
   at += 2 + accounts * 33;
   if (!inside(at, 34, size)) return fail(ERR_INVALID_INSTRUCTIONS_SYSVAR);
-  *program = (const SolPubkey *)(d + at);
-  *data_len = read_u16(d + at + 32);
-  *data = d + at + 34;
-  if (!inside(at + 34, *data_len, size)) return fail(ERR_INVALID_INSTRUCTIONS_SYSVAR);
+  out->program = (const SolPubkey *)(d + at);
+  out->len = read_u16(d + at + 32);
+  out->data = d + at + 34;
+  if (!inside(at + 34, out->len, size)) return fail(ERR_INVALID_INSTRUCTIONS_SYSVAR);
   return 0;
 }
 
@@ -83,21 +91,21 @@ static bool own_data(u16 index, u8 self) {
   return index == OWN_DATA || index == self;
 }
 
-u64 read_verified_tick(const SolAccountInfo *sysvar, TickRef ref, PriceRules *rules, i64 now, VerifiedTick *out) {
+u64 read_ed25519_record(const SolAccountInfo *sysvar, Ed25519Ref ref, RecordErrors errors, VerifiedRecord *out) {
 #if !(SKIP_CHECKS & SKIP_SYSVAR_KEY)
   /* a look-alike account in the sysvar's place could claim any instruction (Wormhole, 2022) */
   if (!key_eq(sysvar->key, &INSTRUCTIONS_SYSVAR_ID)) return fail(ERR_INVALID_INSTRUCTIONS_SYSVAR);
 #endif
-  const SolPubkey *program;
-  const u8 *data;
-  u64 len;
-  u64 err = sysvar_instruction(sysvar, ref.instruction, &program, &data, &len);
+  SysvarInstruction ix;
+  u64 err = sysvar_instruction(sysvar, ref.instruction, errors.missing, &ix);
   if (err) return err;
 #if !(SKIP_CHECKS & SKIP_ED25519_PROGRAM)
-  if (!key_eq(program, &ED25519_PROGRAM_ID)) return fail(ERR_PRICE_TICK_MISSING);
+  if (!key_eq(ix.program, &ED25519_PROGRAM_ID)) return fail(errors.missing);
 #endif
+  const u8 *data = ix.data;
+  u64 len = ix.len;
   if (len < 2 || ref.signature >= data[0] || !inside(2 + (u64)ref.signature * ED25519_RECORD_LEN, ED25519_RECORD_LEN, len))
-    return fail(ERR_INVALID_PRICE_TICK);
+    return fail(errors.invalid);
   const u8 *record = data + 2 + (u64)ref.signature * ED25519_RECORD_LEN;
   u16 signature_offset = read_u16(record);
   u16 signature_index = read_u16(record + 2);
@@ -109,20 +117,31 @@ u64 read_verified_tick(const SolAccountInfo *sysvar, TickRef ref, PriceRules *ru
 #if !(SKIP_CHECKS & SKIP_OWN_DATA)
   /* what was verified is what is read here: key, signature and message in this instruction's data */
   if (!own_data(signature_index, ref.instruction) || !own_data(key_index, ref.instruction) || !own_data(message_index, ref.instruction))
-    return fail(ERR_INVALID_PRICE_TICK);
+    return fail(errors.invalid);
 #else
   (void)signature_index;
   (void)key_index;
   (void)message_index;
 #endif
-  if (message_size != TICK_MESSAGE_LEN || !inside(signature_offset, 64, len) || !inside(key_offset, 32, len) ||
-      !inside(message_offset, TICK_MESSAGE_LEN, len))
-    return fail(ERR_INVALID_PRICE_TICK);
-  const u8 *message = data + message_offset;
+  if (!inside(signature_offset, 64, len) || !inside(key_offset, 32, len) || !inside(message_offset, message_size, len))
+    return fail(errors.invalid);
+  out->key = (const SolPubkey *)(data + key_offset);
+  out->message = data + message_offset;
+  out->message_len = message_size;
+  return 0;
+}
+
+u64 read_verified_tick(const SolAccountInfo *sysvar, TickRef ref, PriceRules *rules, i64 now, VerifiedTick *out) {
+  static const RecordErrors errors = {ERR_PRICE_TICK_MISSING, ERR_INVALID_PRICE_TICK};
+  VerifiedRecord record;
+  u64 err = read_ed25519_record(sysvar, ref, errors, &record);
+  if (err) return err;
+  if (record.message_len != TICK_MESSAGE_LEN) return fail(ERR_INVALID_PRICE_TICK);
+  const u8 *message = record.message;
 #if !(SKIP_CHECKS & SKIP_DOMAIN)
   if (!bytes_eq(message, TICK_DOMAIN, 16) || !bytes_eq(message + 16, FEED_ID, 8)) return fail(ERR_INVALID_PRICE_TICK);
 #endif
-  const SolPubkey *signer = (const SolPubkey *)(data + key_offset);
+  const SolPubkey *signer = record.key;
   PriceSigner *trusted = NULL;
   for (u8 i = 0; rules != NULL && i < rules->signer_count && i < MAX_PRICE_SIGNERS; i++)
     if (key_eq(&rules->signers[i].key, signer)) trusted = &rules->signers[i];

@@ -1,6 +1,7 @@
 /* Signed prices (docs/decisions.md#signed-prices): the price rules account beside the config, and
  * reading a tick that an Ed25519 program instruction earlier in the same transaction verified,
- * through the instructions sysvar (the pattern of Pyth Lazer's Solana verifier). */
+ * through the instructions sysvar (the pattern of Pyth Lazer's Solana verifier). Bet intents
+ * (intents.h) are read through the same record reading. */
 #ifndef UPDOWN_PRICES_H
 #define UPDOWN_PRICES_H
 #include "accounts.h"
@@ -24,6 +25,11 @@
 #define SKIP_SAME_SIGNER (1 << 12)
 #define SKIP_STALE (1 << 13)
 #define SKIP_TICK_REQUIRED (1 << 14)
+/* Bet intents (intents.h, docs/decisions.md#bet-intents); the record reading above serves them too. */
+#define SKIP_INTENT_REQUIRED (1 << 15)
+#define SKIP_INTENT_SIGNER (1 << 16)
+#define SKIP_INTENT_MESSAGE (1 << 17)
+#define SKIP_INTENT_EXPIRY (1 << 18)
 
 /* A tick as the program reads it from a verified tick message. */
 typedef struct {
@@ -34,15 +40,35 @@ typedef struct {
   u64 price;
 } VerifiedTick;
 
-/* Where a tick is: the index of the Ed25519 instruction in the transaction and the index of the
- * signature record in it. */
+/* Where a signed message is: the index of the Ed25519 instruction in the transaction and the index
+ * of the signature record in it. */
 typedef struct {
   u8 instruction;
   u8 signature;
-} TickRef;
+} Ed25519Ref;
+typedef Ed25519Ref TickRef;
+
+/* What a signature record verified: the key and the message, both inside the Ed25519
+ * instruction's own data as read from the instructions sysvar. */
+typedef struct {
+  const SolPubkey *key;
+  const u8 *message;
+  u64 message_len;
+} VerifiedRecord;
+
+/* The errors reading a record raises: `missing` when there is no earlier Ed25519 instruction at
+ * the index, `invalid` when its record does not verify key, signature and message in its own data. */
+typedef struct {
+  u64 missing;
+  u64 invalid;
+} RecordErrors;
 
 /* The exit price may not come from a tick more than this older than the expiry (the spec's 30 s rule). */
 #define MAX_EXIT_TICK_AGE_MS 30000
+/* How many ticks an entry tick may be behind the newest one a bet of its signer opened at:
+ * placements of many bettors land in any order on a chain that drops and resends, so one signed a
+ * moment before another may land after it; further back is a replay (docs/decisions.md#signed-prices). */
+#define ENTRY_SEQ_SLACK 8
 
 extern const SolPubkey INSTRUCTIONS_SYSVAR_ID;
 
@@ -52,6 +78,11 @@ u64 load_price_rules(const SolAccountInfo *account, const SolPubkey *program_id,
 
 /* Whether bets need signed prices under `rules` (NULL: never created). */
 bool signed_prices_required(const PriceRules *rules);
+
+/* Reads what signature record `ref.signature` of instruction `ref.instruction` verified: `sysvar`
+ * must be the instructions sysvar, and that instruction the Ed25519 program's, earlier than the one
+ * running, with the record's key, signature and message in its own data. */
+u64 read_ed25519_record(const SolAccountInfo *sysvar, Ed25519Ref ref, RecordErrors errors, VerifiedRecord *out);
 
 /* Reads the tick that signature record `ref.signature` of instruction `ref.instruction` verified:
  * that instruction must be the Ed25519 program's, earlier than the one running, take its key,

@@ -35,8 +35,8 @@ describe('compute units', () => {
     await settle(chain.betAddress(bettor, 2n), PRICE, 'close_bet (tie: refund)');
 
     chain.approveRelayer(bettor, STAKE);
-    const delegated = await chain.placeBetIx(bettor, { side: 0, amount: STAKE, entryPrice: PRICE }, { delegated: true });
-    cu['place_bet_delegated'] = chain.mustSend([delegated], [chain.relayer]).cu;
+    const delegated = await chain.delegatedIxs(bettor, { side: 0, amount: STAKE, entryPrice: PRICE });
+    cu['place_bet_delegated (returning bettor, with its signed intent)'] = chain.mustSend(delegated, [chain.relayer]).cu;
     chain.setTime(chain.now() + 15n);
     const close = await chain.closeBetIx(chain.betAddress(bettor, 3n), bettor, PRICE);
     const replay = await chain.placeBetIx(bettor, { side: 0, amount: STAKE, entryPrice: PRICE }, { seq: 4n });

@@ -68,8 +68,8 @@ describe('events', () => {
     expect([key(bettorClosed.bettor), key(bettorClosed.payer)]).toEqual([bettor.key.publicKey.toBase58(), chain.relayer.publicKey.toBase58()]);
 
     chain.approveRelayer(bettor, STAKE);
-    const delegated = await chain.placeBetIx(bettor, { side: 0, amount: STAKE, entryPrice: PRICE }, { delegated: true });
-    const delegatedPlaced = check(chain.mustSend([delegated], [chain.relayer]), 'BetPlaced');
+    const delegated = await chain.delegatedIxs(bettor, { side: 0, amount: STAKE, entryPrice: PRICE });
+    const delegatedPlaced = check(chain.mustSend(delegated, [chain.relayer]), 'BetPlaced');
     expect(delegatedPlaced).toMatchObject({ id: 2n, seq: 0n, side: 0, amount: STAKE });
 
     chain.setTime(chain.now() + 15n + DEFAULT_PARAMS.refundAfterSeconds);

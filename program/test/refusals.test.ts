@@ -1,5 +1,5 @@
 /**
- * Every custom error code of the program (IDL errors 6000..6050) is reachable, each from its
+ * Every custom error code of the program (IDL errors 6000..6054) is reachable, each from its
  * own check, except the reserved 6018 that no check raises any more; a refused transaction
  * changes nothing. The tests of each family of checks are in refusals/; this file runs them in
  * one describe and checks that every error was reached.
@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../index.ts';
 import { expectRefused } from './refusal.ts';
 import { accountRefusals } from './refusals/accounts.ts';
+import { intentRefusals } from './refusals/intents.ts';
 import { lifecycleRefusals } from './refusals/lifecycle.ts';
 import { placementRefusals } from './refusals/placement.ts';
 import { priceRefusals } from './refusals/prices.ts';
@@ -26,6 +27,7 @@ describe('refusals: one distinct code per check', () => {
   placementRefusals(refused);
   lifecycleRefusals(refused);
   priceRefusals(refused);
+  intentRefusals(refused);
 
   it('a refused transaction changes nothing', async () => {
     const { chain, bettor } = await ready();

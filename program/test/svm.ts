@@ -10,7 +10,6 @@
  * harness/types.ts.
  */
 import {
-  ASSOCIATED_TOKEN_PROGRAM_ID,
   MINT_SIZE,
   TOKEN_PROGRAM_ID,
   createApproveInstruction,
@@ -20,7 +19,7 @@ import {
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
 import { Keypair, type PublicKey, SystemProgram } from '@solana/web3.js';
-import { PROGRAM_ID, UPGRADEABLE_LOADER_ID, betPda, bettorPda, configPda, programDataPda } from '../index.ts';
+import { bettorPda } from '../index.ts';
 import { ChainInstructions } from './harness/instructions.ts';
 import { DEFAULT_PARAMS, type Bettor, type Params, type PlacedBet, type Sent } from './harness/types.ts';
 
@@ -60,9 +59,8 @@ export class BetChain extends ChainInstructions {
     this.mustSend([createMintToInstruction(this.mint, token, this.mintAuthority.publicKey, amount)], [this.mintAuthority]);
   }
 
-  /** A new bettor with SOL, an ATA of the mint and `tokens` units in it. */
-  newBettor(tokens = 100_000_000_000n): Bettor {
-    const key = Keypair.generate();
+  /** A new bettor with SOL, an ATA of the mint and `tokens` units in it (`key`: the same bettor on several chains, for measuring). */
+  newBettor(tokens = 100_000_000_000n, key = Keypair.generate()): Bettor {
     this.airdrop(key.publicKey, 10_000_000_000n);
     const token = getAssociatedTokenAddressSync(this.mint, key.publicKey);
     this.mustSend([createAssociatedTokenAccountIdempotentInstruction(key.publicKey, token, key.publicKey, this.mint)], [key]);
@@ -84,6 +82,5 @@ export class BetChain extends ChainInstructions {
   }
 }
 
-export { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID, UPGRADEABLE_LOADER_ID, betPda, bettorPda, configPda, programDataPda, PROGRAM_ID };
-export type { BetAccount, BettorStateAccount, ConfigAccount } from './decoded.ts';
+export { TOKEN_PROGRAM_ID, bettorPda };
 export { patchAccount } from './forge.ts';

@@ -5,6 +5,7 @@
  */
 import { createHmac, createPublicKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import type { ApiKeyRecord } from '../../adapters/store/api-keys/port.ts';
+import { ResetMap } from '../../kernel/reset-map.ts';
 
 /** `raw` (a query string or form body) without its `signature=` parameters. */
 export const withoutSignature = (raw: string): string =>
@@ -16,16 +17,8 @@ export const withoutSignature = (raw: string): string =>
 /** The signed payload of a request: the query then the body, each without its signature. */
 export const signedPayload = (query: string, body: string): string => withoutSignature(query) + withoutSignature(body);
 
-const publicKeys = new Map<string, KeyObject>();
-const publicKeyOf = (pem: string): KeyObject => {
-  let key = publicKeys.get(pem);
-  if (!key) {
-    key = createPublicKey(pem);
-    if (publicKeys.size > 10_000) publicKeys.clear();
-    publicKeys.set(pem, key);
-  }
-  return key;
-};
+const publicKeys = new ResetMap<string, KeyObject>(10_000);
+const publicKeyOf = (pem: string): KeyObject => publicKeys.getOrSet(pem, createPublicKey);
 
 /** Whether `signature` (already percent-decoded) signs `payload` with `key`. */
 export function signatureValid(key: ApiKeyRecord, payload: string, signature: string): boolean {

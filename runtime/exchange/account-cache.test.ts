@@ -18,6 +18,16 @@ describe('AccountCache', () => {
     expect(cache.get('a')).toBeUndefined();
   });
 
+  it('a read makes an account recently used: the one read is kept, the one only set is forgotten', () => {
+    const cache = new AccountCache(2);
+    cache.set('a', bundle(1));
+    cache.set('b', bundle(1));
+    expect(cache.get('a')?.version).toBe(1); // a is now the newest
+    cache.set('c', bundle(1));
+    expect(cache.get('a')?.version).toBe(1);
+    expect(cache.get('b')).toBeUndefined();
+  });
+
   it('is one per store', () => {
     const s1 = {};
     const s2 = {};

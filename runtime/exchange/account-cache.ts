@@ -6,13 +6,16 @@
  * a refusal decided on a cached account is decided again on a fresh load before it is
  * answered. Reads that answer clients never use it.
  */
+import { LRUCache } from 'lru-cache';
 import type { AccountBundle } from '../../adapters/store/exchange/port.ts';
 
-/** The most recently used accounts, at most `max`. */
+/** The most recently used accounts (read or kept), at most `max`. */
 export class AccountCache {
-  private readonly held = new Map<string, AccountBundle>();
+  private readonly held: LRUCache<string, AccountBundle>;
 
-  constructor(private readonly max = 10_000) {}
+  constructor(max = 10_000) {
+    this.held = new LRUCache({ max });
+  }
 
   get(id: string): AccountBundle | undefined {
     return this.held.get(id);
@@ -20,9 +23,7 @@ export class AccountCache {
 
   /** Keeps `bundle` as the latest known state of its account. */
   set(id: string, bundle: AccountBundle): void {
-    this.held.delete(id);
     this.held.set(id, bundle);
-    if (this.held.size > this.max) this.held.delete(this.held.keys().next().value as string);
   }
 
   drop(id: string): void {

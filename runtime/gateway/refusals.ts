@@ -36,4 +36,9 @@ export const MESSAGES = {
   openBetChanging: "the address's open bet kept changing while the bet was placed; try again",
   vaultCannotCover: 'the vault cannot cover this bet: with it, the open bets could win more than the vault holds; try a smaller amount, or later',
   amountUnits: 'amountUnits must be a positive integer in token base units',
+  intentRequired:
+    "this address is not in the gateway key store: a bet on it needs the relayer approved as SPL Token delegate of its token account and the bettor's signed intent for this bet (intent: {signature, validUntil}; docs/gateway-api.md#bet-intents)",
+  intentExpired: "the intent's validUntil has passed: sign a new one",
+  intentNotSigned:
+    "intent.signature is not the bettor's signature of the intent for this bet: its side, amountUnits, validUntil and the bettor's next bet number must be the ones signed (GET /api/bet-intent gives the text)",
 } as const;

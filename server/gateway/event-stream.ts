@@ -65,14 +65,7 @@ import {
   type SocketState,
 } from './event-stream/types.ts';
 
-export {
-  EVENT_STREAM_PATHS,
-  RETRY_CLOSE_CODE,
-  type EventBroadcaster,
-  type EventPage,
-  type EventStreamOptions,
-  type ResumeMessage,
-} from './event-stream/types.ts';
+export { type EventPage, type EventStreamOptions } from './event-stream/types.ts';
 
 /** Default pacing of replays (see `ResumeTuning`). */
 const RESUME_TUNING: ResumeTuning = {

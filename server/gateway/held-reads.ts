@@ -10,6 +10,7 @@ import type { ChainPort, ContractConfig } from '../../adapters/chain/port.ts';
 import { balanceView } from '../../runtime/gateway/views/units.ts';
 import { contractStateView } from '../../runtime/gateway/views/state.ts';
 import { RawJson } from '../http/reply.ts';
+import { ResetMap } from '../../kernel/reset-map.ts';
 
 /** Bodies of balances kept at most; past it the cache starts again (a body is cheap to remake). */
 const MAX_BALANCE_BODIES = 20_000;
@@ -24,7 +25,7 @@ export interface HeldReads {
 
 export function heldReads(chain: ChainPort): HeldReads {
   let state: { config: ContractConfig; vault: bigint; body: RawJson } | null = null;
-  const balances = new Map<string, { version: number; lamports: bigint; tokenUnits: bigint; body: RawJson }>();
+  const balances = new ResetMap<string, { version: number; lamports: bigint; tokenUnits: bigint; body: RawJson }>(MAX_BALANCE_BODIES);
   return {
     state() {
       const config = chain.heldConfig?.();
@@ -45,7 +46,6 @@ export function heldReads(chain: ChainPort): HeldReads {
         cached.version = version;
         return cached.body;
       }
-      if (balances.size >= MAX_BALANCE_BODIES) balances.clear();
       const body = new RawJson(JSON.stringify(balanceView(held.lamports, held.tokenUnits)));
       balances.set(name, { version, ...held, body });
       return body;

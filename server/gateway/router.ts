@@ -21,7 +21,7 @@ import { createRouter, type ErrorPolicy, type Handler } from '../http/router.ts'
 import { outageError } from './answers.ts';
 import { invalidJsonBody } from './wire.ts';
 
-export { JsonResponse, respond, TextResponse } from '../http/router.ts';
+export { respond, TextResponse } from '../http/router.ts';
 
 /** The API base (docs/gateway-api.md#path-rules). */
 export const API_BASE = '/api';

@@ -20,10 +20,12 @@ import type { Logger } from '../../kernel/log.ts';
 import { HttpError, retryAfter } from '../http/reply.ts';
 import { gatewayOpenApi } from '../openapi/gateway.ts';
 import type { Registry } from 'prom-client';
+import { registerActionRoutes } from './action-routes.ts';
 import { registerAdminRoute } from './admin-route.ts';
 import { heldReads } from './held-reads.ts';
 import { registerHistoryRoutes, type HistoryApi } from './history-routes.ts';
 import { answering, orRefuse } from './answers.ts';
+import { registerIntentRoute } from './intent-route.ts';
 import { registerMetricsRoute } from './metrics-route.ts';
 import { registerPriceRoute } from './price-route.ts';
 import { respond, type GatewayRouter } from './router.ts';
@@ -157,6 +159,10 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
     return respond(503, { error: `not ready: ${missing.join('; ')}`, missing }, [retryAfter()]);
   });
 
+  if (!api.fixed) {
+    registerIntentRoute(router, chain);
+    registerActionRoutes(router, chain, api.bets);
+  }
   registerHistoryRoutes(router, api.history);
   const document = gatewayOpenApi({ profile: config.GW_PROFILE, admin: Boolean(config.GW_ADMIN_TOKEN) });
   router.get('/openapi.json', () => document);

@@ -10,15 +10,7 @@ import * as v from 'valibot';
 import { HttpError } from '../http/reply.ts';
 import { base58Address } from '../../kernel/schemas.ts';
 
-export {
-  BetHistoryViewSchema,
-  BetPageSchema,
-  LeaderboardRowSchema,
-  LeaderboardSchema,
-  type BetHistoryView,
-  type BetPage,
-  type Leaderboard,
-} from '../../runtime/gateway/history/views.ts';
+export { BetHistoryViewSchema, BetPageSchema, LeaderboardSchema, type BetPage, type Leaderboard } from '../../runtime/gateway/history/views.ts';
 
 /** Most bets on one page of `GET /api/bets`. */
 export const MAX_PAGE_LIMIT = 100;

@@ -74,6 +74,47 @@ export const ContractStateBSchema = v.strictObject({
 /** Profile A `POST /bet`. */
 export const PlacedBetASchema = v.strictObject({ tx: v.string(), id: UIntText, bettor: Address, entryPrice: Int });
 
+/** `GET /api/bet-intent/{address}` (docs/gateway-api.md#bet-intents): the text to sign, the bet number it names, until when it holds (unix s). */
+export const BetIntentSchema = v.strictObject({ message: v.string(), betNumber: UIntText, validUntil: Int });
+
+/**
+ * The Solana Action of a bet (docs/gateway-api.md#bet-with-your-wallet), in the shapes of the Actions
+ * specification (the routes check them against its types): what `GET /api/actions/bet` describes,
+ * the transaction `POST` gives, an error (`message` for the wallet, `error` as every gateway error),
+ * and `/actions.json`.
+ */
+export const ActionGetSchema = v.strictObject({
+  type: v.literal('action'),
+  icon: v.pipe(v.string(), v.url()),
+  title: v.string(),
+  description: v.string(),
+  label: v.string(),
+  disabled: v.optional(v.literal(true)),
+  error: v.optional(v.strictObject({ message: v.string() })),
+  links: v.strictObject({
+    actions: v.array(
+      v.strictObject({
+        type: v.literal('transaction'),
+        label: v.string(),
+        href: v.string(),
+        parameters: v.array(
+          v.strictObject({
+            type: v.literal('number'),
+            name: v.string(),
+            label: v.string(),
+            required: v.boolean(),
+            min: v.optional(v.number()),
+            max: v.optional(v.number()),
+          }),
+        ),
+      }),
+    ),
+  }),
+});
+export const ActionTransactionSchema = v.strictObject({ type: v.literal('transaction'), transaction: v.string(), message: v.string() });
+export const ActionErrorSchema = v.looseObject({ message: v.string(), error: v.string() });
+export const ActionsJsonSchema = v.strictObject({ rules: v.array(v.strictObject({ pathPattern: v.string(), apiPath: v.string() })) });
+
 /** Profile B `POST /bet`: the decision object (fields after `txSig` only when accepted). */
 export const DecisionSchema = v.strictObject({
   accepted: v.boolean(),

@@ -1,4 +1,5 @@
 import { Keypair } from '@solana/web3.js';
+import { getBase58Decoder } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../http/reply.ts';
 import { assertStakeWithin, isPublicKey, parseBetBodyA, parseBetBodyB, parseSequencedEvent } from './wire.ts';
@@ -47,6 +48,32 @@ describe('Profile A POST /bet body', () => {
 
   it.each([null, [], 'x', 7])('refuses a body that is not an object: %j', (body) => {
     expect(error400(() => parseBetBodyA(body))).toMatch(/JSON object/);
+  });
+
+  it('takes an intent as {signature: base58 of 64 bytes, validUntil: unix seconds} (docs/gateway-api.md#bet-intents)', () => {
+    const bytes = new Uint8Array(64).map((_, i) => i + 1);
+    const signature = getBase58Decoder().decode(bytes);
+    expect(parseBetBodyA({ address, side: 'UP', amountUnits: '1', intent: { signature, validUntil: 1_795_000_000 } })).toEqual({
+      address,
+      side: 'UP',
+      amountUnits: 1n,
+      intent: { signature: bytes, validUntil: 1_795_000_000n },
+    });
+    expect(parseBetBodyA({ address, side: 'UP', amountUnits: '1', intent: { signature, validUntil: '1795000000' } }).intent?.validUntil).toBe(1_795_000_000n);
+    expect(parseBetBodyA({ address, side: 'UP', amountUnits: '1', intent: null })).toEqual({ address, side: 'UP', amountUnits: 1n });
+  });
+
+  it.each([
+    'x',
+    [],
+    {},
+    { signature: 'not-base58-0OIl', validUntil: 1 },
+    { signature: getBase58Decoder().decode(new Uint8Array(63).fill(1)), validUntil: 1 },
+    { signature: getBase58Decoder().decode(new Uint8Array(64).fill(1)) },
+    { signature: getBase58Decoder().decode(new Uint8Array(64).fill(1)), validUntil: -1 },
+    { signature: getBase58Decoder().decode(new Uint8Array(64).fill(1)), validUntil: '9223372036854775808' },
+  ])('refuses intent %j', (intent) => {
+    expect(error400(() => parseBetBodyA({ address, side: 'UP', amountUnits: '1', intent }))).toMatch(/^intent must be/);
   });
 
   it('checks the stake range inclusively', () => {

@@ -9,21 +9,20 @@
  */
 import { publicKeyOf } from '../../adapters/chain/account-layout.ts';
 import { HttpError } from '../http/reply.ts';
+import { getBase58Encoder } from '@solana/kit';
+import type { BetIntent } from '../../adapters/chain/port.ts';
+import type { BetRequestA } from '../../runtime/gateway/bets/place-bet.ts';
 import type { Side } from '../../kernel/domain.ts';
 
 export {
   BetClosedEventSchema,
   BetOpenEventSchema,
   BetReplayEventSchema,
-  GatewayEventSchema,
   parseSequencedEvent,
   PriceEventSchema,
   PriceObjectSchema,
   ResumeMessageSchema,
   type GatewayEvent,
-  type PriceEvent,
-  type PriceObject,
-  type SequencedEvent,
 } from '../../runtime/gateway/events/schemas.ts';
 
 export * from './wire-history.ts';
@@ -33,15 +32,11 @@ export * from './wire-responses.ts';
 export const invalidJsonBody = (reason?: string): HttpError => new HttpError(400, { error: reason ? `invalid JSON body: ${reason}` : 'invalid JSON body' });
 
 /** A validated Profile A bet request. */
-export interface BetRequestA {
-  address: string;
-  side: Side;
-  amountUnits: bigint;
-}
+export type { BetRequestA };
 
 const AMOUNT_UNITS_ERROR = 'amountUnits must be a positive integer in token base units';
 
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+export const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** `amountUnits` as a bigint: an integer sent as a decimal string or a safe-integer number, > 0. */
 function parseAmountUnits(raw: unknown): bigint | undefined {
@@ -51,6 +46,31 @@ function parseAmountUnits(raw: unknown): bigint | undefined {
     return n > 0n ? n : undefined;
   }
   return undefined;
+}
+
+const bytesOfBase58 = getBase58Encoder();
+const INTENT_ERROR = 'intent must be {signature: the base58 Ed25519 signature (64 bytes) of the intent text, validUntil: unix seconds}';
+
+/** `intent` of a Profile A bet (docs/gateway-api.md#bet-intents): absent, or `{signature, validUntil}`. */
+function parseIntent(raw: unknown): BetIntent | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isRecord(raw) || typeof raw.signature !== 'string') throw new HttpError(400, { error: INTENT_ERROR });
+  let signature: Uint8Array;
+  try {
+    signature = new Uint8Array(bytesOfBase58.encode(raw.signature));
+  } catch {
+    throw new HttpError(400, { error: INTENT_ERROR });
+  }
+  const validUntil = parseAmountUnits(raw.validUntil);
+  if (signature.length !== 64 || validUntil === undefined || validUntil >= 2n ** 63n) throw new HttpError(400, { error: INTENT_ERROR });
+  return { signature, validUntil };
+}
+
+/** A side as Profile A and the Action take it (UP or DOWN, any case), or 400 `side must be UP or DOWN`. */
+export function parseSideA(raw: unknown): Side {
+  const side = typeof raw === 'string' ? raw.toUpperCase() : undefined;
+  if (side !== 'UP' && side !== 'DOWN') throw new HttpError(400, { error: 'side must be UP or DOWN' });
+  return side;
 }
 
 /**
@@ -66,12 +86,12 @@ export function parseBetBodyA(body: unknown): BetRequestA {
     const hint = body.amountUnits === undefined && body.amount !== undefined ? ' (send "amountUnits", not "amount")' : '';
     throw new HttpError(400, { error: `${AMOUNT_UNITS_ERROR}${hint}` });
   }
-  const side = typeof body.side === 'string' ? body.side.toUpperCase() : undefined;
-  if (side !== 'UP' && side !== 'DOWN') throw new HttpError(400, { error: 'side must be UP or DOWN' });
+  const side = parseSideA(body.side);
   if (typeof body.address !== 'string' || !isPublicKey(body.address)) {
     throw new HttpError(400, { error: 'address must be a base58 public key' });
   }
-  return { address: body.address, side, amountUnits };
+  const intent = parseIntent(body.intent);
+  return intent ? { address: body.address, side, amountUnits, intent } : { address: body.address, side, amountUnits };
 }
 
 /** docs/gateway-api.md#bet: 400 when the amount is outside `minAmount..maxAmount` (inclusive). */

@@ -65,7 +65,11 @@ const statusBytes = (status: number): Buffer | string => STATUS_BYTES.get(status
 export const CORS_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['Access-Control-Allow-Origin', '*'],
   ['Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS'],
-  ['Access-Control-Allow-Headers', 'Content-Type, Authorization, Idempotency-Key'],
+  // Idempotency-Key for orders; the rest are what Solana Actions clients send (docs/gateway-api.md#bet-with-your-wallet)
+  [
+    'Access-Control-Allow-Headers',
+    'Content-Type, Authorization, Idempotency-Key, Content-Encoding, Accept-Encoding, X-Accept-Action-Version, X-Accept-Blockchain-Ids',
+  ],
   ['Access-Control-Max-Age', '86400'],
 ];
 const CORS_BYTES = CORS_HEADERS.map(([k, v]) => [encoded(k), encoded(v)] as const);

@@ -23,7 +23,7 @@ export interface ResponseSpec {
   /** body schema; none for an empty body (204, 101) */
   schema?: GenericSchema;
   /** [application/json] */
-  contentType?: 'application/json' | 'text/plain';
+  contentType?: 'application/json' | 'text/plain' | 'image/svg+xml';
   /** response headers worth naming (e.g. Retry-After) */
   headers?: readonly string[];
 }

@@ -8,8 +8,13 @@
 import * as v from 'valibot';
 import { json, openApiDocument, type OpenApiDocument, type OperationSpec, type ParameterSpec, type ResponseSpec } from './document.ts';
 import {
+  ActionErrorSchema,
+  ActionGetSchema,
+  ActionsJsonSchema,
+  ActionTransactionSchema,
   BalanceSchema,
   BetClosedEventSchema,
+  BetIntentSchema,
   BetHistoryViewSchema,
   BetOpenEventSchema,
   BetPageSchema,
@@ -71,6 +76,56 @@ const postApi = (op: Omit<OperationSpec, 'method'>): OperationSpec[] => [
   },
 ];
 
+/** The Solana Action of a bet (docs/gateway-api.md#bet-with-your-wallet), Profile A. */
+function actionOperations(): OperationSpec[] {
+  const actionHeaders = ['X-Action-Version', 'X-Blockchain-Ids'];
+  const actionErr = (description: string, headers?: readonly string[]) => json(description, ActionErrorSchema, headers);
+  const actionOutage = {
+    500: actionErr('internal error'),
+    503: actionErr('the chain or the price is unavailable; retry after Retry-After seconds', ['Retry-After']),
+  };
+  return [
+    ...getBoth({
+      path: '/actions/bet',
+      summary: 'The Solana Action of a bet: an UP and a DOWN action with an amount in tokens; disabled with the reason while no bet can be taken',
+      tags: ['game'],
+      responses: { 200: json('the action', ActionGetSchema, actionHeaders), ...actionOutage },
+    }),
+    ...postApi({
+      path: '/actions/bet',
+      summary: "A placement transaction for the account's wallet to sign and send (the relayer has signed it)",
+      tags: ['game'],
+      parameters: [
+        { name: 'side', in: 'query', required: true, description: 'UP or DOWN', schema: v.string() },
+        { name: 'amount', in: 'query', required: true, description: 'stake in tokens, at most 6 decimals', schema: v.string() },
+      ],
+      requestBody: { description: '`{account}`: the base58 public key of the wallet that signs', schema: v.object({ account: v.string() }) },
+      responses: {
+        200: json('the transaction (base64) and what it does', ActionTransactionSchema, actionHeaders),
+        400: json(
+          'invalid side, amount or account; an amount outside the limits; too few tokens or SOL (a body that is not JSON: `{error}` alone, as every route)',
+          v.union([ActionErrorSchema, ErrorBodySchema]),
+        ),
+        403: actionErr('bets are paused'),
+        409: actionErr('the account has an open bet (with openBetId), or the contract is not initialised'),
+        ...actionOutage,
+      },
+    }),
+    ...getBoth({
+      path: '/actions.json',
+      summary: "The site's Actions rules: every /api/actions/** path is an action",
+      tags: ['game'],
+      responses: { 200: json('the rules', ActionsJsonSchema, actionHeaders), ...actionOutage },
+    }),
+    ...getBoth({
+      path: '/actions/icon.svg',
+      summary: "The Action's icon",
+      tags: ['game'],
+      responses: { 200: { description: 'an SVG image', schema: v.string(), contentType: 'image/svg+xml' } },
+    }),
+  ];
+}
+
 /** Builds the gateway's document. */
 export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument {
   const b = options.profile === 'B';
@@ -121,8 +176,14 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
       requestBody: b
         ? { description: '`{side}`: UP/up/Up/0 or DOWN/down/Down/1', schema: v.object({ side: v.union([v.string(), v.number()]) }) }
         : {
-            description: '`{address, side, amountUnits}`',
-            schema: v.object({ address: v.string(), side: v.string(), amountUnits: v.union([v.string(), v.number()]) }),
+            description:
+              '`{address, side, amountUnits}`; for an address whose key the gateway does not hold, also `intent: {signature, validUntil}` (docs/gateway-api.md#bet-intents)',
+            schema: v.object({
+              address: v.string(),
+              side: v.string(),
+              amountUnits: v.union([v.string(), v.number()]),
+              intent: v.optional(v.object({ signature: v.string(), validUntil: v.union([v.string(), v.number()]) })),
+            }),
           },
       responses: b
         ? {
@@ -143,6 +204,21 @@ export function gatewayOpenApi(options: GatewayDocumentOptions): OpenApiDocument
             503: notSent,
           },
     }),
+    ...(b
+      ? []
+      : getBoth({
+          path: '/bet-intent/{address}',
+          summary: "The text a bettor's wallet signs to allow one bet on an address whose key the gateway does not hold",
+          tags: ['game'],
+          parameters: [
+            AddressParam,
+            { name: 'side', in: 'query', required: true, description: 'UP or DOWN', schema: v.string() },
+            { name: 'amountUnits', in: 'query', required: true, description: 'stake in token base units', schema: v.string() },
+            { name: 'validSeconds', in: 'query', description: 'how long the intent holds, 1..3600 (120)', schema: v.string() },
+          ],
+          responses: { 200: json('the intent to sign', BetIntentSchema), 400: err('invalid address, side, amountUnits or validSeconds'), ...outage },
+        })),
+    ...(b ? [] : actionOperations()),
     ...getBoth({
       path: '/price',
       summary: 'Latest SOL price',

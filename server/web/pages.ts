@@ -1,7 +1,7 @@
 /**
- * The live web page of each service: `web/<service>/` plus `web/shared/`, and the chart library
- * served from node_modules (lightweight-charts' standalone ES module build, so the page needs no
- * bundler and the project vendors nothing). Assets live under `/ui/`, the page at `/`.
+ * The live web page of each service: `web/<service>/` plus `web/shared/`, and the libraries served
+ * from node_modules (lightweight-charts' standalone ES module build; for the gateway the wallet
+ * standard's app side), so the page needs no bundler and the project vendors nothing. Assets live under `/ui/`, the page at `/`.
  *
  * @example
  *   mountSite(app, servicePage('gateway', { '/ui/config.json': () => ({ profile: 'A' }) }), ASSET_PREFIX);
@@ -24,6 +24,12 @@ export function chartLibraryFile(): string {
   return join(dirname(pkg), 'dist', 'lightweight-charts.standalone.production.mjs');
 }
 
+/** The wallet standard's app side (`getWallets`, @wallet-standard/app): its ES module file has no imports of its own. */
+export function walletStandardFile(): string {
+  const main = createRequire(import.meta.url).resolve('@wallet-standard/app'); // lib/cjs/index.js
+  return join(dirname(main), '..', 'esm', 'wallets.js');
+}
+
 /** Every file of `dir` (not recursive) served as `/ui/<prefix><name>`. */
 function assetsOf(dir: string, urlPrefix: string): SiteFile[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -41,6 +47,8 @@ export function servicePage(service: 'gateway' | 'exchange', json: Record<string
       ...assetsOf(join(WEB_ROOT, 'shared'), 'shared/'),
       // the package version is pinned; a day of caching spares a reload 180 KB
       { url: `${ASSET_PREFIX}/lightweight-charts.js`, file: chartLibraryFile(), cacheControl: 'public, max-age=86400' },
+      // the gateway page finds the player's browser wallets through the wallet standard
+      ...(service === 'gateway' ? [{ url: `${ASSET_PREFIX}/wallet-standard.js`, file: walletStandardFile(), cacheControl: 'public, max-age=86400' }] : []),
     ],
     json,
   );

@@ -68,22 +68,6 @@ async function expectLedgerIntact(trades: readonly Trade[]): Promise<void> {
   expect(trades.filter((t) => t.status !== 201 && t.status !== 503).map((t) => `${t.key}: ${t.status} ${JSON.stringify(t.body)}`)).toEqual([]);
 }
 
-/** Waits until the data node that is not the primary is its replica again. */
-async function replicaBack(): Promise<{ primary: number; replica: number }> {
-  return eventually(
-    'the replica in sync',
-    async () => {
-      const primary = await set.primaryPort();
-      const other = set.nodes.find((n) => n.port !== primary);
-      if (!other) return null;
-      const info = await set.replicationOf(other.port);
-      return info?.includes('role:slave') && info.includes('master_link_status:up') ? { primary, replica: other.port } : null;
-    },
-    30_000,
-    200,
-  );
-}
-
 /** Every bet the chain holds is settled, and the event stream holds one bet_open and one bet_closed for each. */
 async function expectBetsSettledOnce(): Promise<void> {
   const bets = await world.settledOnChain(90_000);
@@ -199,7 +183,7 @@ describe('Redis with Sentinel under load', () => {
   }, 240_000);
 
   it('a paused primary, resumed after the failover: it acknowledges nothing, and nothing answered 201 is lost', async () => {
-    await replicaBack();
+    await set.replicaInSync();
     const traders = new Traders('pause', exchangeBase, accounts);
     world.startBettors();
     await sleep(3_000);
@@ -220,7 +204,7 @@ describe('Redis with Sentinel under load', () => {
   // The one case where asynchronous replication loses acknowledged writes (docs/decisions.md#a-commit-waits-for-a-replica):
   // the replica promoted lacks the primary's last writes. The exchange that waits answered them 503, the one beside it 201.
   it('a primary SIGKILLed while its replica was cut off the stream: the promoted replica lacks its last writes; what the waiting exchange answered 201 is kept, the exchange without the wait lost 201s', async () => {
-    const { primary, replica } = await replicaBack();
+    const { primary, replica } = await set.replicaInSync();
     const traders = new Traders('cut', exchangeBase, accounts);
     const unwaitingTraders = new Traders('cut', unwaitingBase, unwaitingAccounts);
     world.startBettors();

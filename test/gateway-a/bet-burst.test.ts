@@ -19,8 +19,8 @@ const summary = (r: BurstResult) =>
   `${r.classes.shed} 503, ${r.classes.other} other; ${r.landed} bets landed; answer p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms`;
 
 describe.each([
-  // npm start's default: signed prices (its own feed signs the ticks); entry ticks never go back on
-  // chain, so placements of two ticks landing out of order are signed again at the newest
+  // npm start's default: signed prices (its own feed signs the ticks); entry ticks go back at most
+  // 8 ticks on chain, so placements further apart landing out of order are signed again at the newest
   ['embedded' as const, 'signed prices (the default)', {}],
   ['chain+redis' as const, 'relayer-attested prices', {}],
   ['chain+redis' as const, 'signed prices', { SIGNED_PRICES: 'on' }],

@@ -58,6 +58,8 @@ export interface BurstResult {
 export interface BurstStack {
   kind: 'embedded' | 'chain+redis';
   base: string;
+  /** the data dir both processes use (its keys: the admin's, the price signer's) */
+  dataDir: string;
   chainUrl: string;
   /** pid of the process that runs the gateway (and, embedded, the chain) */
   gatewayPid: number;
@@ -150,6 +152,7 @@ export async function burstStack(kind: BurstStack['kind'], env: Record<string, s
     return {
       kind,
       base,
+      dataDir,
       chainUrl: `http://127.0.0.1:${chainPort}`,
       gatewayPid: gateway.child.pid as number,
       fundedWallets: (count) => walletsOf(base, count),

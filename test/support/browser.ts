@@ -5,8 +5,6 @@
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../../bin/chromium.ts';
 
-export { chromiumPath } from '../../bin/chromium.ts';
-
 /** Launches headless Chromium. */
 export const launchBrowser = launchChromium;
 

@@ -35,7 +35,8 @@ export class Traders {
   private running = true;
   private readonly loops: Promise<void>[];
 
-  constructor(label: string, base: string, accounts: readonly string[]) {
+  /** `pauseMs`: between an account's orders [20] */
+  constructor(label: string, base: string, accounts: readonly string[], o: { pauseMs?: number } = {}) {
     this.loops = accounts.map(async (accountId, i) => {
       for (let n = 0; this.running; n++) {
         const key = `${label}-${i}-${n}`;
@@ -53,7 +54,7 @@ export class Traders {
           this.trades.push({ accountId, key, status: r.status, body: r.body, retried, sent });
           break;
         }
-        await sleep(20);
+        await sleep(o.pauseMs ?? 20);
       }
     });
   }

@@ -47,6 +47,8 @@ export interface SentinelSet {
    * what its socket buffered once resumed, and reconnect). `node(port).resume()` lets it run again.
    */
   cutOff(port: number): Promise<void>;
+  /** Waits until the data node that is not the primary is its replica again, in sync; both ports. */
+  replicaInSync(timeoutMs?: number): Promise<{ primary: number; replica: number }>;
   stop(): Promise<void>;
 }
 
@@ -143,6 +145,17 @@ export async function startSentinelSet(): Promise<SentinelSet> {
         await ask(primary, (r) => r.call('CLIENT', 'KILL', 'TYPE', 'replica'));
         return (await set.replicationOf(primary))?.includes('connected_slaves:0') === true;
       }, `the primary :${primary} without its replica :${port}`);
+    },
+    async replicaInSync(timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const primary = await set.primaryPort();
+        const other = nodes.find((n) => n.port !== primary);
+        const info = other ? await set.replicationOf(other.port) : null;
+        if (other && info?.includes('role:slave') && info.includes('master_link_status:up')) return { primary, replica: other.port };
+        await sleep(200);
+      }
+      throw new Error(`timed out waiting for the replica in sync (${timeoutMs} ms)`);
     },
     async waitForFailover(fromPort, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;

@@ -32,6 +32,8 @@ const slice = (() => {
   return Number.isInteger(pool) && pool > 0 ? (pool - 1) % (SLICES - 1) : SLICES - 1;
 })();
 let nextInSlice = 2 * Math.floor((Math.random() * SLICE) / 2);
+/** Ports the Fetch standard refuses to connect to ("bad port"): Node's fetch throws on them. 10080 is the one in our range. */
+const FETCH_BAD_PORTS = new Set([10080]);
 
 function bindable(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -45,6 +47,7 @@ function bindable(port: number): Promise<boolean> {
 export async function freePort(): Promise<number> {
   for (let tried = 0; tried < SLICE / 2; tried++) {
     const port = PORT_BASE + slice * SLICE + ((nextInSlice += 2) % SLICE);
+    if (FETCH_BAD_PORTS.has(port) || FETCH_BAD_PORTS.has(port + 1)) continue;
     if ((await bindable(port)) && (await bindable(port + 1))) return port;
   }
   throw new Error(`no free port left in ${PORT_BASE + slice * SLICE}-${PORT_BASE + (slice + 1) * SLICE - 1}`);

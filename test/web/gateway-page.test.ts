@@ -109,6 +109,9 @@ it('serves the page and its assets with their content types; unknown assets are 
   const lib = await fetch(base + '/ui/lightweight-charts.js');
   expect(lib.headers.get('content-type')).toMatch(/^text\/javascript/);
   expect(await lib.text()).toContain('createChart');
+  const wallets = await fetch(base + '/ui/wallet-standard.js');
+  expect(wallets.headers.get('content-type')).toMatch(/^text\/javascript/);
+  expect(await wallets.text()).toContain('export function getWallets');
   const missing = await fetch(base + '/ui/no-such-file.js');
   expect(missing.status).toBe(404);
   expect(await missing.json()).toMatchObject({ error: 'NOT_FOUND' });

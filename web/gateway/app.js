@@ -1,9 +1,11 @@
-// The gateway's live page: SOL price chart, the bet window's countdown, a custodial test wallet,
-// UP/DOWN bets, the player's history with evidence, and the event feed (resumed after a drop).
+// The gateway's live page: SOL price chart, the bet window's countdown, a custodial test wallet or
+// the player's own browser wallet (wallet.js), UP/DOWN bets, the player's history with evidence,
+// and the event feed (resumed after a drop).
 import { lineChart } from '/ui/shared/chart.js';
 import { byTestId, clock, el, errorText, request } from '/ui/shared/dom.js';
 import { BetHistory, price8, tokens } from '/ui/history.js';
 import { eventStream } from '/ui/stream.js';
+import { walletPath } from '/ui/wallet.js';
 
 const config = (await request('GET', '/ui/config.json')).body ?? {};
 const profile = config.profile ?? 'A';
@@ -38,6 +40,9 @@ const say = (text, error = false) => {
   ui.status.classList.toggle('error', error);
 };
 
+// Profile A: a browser wallet (wallet standard) may bet for its own account through the Solana Action
+const wallets = profile === 'A' ? walletPath({ row: byTestId('wallet-row'), say, onAccount: (a) => useAddress(a, false) }) : null;
+
 function showPrice(p) {
   ui.price.textContent = p.price;
   ui.price.dataset.ts = String(p.ts);
@@ -57,13 +62,14 @@ async function loadContract() {
   if (profile === 'B' && contract.bettor) await useAddress(contract.bettor);
 }
 
-async function useAddress(next) {
+/** Follows `next`: its balance, its history, bets for it; a custodial address is remembered for the next visit. */
+async function useAddress(next, remember = true) {
   address = next;
   ui.wallet.textContent = next;
   ui.wallet.dataset.address = next;
   ui.faucet.disabled = !next;
   for (const b of [ui.betUp, ui.betDown]) b.disabled = !next;
-  if (profile === 'A' && next) localStorage.setItem(WALLET_KEY, next);
+  if (profile === 'A' && next && remember) localStorage.setItem(WALLET_KEY, next);
   await Promise.all([refreshBalance(), history.follow(next)]);
 }
 
@@ -96,6 +102,12 @@ async function bet(side) {
     }
     const amountUnits = unitsOf(ui.amount.value);
     if (!amountUnits) return say('stake must be a number of tokens (up to 6 decimals)', true);
+    if (wallets?.active) {
+      // the player's own wallet signs and sends; the bet shows once the stream announces it
+      const sent = await wallets.bet(side, ui.amount.value.trim());
+      if (sent.signature) ui.status.dataset.tx = sent.signature;
+      return say(sent.text, sent.error === true);
+    }
     const r = await request('POST', '/api/bet', { address, side, amountUnits });
     if (r.status !== 200) return say(`refused (${r.status}): ${errorText(r)}`, true);
     history.placed(r.body.id, r.body.tx, {

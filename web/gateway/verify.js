@@ -9,6 +9,22 @@ const DOMAIN = 'UPDOWN_TICK_V1';
 const FEED_ID = 'solusdt';
 const MAX_EXIT_TICK_AGE_MS = 30_000;
 
+/** The base58 text of some bytes (a signature, a key). */
+export function base58Of(bytes) {
+  let n = 0n;
+  for (const b of bytes) n = (n << 8n) | BigInt(b);
+  let text = '';
+  while (n > 0n) {
+    text = ALPHABET[Number(n % 58n)] + text;
+    n /= 58n;
+  }
+  for (const b of bytes) {
+    if (b !== 0) break;
+    text = '1' + text;
+  }
+  return text;
+}
+
 /** The bytes of a base58 string. */
 export function base58(text) {
   let n = 0n;

@@ -13,6 +13,7 @@ import { betPda, bettorPda, configPda, priceRulesPda, programDataPda } from '../
 import { findProgramAddress } from '../../../program/pda.ts';
 import type { BetRef } from '../port.ts';
 import { keyOfName, nameOf } from '../account-layout.ts';
+import { ResetMap } from '../../../kernel/reset-map.ts';
 
 /** The config PDA. */
 export const CONFIG = configPda()[0];
@@ -26,9 +27,8 @@ type Memo<K> = ((key: K) => string) & { prime(key: K, name: string): void };
 
 /** PDA derivation costs curve checks in JS; the same bets and bettors are asked for again and again. */
 function memo<K>(derive: (key: K) => PublicKey, keyOf: (key: K) => string, limit = 50_000): Memo<K> {
-  const cache = new Map<string, string>();
+  const cache = new ResetMap<string, string>(limit);
   const remember = (k: string, name: string) => {
-    if (cache.size >= limit) cache.clear();
     cache.delete(k); // a primed key is the mirror's own string: the entry keeps that one, not the one a request made
     cache.set(k, name);
   };
@@ -56,20 +56,19 @@ interface BettorAddresses {
   state: string | undefined;
   seq: bigint | undefined;
   bet: string | undefined;
-  others: Map<bigint, string> | undefined;
+  others: ResetMap<bigint, string> | undefined;
 }
 
 const BETTORS_HELD = 50_000;
 /** bets' addresses held aside per bettor (older seqs: reclaims, a replay's predecessor) */
 const OTHER_BETS_HELD = 16;
 /** by bettor: one entry per bettor for both PDAs, keyed by the mirror's own string once it primed one (docs/operations.md#memory) */
-const byBettor = new Map<string, BettorAddresses>();
+const byBettor = new ResetMap<string, BettorAddresses>(BETTORS_HELD);
 
 /** The entry of `bettor`, made when missing; `canonical` re-keys it with this very string (the mirror's). */
 function entryOf(bettor: string, canonical = false): BettorAddresses {
   let entry = byBettor.get(bettor);
   if (entry === undefined) {
-    if (byBettor.size >= BETTORS_HELD) byBettor.clear();
     entry = { bettor, state: undefined, seq: undefined, bet: undefined, others: undefined };
   } else if (!canonical) return entry;
   entry.bettor = bettor;
@@ -82,15 +81,13 @@ function entryOf(bettor: string, canonical = false): BettorAddresses {
 function rememberBet(entry: BettorAddresses, seq: bigint, name: string): void {
   if (entry.seq === undefined || entry.seq === seq || seq > entry.seq) {
     if (entry.seq !== undefined && entry.bet !== undefined && entry.seq !== seq) {
-      entry.others ??= new Map();
-      if (entry.others.size >= OTHER_BETS_HELD) entry.others.clear();
+      entry.others ??= new ResetMap(OTHER_BETS_HELD);
       entry.others.set(entry.seq, entry.bet);
     }
     entry.seq = seq;
     entry.bet = name;
   } else {
-    entry.others ??= new Map();
-    if (entry.others.size >= OTHER_BETS_HELD) entry.others.clear();
+    entry.others ??= new ResetMap(OTHER_BETS_HELD);
     entry.others.set(seq, name);
   }
 }

@@ -50,8 +50,20 @@ export function ed25519TicksIx(ticks: readonly SignedTick[]): TransactionInstruc
 
 /** Ticks n and n+1 of one signer straddling `expireTimeMs` (ts(n) <= E < ts(n+1), at most 30 s before), or undefined. */
 export function exitPair(n: Tick | undefined, next: Tick | undefined, expireTimeMs: number): [SignedTick, SignedTick] | undefined {
-  if (!isSigned(n) || !isSigned(next)) return undefined;
-  if (n.signed.signer !== next.signed.signer || next.signed.seq !== n.signed.seq + 1) return undefined;
-  if (!(n.ts <= expireTimeMs && expireTimeMs < next.ts) || expireTimeMs - n.ts > 30_000) return undefined;
+  const pair = exitPairOrWhyNot(n, next, expireTimeMs);
+  return typeof pair === 'string' ? undefined : pair;
+}
+
+const tickText = (t: Tick | undefined): string => (t === undefined ? 'none' : isSigned(t) ? `seq ${t.signed.seq} at ${t.ts}` : `unsigned at ${t.ts}`);
+
+/**
+ * The exit pair as `exitPair` forms it, or, when it cannot be formed, why not (the two ticks held
+ * around the expiry), for a log line an operator can act on.
+ */
+export function exitPairOrWhyNot(n: Tick | undefined, next: Tick | undefined, expireTimeMs: number): [SignedTick, SignedTick] | string {
+  const held = `tick at or before: ${tickText(n)}; first after: ${tickText(next)}`;
+  if (!isSigned(n) || !isSigned(next)) return `no signed pair held (${held})`;
+  if (n.signed.signer !== next.signed.signer || next.signed.seq !== n.signed.seq + 1) return `not consecutive ticks of one signer (${held})`;
+  if (!(n.ts <= expireTimeMs && expireTimeMs < next.ts) || expireTimeMs - n.ts > 30_000) return `no pair straddles the expiry within 30 s (${held})`;
   return [n, next];
 }

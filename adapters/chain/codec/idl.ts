@@ -15,7 +15,7 @@ type IdlStruct = { name: string; type: { kind: string; fields?: { name: string; 
 const FIELD_SIZES: Record<string, number> = { u8: 1, i8: 1, u16: 2, i16: 2, u32: 4, i32: 4, u64: 8, i64: 8, pubkey: 32, bool: 1 };
 
 /** Byte offset of `field` in account `account` (8-byte discriminator included), from the IDL. */
-export function fieldOffset(account: string, field: string): number {
+function fieldOffset(account: string, field: string): number {
   const def = (UPDOWN_IDL.types as IdlStruct[] | undefined)?.find((t) => t.name === account);
   if (!def?.type.fields) throw new Error(`IDL has no struct ${account}`);
   let offset = 8;
@@ -30,16 +30,10 @@ export function fieldOffset(account: string, field: string): number {
 
 /** Size of a Bet account (dataSize filter). */
 export const BET_SIZE = coder.accounts.size('Bet');
-/** Size of a BettorState account. */
-export const BETTOR_STATE_SIZE = coder.accounts.size('BettorState');
 /** Offset of Bet.status (memcmp filter for open bets). */
 export const BET_STATUS_OFFSET = fieldOffset('Bet', 'status');
-/** Offset of Bet.bettor (memcmp filter for a bettor's bets). */
-export const BET_BETTOR_OFFSET = fieldOffset('Bet', 'bettor');
-/** Account discriminators, base58 (memcmp at 0). */
+/** The Bet account's discriminator, base58 (memcmp at 0). */
 export const BET_DISCRIMINATOR = coder.accounts.memcmp('Bet').bytes as string;
-export const BETTOR_STATE_DISCRIMINATOR = coder.accounts.memcmp('BettorState').bytes as string;
-export const CONFIG_DISCRIMINATOR = coder.accounts.memcmp('Config').bytes as string;
 
 /** Name of a program error code, from the IDL ("Unknown" when not listed). */
 export function errorName(code: number): string {

@@ -4,12 +4,13 @@
  * program addresses, the config PDA — read from the IDL.
  */
 import anchor from '@coral-xyz/anchor';
-import { PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
+import { type PublicKey, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
 import { PROGRAM_ID, UPDOWN_IDL } from '../../../program/index.ts';
 import type { BetRef, InitParams } from '../port.ts';
 import type { Side } from '../../../kernel/domain.ts';
 import { betAddress, bettorAddress, CONFIG, PRICE_RULES, PROGRAM_DATA } from './addresses.ts';
 import { coder } from './idl.ts';
+import { keyOfName } from '../account-layout.ts';
 
 const { BN } = anchor;
 type IdlAccount = { name: string; writable?: boolean; signer?: boolean; address?: string; pda?: unknown };
@@ -30,7 +31,7 @@ function metasOf(name: string, given: Record<string, PublicKey>): AccountMeta[] 
     const pubkey =
       given[a.name] ??
       (a.address
-        ? new PublicKey(a.address)
+        ? keyOfName(a.address)
         : a.name === 'config'
           ? CONFIG
           : a.name === 'price_rules'
@@ -91,8 +92,38 @@ export interface ExitTicksRef {
   next: number;
 }
 
-/** place_bet / place_bet_delegated: a new bet at ["bet", bettor, seq]; `tick` when signed prices are on (docs/decisions.md#signed-prices). */
-export function placeBetIx(a: PlaceBetAccounts, side: Side, amount: bigint, entryPrice: bigint, tick?: EntryTickRef): TransactionInstruction {
+/**
+ * Where the Ed25519 instruction that verified a delegated bet's intent is (its index in the
+ * transaction and the signature record in it), and the intent's valid-until time, unix s
+ * (docs/decisions.md#bet-intents).
+ */
+export interface IntentRef {
+  instruction: number;
+  signature: number;
+  validUntil: bigint;
+}
+
+/**
+ * place_bet / place_bet_delegated: a new bet at ["bet", bettor, seq]; `tick` when signed prices are
+ * on (docs/decisions.md#signed-prices); `intent` for a delegated bet, which the contract refuses
+ * without its bettor's signed intent (docs/decisions.md#bet-intents).
+ */
+export function placeBetIx(
+  a: PlaceBetAccounts,
+  side: Side,
+  amount: bigint,
+  entryPrice: bigint,
+  tick?: EntryTickRef,
+  intent?: IntentRef,
+): TransactionInstruction {
+  if (a.delegated && !intent) throw new Error("place_bet_delegated needs the bettor's signed intent: pass where its Ed25519 instruction is");
+  const args = {
+    side: side === 'UP' ? 0 : 1,
+    amount: bn(amount),
+    entry_price: bn(entryPrice),
+    tick_instruction: tick?.instruction ?? 0,
+    tick_signature: tick?.signature ?? 0,
+  };
   return instruction(
     a.delegated ? 'place_bet_delegated' : 'place_bet',
     {
@@ -103,13 +134,7 @@ export function placeBetIx(a: PlaceBetAccounts, side: Side, amount: bigint, entr
       vault: a.vault,
       relayer: a.relayer,
     },
-    {
-      side: side === 'UP' ? 0 : 1,
-      amount: bn(amount),
-      entry_price: bn(entryPrice),
-      tick_instruction: tick?.instruction ?? 0,
-      tick_signature: tick?.signature ?? 0,
-    },
+    a.delegated && intent ? { ...args, intent_instruction: intent.instruction, intent_signature: intent.signature, valid_until: bn(intent.validUntil) } : args,
   );
 }
 
@@ -122,7 +147,7 @@ export interface BetAccounts {
 
 /** close_bet(exit_price): the relayer settles an expired bet; `ticks` when signed prices are on (docs/decisions.md#signed-prices). */
 export function closeBetIx(a: BetAccounts & { relayer: PublicKey }, exitPrice: bigint, ticks?: ExitTicksRef): TransactionInstruction {
-  const bettor = new PublicKey(a.ref.bettor);
+  const bettor = keyOfName(a.ref.bettor);
   return instruction(
     'close_bet',
     { bet: betAddress(a.ref), bettor_state: bettorAddress(bettor), bettor_token: a.bettorToken, vault: a.vault, relayer: a.relayer },
@@ -132,18 +157,13 @@ export function closeBetIx(a: BetAccounts & { relayer: PublicKey }, exitPrice: b
 
 /** refund_expired: anyone returns the stake once expire_time + refund_after_seconds has passed. */
 export function refundExpiredIx(a: BetAccounts): TransactionInstruction {
-  const bettor = new PublicKey(a.ref.bettor);
+  const bettor = keyOfName(a.ref.bettor);
   return instruction('refund_expired', { bet: betAddress(a.ref), bettor_state: bettorAddress(bettor), bettor_token: a.bettorToken, vault: a.vault });
 }
 
 /** reclaim_bet: the relayer closes a settled bet's account, its rent back to `payer`. */
 export function reclaimBetIx(a: { ref: BetRef; payer: PublicKey; relayer: PublicKey }): TransactionInstruction {
-  return instruction('reclaim_bet', { bet: betAddress(a.ref), bettor_state: bettorAddress(new PublicKey(a.ref.bettor)), payer: a.payer, relayer: a.relayer });
-}
-
-/** close_bettor: the relayer closes an idle bettor state (every bet of it reclaimed), its rent back to `payer`. */
-export function closeBettorIx(a: { bettor: PublicKey; payer: PublicKey; relayer: PublicKey }): TransactionInstruction {
-  return instruction('close_bettor', { bettor_state: bettorAddress(a.bettor), payer: a.payer, relayer: a.relayer });
+  return instruction('reclaim_bet', { bet: betAddress(a.ref), bettor_state: bettorAddress(keyOfName(a.ref.bettor)), payer: a.payer, relayer: a.relayer });
 }
 
 /** set_price_rules(require_signed, max_entry_age_ms): admin only; creates the price rules account on first use (docs/decisions.md#signed-prices). */
@@ -159,21 +179,6 @@ export function addPriceSignerIx(admin: PublicKey, signer: PublicKey, expiresAt:
 /** set_paused(paused): admin only; stops new bets, settlement goes on. */
 export function setPausedIx(admin: PublicKey, paused: boolean): TransactionInstruction {
   return instruction('set_paused', { admin }, { paused: paused ? 1 : 0 });
-}
-
-/** set_relayer(new_relayer): admin only. */
-export function setRelayerIx(admin: PublicKey, newRelayer: PublicKey): TransactionInstruction {
-  return instruction('set_relayer', { admin }, { new_relayer: newRelayer });
-}
-
-/** propose_admin(new_admin): the admin names its successor (the zero key cancels). */
-export function proposeAdminIx(admin: PublicKey, newAdmin: PublicKey): TransactionInstruction {
-  return instruction('propose_admin', { admin }, { new_admin: newAdmin });
-}
-
-/** accept_admin: the proposed admin takes over. */
-export function acceptAdminIx(newAdmin: PublicKey): TransactionInstruction {
-  return instruction('accept_admin', { new_admin: newAdmin });
 }
 
 /** withdraw(amount): admin only, at most the vault's surplus above the open liability. */

@@ -12,25 +12,22 @@
  */
 import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
 import { Account, LiteSvm, type Clock, type FailedTransactionMetadata, type TransactionMetadata } from 'litesvm/dist/internal.js';
+import { ResetMap } from '../../../kernel/reset-map.ts';
 
 const b58decoder = getBase58Decoder();
 const b58encoder = getBase58Encoder();
 
 /** base58 of 32-byte keys, cached (the same few thousand keys come back all the time). */
-const names = new Map<string, string>();
-const bytesOf = new Map<string, Uint8Array>();
 const CACHE_LIMIT = 100_000;
+const names = new ResetMap<string, string>(CACHE_LIMIT);
+const bytesOf = new ResetMap<string, Uint8Array>(CACHE_LIMIT);
 
 /** The base58 text of a key (or any bytes). */
 export function base58(bytes: Uint8Array): string {
   if (bytes.length !== 32) return b58decoder.decode(bytes);
   const k = Buffer.from(bytes.buffer, bytes.byteOffset, 32).toString('latin1');
   let name = names.get(k);
-  if (name === undefined) {
-    if (names.size >= CACHE_LIMIT) names.clear();
-    name = b58decoder.decode(bytes);
-    names.set(k, name);
-  }
+  if (name === undefined) names.set(k, (name = b58decoder.decode(bytes)));
   return name;
 }
 
@@ -70,11 +67,7 @@ function decodeKey(text: string): Uint8Array | null {
 /** The 32 bytes of a base58 key. */
 export function keyBytes(address: string): Uint8Array {
   let bytes = bytesOf.get(address);
-  if (bytes === undefined) {
-    if (bytesOf.size >= CACHE_LIMIT) bytesOf.clear();
-    bytes = decodeKey(address) ?? new Uint8Array(b58encoder.encode(address));
-    bytesOf.set(address, bytes);
-  }
+  if (bytes === undefined) bytesOf.set(address, (bytes = decodeKey(address) ?? new Uint8Array(b58encoder.encode(address))));
   return bytes;
 }
 

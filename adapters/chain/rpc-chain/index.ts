@@ -12,7 +12,7 @@
  * This file holds the bet writes; the options are in options.ts, the wiring and reads in reads.ts,
  * the administration and faucet in admin.ts.
  */
-import { type Keypair, PublicKey } from '@solana/web3.js';
+import { type Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import { bettorAddress, betAddress, closeBetIx, placeBetIx, reclaimBetIx, refundExpiredIx, tokenAccountOf } from '../codec.ts';
 import { uniqueMemo } from '../faucet.ts';
 import {
@@ -24,11 +24,17 @@ import {
   type ChainPort,
   type Closed,
   type PlaceBet,
+  type IntentTerms,
   type Placed,
   type SignedTick,
+  type WalletPlacement,
+  type WalletPlacementTerms,
 } from '../port.ts';
 import { ed25519TicksIx } from '../codec/ed25519.ts';
-import { priceE8Of } from '../../feed/tick-message.ts';
+import { ed25519IntentIx, intentMessage } from '../codec/intent.ts';
+import { CONFIG } from '../codec/addresses.ts';
+import { PROGRAM_ID } from '../../../program/index.ts';
+import { priceE8Of, verifyMessage } from '../../feed/tick-message.ts';
 import { readPriceRules } from '../price-rules.ts';
 import { IntentKeyBusy, type Landing } from '../tx-sender.ts';
 import { RpcChainAdmin } from './admin.ts';
@@ -36,7 +42,7 @@ import { ERR } from './reads.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SerialQueue } from '../../../kernel/serial-queue.ts';
 
-export { VAULT_FUNDING, pubsubUrlOf, type ChainKeys, type RpcChainOptions } from './options.ts';
+export { pubsubUrlOf, type ChainKeys, type RpcChainOptions } from './options.ts';
 
 /** How often a placement waiting for its answer looks whether its chain became unreachable. */
 const UNREACHABLE_CHECK_MS = 100;
@@ -44,7 +50,7 @@ const UNREACHABLE_CHECK_MS = 100;
 /** Pause before a placement asks again for a bettor another gateway is placing for. */
 const KEY_BUSY_WAIT_MS = 150;
 
-/** How long the contract's price rules are taken as read (signed prices turned on reach the gateway within this). */
+/** How old the last read of the contract's price rules may be before it is read again (in the background). */
 const PRICE_RULES_TTL_MS = 2_000;
 
 /** Price x 1e8 of a signed tick. */
@@ -52,7 +58,7 @@ const e8 = (tick: SignedTick): bigint => priceE8Of(tick.price) ?? 0n;
 
 /** Key of a bettor's placement in the intent store. */
 const PLACE_KEY = 'place_bet:';
-/** Times a placement refused for an entry tick older than one a bet already opened at is signed again. */
+/** Times a placement refused for an entry tick more than 8 older than one a bet already opened at is signed again. */
 const ENTRY_TICK_RETRIES = 3;
 
 /** One placement's state, as its answer deadline reads it. */
@@ -76,12 +82,34 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
   private readonly landingNow = new Map<string, Landing>();
   /** whether the contract requires signed prices, and when that was read */
   private signedRule: { required: boolean; at: number } | null = null;
+  /** the read of the price rules under way */
+  private rulesRead: Promise<boolean> | null = null;
 
+  /**
+   * Whether the contract requires signed prices. Only the first call waits for the chain: after
+   * that the last answer is used and read again in the background once it is PRICE_RULES_TTL_MS
+   * old, so a placement or a close never waits on that read (under a 429 burst it would wait
+   * out the burst before sending anything). A change by the admin reaches the gateway within the
+   * TTL plus one read.
+   */
   async signedPricesRequired(): Promise<boolean> {
-    if (this.signedRule && Date.now() - this.signedRule.at < PRICE_RULES_TTL_MS) return this.signedRule.required;
-    const rules = await readPriceRules(this.rpc);
-    this.signedRule = { required: rules?.requireSigned === true, at: Date.now() };
-    return this.signedRule.required;
+    const held = this.signedRule;
+    if (held === null) return this.refreshPriceRules();
+    if (Date.now() - held.at >= PRICE_RULES_TTL_MS)
+      this.refreshPriceRules().catch((err: unknown) =>
+        this.opts.log?.debug({ err: err instanceof Error ? err.message : err }, 'price rules not read; the last answer stays'),
+      );
+    return held.required;
+  }
+
+  private refreshPriceRules(): Promise<boolean> {
+    this.rulesRead ??= readPriceRules(this.rpc)
+      .then((rules) => {
+        this.signedRule = { required: rules?.requireSigned === true, at: Date.now() };
+        return this.signedRule.required;
+      })
+      .finally(() => (this.rulesRead = null));
+    return this.rulesRead;
   }
 
   /** The entry tick a placement carries when signed prices are required (the newest signed tick), or null when they are not. */
@@ -96,24 +124,35 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
   /** The exit pair a close carries when signed prices are required, or null when they are not; throws while it cannot be formed yet. */
   private async exitTicks(expireTime: bigint, exitPrice: bigint): Promise<[SignedTick, SignedTick] | null> {
     if (!(await this.signedPricesRequired())) return null;
-    const pair = await this.opts.tickProofs?.exitPair(expireTime);
-    if (!pair) throw new ChainUnavailable(`close of a bet expiring at ${expireTime}: the signed ticks around its expiry are not held (yet)`);
+    const pair = (await this.opts.tickProofs?.exitPair(expireTime)) ?? 'no price history';
+    if (typeof pair === 'string')
+      throw new ChainUnavailable(`close of a bet expiring at ${expireTime}: the signed ticks around its expiry are not held (yet): ${pair}`);
     if (e8(pair[0]) !== exitPrice) throw new Error(`exit price ${exitPrice} is not the signed tick at expiry (${pair[0].price})`);
     return pair;
   }
 
   /**
-   * Places a bet. With signed prices, entry ticks never go back on chain: a placement signed at an
-   * older tick that lands after one at a newer tick is refused (`PriceTickReplayed`; in a burst,
-   * placements land in any order), and is signed again at the newest tick, at most
-   * ENTRY_TICK_RETRIES times (docs/decisions.md#what-the-gateway-sends).
+   * Places a bet. With signed prices, entry ticks go back at most 8 ticks on chain: a placement
+   * signed at an older tick that lands after one at a tick more than 8 newer is refused
+   * (`PriceTickReplayed`; in a burst, placements land in any order), and is signed again at the newest tick, at most
+   * ENTRY_TICK_RETRIES times (docs/decisions.md#what-the-gateway-sends). One sent without a tick
+   * while the admin had just turned signed prices on (`PriceTickMissing` from the chain) is sent
+   * again with one once the rules read again say so.
    */
   async placeBet(asked: PlaceBet): Promise<Placed> {
     for (let retry = 0; ; retry++) {
       try {
         return await this.placeOnce(asked);
       } catch (err) {
+        if (err instanceof ProgramRefusal && err.code === ERR.priceTickMissing && this.signedRule?.required === false && retry < ENTRY_TICK_RETRIES) {
+          // a rules read that fails leaves the refusal as the answer
+          if (await this.refreshPriceRules().catch(() => false)) continue;
+        }
         if (!(err instanceof ProgramRefusal) || err.code !== ERR.priceTickReplayed || retry >= ENTRY_TICK_RETRIES) throw err;
+        this.opts.log?.info(
+          { retry: retry + 1, of: ENTRY_TICK_RETRIES },
+          'placement landed after a newer entry tick was used; signing it again at the newest tick',
+        );
       }
     }
   }
@@ -139,14 +178,22 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
         // with signed prices the bet opens at the newest signed tick when it is signed (docs/decisions.md#signed-prices)
         const tick = await this.entryTick();
         if (tick) bet = { ...bet, entryPrice: e8(tick) };
+        // a delegated bet carries its bettor's signed intent for this seq (docs/decisions.md#bet-intents)
+        const proofs = tick ? [ed25519TicksIx([tick])] : [];
+        const intent = bet.stake.kind === 'delegate' ? bet.stake.intent : null;
+        if (intent) {
+          const message = this.intentMessage({ bettor, side: bet.side, amount: bet.amount, betNumber: seq, validUntil: intent.validUntil });
+          proofs.push(ed25519IntentIx({ bettor, signature: intent.signature, message }));
+        }
         const ix = placeBetIx(
           { bettor, seq, bettorToken, vault, relayer: this.relayer, delegated: bet.stake.kind === 'delegate' },
           bet.side,
           bet.amount,
           bet.entryPrice,
           tick ? { instruction: 0, signature: 0 } : undefined,
+          intent ? { instruction: proofs.length - 1, signature: 0, validUntil: intent.validUntil } : undefined,
         );
-        const ixs = tick ? [ed25519TicksIx([tick]), ix, uniqueMemo('bet')] : [ix, uniqueMemo('bet')];
+        const ixs = [...proofs, ix, uniqueMemo('bet')];
         const current = this.sender.submit('place_bet', ixs, this.keys.relayer, signers, {
           key: `${PLACE_KEY}${key}`,
           // the bet account at this seq exists: this placement (or one that took its seq) is on chain, resending cannot help
@@ -171,6 +218,35 @@ export class RpcChain extends RpcChainAdmin implements ChainPort {
     );
     // waiting behind an earlier placement of the bettor, that one is what the answer names
     return this.answerWithin(Promise.race([placed, evidence]), attempt, () => this.landingNow.get(key) ?? null, 'place_bet');
+  }
+
+  async walletPlacement(terms: WalletPlacementTerms): Promise<WalletPlacement> {
+    const { mint, vault } = await this.requireStatics();
+    const { bettor } = terms;
+    // with signed prices the bet opens at the newest signed tick, verified on chain as for any placement
+    const tick = await this.entryTick();
+    const entryPrice = tick ? e8(tick) : terms.entryPrice;
+    const ix = placeBetIx(
+      { bettor, seq: terms.betNumber, bettorToken: tokenAccountOf(mint, bettor), vault, relayer: this.relayer, delegated: false },
+      terms.side,
+      terms.amount,
+      entryPrice,
+      tick ? { instruction: 0, signature: 0 } : undefined,
+    );
+    const { blockhash, lastValidBlockHeight } = await this.sender.recentBlockhash();
+    const tx = new Transaction({ feePayer: bettor, blockhash, lastValidBlockHeight });
+    if (tick) tx.add(ed25519TicksIx([tick]));
+    tx.add(ix);
+    tx.partialSign(this.keys.relayer);
+    return { transaction: tx.serialize({ requireAllSignatures: false, verifySignatures: false }), entryPrice };
+  }
+
+  intentMessage(terms: IntentTerms): Uint8Array {
+    return intentMessage({ program: PROGRAM_ID, config: CONFIG, ...terms });
+  }
+
+  intentSigned(terms: IntentTerms, signature: Uint8Array): boolean {
+    return verifyMessage(terms.bettor.toBytes(), this.intentMessage(terms), signature);
   }
 
   /**

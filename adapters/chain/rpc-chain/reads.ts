@@ -35,7 +35,7 @@ const SignatureHistory = v.array(v.object({ signature: v.string(), slot: v.numbe
 const METHOD_NOT_FOUND = -32601;
 
 /** Program error codes the adapter acts on. */
-export const ERR = { invalidPda: 6004, betAlreadyClosed: 6021, notInitialized: 6001, priceTickReplayed: 6049 } as const;
+export const ERR = { invalidPda: 6004, betAlreadyClosed: 6021, notInitialized: 6001, priceTickMissing: 6040, priceTickReplayed: 6049 } as const;
 
 /** How long a write waits for its notification before the mirror reads the accounts itself. */
 const CATCH_UP_MS = 1_500;

@@ -48,7 +48,6 @@ export type SignedEvidence = v.InferOutput<typeof SignedEvidenceSchema>;
 
 /** How the exit price was chosen (docs/decisions.md#entry-and-exit-prices). */
 export const EXIT_RULES = ['last_tick_at_or_before_expiry', 'refund_no_price', 'chain'] as const;
-export type ExitRule = (typeof EXIT_RULES)[number];
 
 /** Where the entry price came from: the tick it was taken from (ts null when that tick is no longer known). */
 export const EntryEvidenceSchema = v.object({ price: PriceE8, ts: v.nullable(UnixMs), source: v.string() });

@@ -43,6 +43,7 @@ import { openRedis } from '../redis/client.ts';
 import { writeDeadline } from '../redis/script.ts';
 import { awaitReplicas, NO_REPLICA_WAIT, type Durability } from '../redis/durability.ts';
 import type { RedisTarget } from '../redis/target.ts';
+import { ResetMap } from '../../../kernel/reset-map.ts';
 
 /** The account hash: the account's own fields and its balances' scalars, with the version commits check. */
 const AccountHash = v.object({
@@ -142,14 +143,11 @@ export function createRedisExchangeStore(
   const k = layout.account;
   const pointScore = (p: EquityPoint) => String(Date.parse(p.ts));
   // COMMIT's keys of the accounts committed to lately, made once per account rather than once per order
-  const committedKeys = new Map<string, string[]>();
+  const committedKeys = new ResetMap<string, string[]>(10_000);
   const keysOfCommit = (id: string): string[] => {
-    const held = committedKeys.get(id);
-    if (held) return held;
-    const made = commitKeys(k(id));
-    if (committedKeys.size >= 10_000) committedKeys.clear();
-    committedKeys.set(id, made);
-    return made;
+    let held = committedKeys.get(id);
+    if (held === undefined) committedKeys.set(id, (held = commitKeys(k(id))));
+    return held;
   };
   const listAccount = async (id: string) => {
     const createdAt = await redis.hget(k(id).account, 'createdAt');

@@ -39,8 +39,8 @@ describe('place_bet / place_bet_delegated: attacker', () => {
     const signed = await chain.placeBetIx(attacker, args, { accounts: { bettorToken: victim.token } });
     expectRefused(chain.send([signed], [chain.relayer, attacker.key]), 'InvalidTokenOwner');
     chain.approveRelayer(victim, STAKE);
-    const delegated = await chain.placeBetIx(attacker, args, { delegated: true, accounts: { bettorToken: victim.token } });
-    expectRefused(chain.send([delegated], [chain.relayer]), 'InvalidTokenOwner');
+    const delegated = await chain.delegatedIxs(attacker, args, { accounts: { bettorToken: victim.token } });
+    expectRefused(chain.send(delegated, [chain.relayer]), 'InvalidTokenOwner');
     expect(chain.tokenBalance(victim.token)).toBe(FUNDS);
   });
 
@@ -51,8 +51,8 @@ describe('place_bet / place_bet_delegated: attacker', () => {
 
   it('cannot use a delegate allowance given to someone else', async () => {
     chain.mustSend([createApproveInstruction(victim.token, attacker.key.publicKey, victim.key.publicKey, STAKE)], [victim.key]);
-    const ix = await chain.placeBetIx(victim, args, { delegated: true, accounts: { relayer: attacker.key.publicKey } });
-    expectRefused(chain.send([ix], [attacker.key]), 'Unauthorized');
+    const ixs = await chain.delegatedIxs(victim, args, { accounts: { relayer: attacker.key.publicKey } });
+    expectRefused(chain.send(ixs, [attacker.key]), 'Unauthorized');
   });
 
   it("cannot dodge the one-open-bet rule with another bettor's or a forged bettor state", async () => {
@@ -80,17 +80,18 @@ describe('place_bet / place_bet_delegated: attacker', () => {
 
   it('place_bet_delegated: no relayer signature, wrong mint, non-PDA bet or bettor state all fail', async () => {
     chain.approveRelayer(attacker, STAKE * 10n);
-    const delegated = (accounts = {}) => chain.placeBetIx(attacker, args, { delegated: true, accounts });
-    const unsigned = patchAccount(await delegated(), 'place_bet_delegated', 'relayer', { isSigner: false });
-    expectRefused(chain.send([unsigned], [attacker.key]), 'MissingSignature');
+    const delegated = (accounts = {}) => chain.delegatedIxs(attacker, args, { accounts });
+    const [intent, place] = await delegated();
+    const unsigned = patchAccount(place!, 'place_bet_delegated', 'relayer', { isSigner: false });
+    expectRefused(chain.send([intent!, unsigned], [attacker.key]), 'MissingSignature');
     const other = newChain();
     const worthless = tokenAccountAt(chain, attacker.key.publicKey, other.mint, STAKE * 5n);
-    expectRefused(chain.send([await delegated({ bettorToken: worthless })], [chain.relayer]), 'InvalidMint');
-    expectRefused(chain.send([await delegated({ bet: Keypair.generate().publicKey })], [chain.relayer]), 'InvalidPda');
-    expectRefused(chain.send([await delegated({ bettorState: victim.state })], [chain.relayer]), 'InvalidPda');
-    expectRefused(chain.send([await delegated({ vault: attacker.token })], [chain.relayer]), 'InvalidVault');
+    expectRefused(chain.send(await delegated({ bettorToken: worthless }), [chain.relayer]), 'InvalidMint');
+    expectRefused(chain.send(await delegated({ bet: Keypair.generate().publicKey }), [chain.relayer]), 'InvalidPda');
+    expectRefused(chain.send(await delegated({ bettorState: victim.state }), [chain.relayer]), 'InvalidPda');
+    expectRefused(chain.send(await delegated({ vault: attacker.token }), [chain.relayer]), 'InvalidVault');
     expect(chain.tokenBalance(attacker.token)).toBe(FUNDS);
-    chain.mustSend([await delegated()], [chain.relayer]);
+    chain.mustSend(await delegated(), [chain.relayer]);
     expect(chain.tokenBalance(attacker.token)).toBe(FUNDS - STAKE);
   });
 

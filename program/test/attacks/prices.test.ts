@@ -6,10 +6,9 @@
  * check that stops it left out (program/build/build.ts `buildProgramWithout`), where it succeeds:
  * that check, and no other, is what stops it.
  */
-import { Keypair, PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import type { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { buildProgramWithout } from '../../build/build.ts';
-import { writeAccount } from '../forge.ts';
+import { holdingsOf, lookAlikeSysvar, programWithout } from './support.ts';
 import { expectRefused } from '../refusal.ts';
 import type { Bettor, BetChain, Sent } from '../svm.ts';
 import { ed25519Ix, expiredSignedBet, nowMs, placeSigned, signedChain, TickSigner, type SignedTick } from '../prices/support.ts';
@@ -75,15 +74,7 @@ async function closeWithPair(s: Scene, a: SignedTick, b: SignedTick, price = a.p
 }
 
 /** Every account an attack could touch: bet, bettor state and token, vault, config, price rules. */
-function holdings(s: Scene): string {
-  const keys = [s.bet, s.bettor.state, s.bettor.token, s.chain.vault, s.chain.config, PRICE_RULES];
-  return JSON.stringify(
-    keys.map((k) => {
-      const a = s.chain.readAccount(k);
-      return a && { owner: a.owner, lamports: a.lamports.toString(), data: Buffer.from(a.data).toString('hex') };
-    }),
-  );
-}
+const holdings = (s: Scene): string => holdingsOf(s.chain, [s.bet, s.bettor.state, s.bettor.token, s.chain.vault, s.chain.config, PRICE_RULES]);
 
 /** One attack: what it does on a scene, the error that stops it, the check that raises it. */
 interface Attack {
@@ -96,23 +87,7 @@ interface Attack {
 }
 
 /** A fake instructions sysvar saying instruction 0 was an Ed25519 instruction verifying `ticks`, and 1 is running. */
-function lookAlikeSysvar(chain: BetChain, ticks: SignedTick[]): PublicKey {
-  const ed = ed25519Ix(ticks.map((tick) => ({ tick }))).data;
-  const ed25519 = new PublicKey('Ed25519SigVerify111111111111111111111111111').toBytes();
-  const first = Buffer.concat([Buffer.from([0, 0]), ed25519, Buffer.from([ed.length & 0xff, ed.length >> 8]), ed]);
-  const header = 2 + 2 * 2;
-  const second = Buffer.from([0, 0, ...new Uint8Array(32), 0, 0]);
-  const data = Buffer.alloc(header + first.length + second.length + 2);
-  data.writeUInt16LE(2, 0);
-  data.writeUInt16LE(header, 2);
-  data.writeUInt16LE(header + first.length, 4);
-  first.copy(data, header);
-  second.copy(data, header + first.length);
-  data.writeUInt16LE(1, data.length - 2);
-  const key = Keypair.generate().publicKey;
-  writeAccount(chain, key, { owner: new PublicKey('Sysvar1111111111111111111111111111111111111'), data, lamports: 10_000_000n });
-  return key;
-}
+const lookAlikeTicks = (chain: BetChain, ticks: SignedTick[]): PublicKey => lookAlikeSysvar(chain, ed25519Ix(ticks.map((tick) => ({ tick }))).data);
 
 /** The tick `t` with its price replaced, unsigned: what an attacker would like the program to read. */
 const forgedCopy = (t: SignedTick, price: bigint): SignedTick => ({ ...t, price, message: encodeTickMessage({ seq: t.seq, ts: t.tsMs, priceE8: price }) });
@@ -245,7 +220,7 @@ const ATTACKS: Attack[] = [
     error: 'InvalidInstructionsSysvar',
     without: SKIP.sysvarKey,
     run: async (s) => {
-      const fake = lookAlikeSysvar(s.chain, [forgedCopy(s.t[40], FORGED), s.t[41]]);
+      const fake = lookAlikeTicks(s.chain, [forgedCopy(s.t[40], FORGED), s.t[41]]);
       return s.chain.send([await closeIx(s, FORGED, { instruction: 0, first: 0, next: 1 }, { instructions: fake })], [s.chain.relayer]);
     },
   },
@@ -284,13 +259,13 @@ const ENTRY_ATTACKS: Attack[] = [
     run: async (s) => placeAt(s, s.other.tick(50n, nowMs(s.chain) - 100, FORGED)),
   },
   {
-    name: 'an entry tick older than one a bet already opened at, replayed on a second bet',
+    name: 'an entry tick more than 8 ticks older than one a bet already opened at, replayed on a second bet',
     error: 'PriceTickReplayed',
     without: SKIP.entryReplay,
     prepare: async (s) => {
       await placeSigned(s.chain, s.chain.newBettor(), s.signer.tick(60n, nowMs(s.chain) - 100, PRICE));
     },
-    run: (s) => placeAt(s, s.signer.tick(59n, nowMs(s.chain) - 500, FORGED)),
+    run: (s) => placeAt(s, s.signer.tick(51n, nowMs(s.chain) - 500, FORGED)),
   },
 ];
 
@@ -302,12 +277,7 @@ async function placeAt(s: Scene, tick: SignedTick, price = tick.price): Promise<
   return s.chain.send([ed25519Ix([{ tick }]), ix], [s.chain.relayer, victim.key]);
 }
 
-const variants = new Map<number, Uint8Array>();
-const without = (bits: number): Uint8Array => {
-  let bytes = variants.get(bits);
-  if (!bytes) variants.set(bits, (bytes = buildProgramWithout(bits)));
-  return bytes;
-};
+const without = programWithout;
 
 describe('signed prices: attacks on close_bet', () => {
   for (const attack of ATTACKS) {

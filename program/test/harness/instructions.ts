@@ -5,8 +5,10 @@
  */
 import { BN, type Program } from '@coral-xyz/anchor';
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import { PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
+import { type Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 import { PROGRAM_ID, betPda, priceRulesPda } from '../../index.ts';
+import { ed25519IntentIx, intentMessage, type IntentFields } from '../../../adapters/chain/codec/intent.ts';
+import { signBytes } from '../../../adapters/chain/signing.ts';
 import { ChainCore } from './chain-core.ts';
 import { DEFAULT_PARAMS, type Accounts, type Bettor, type Params } from './types.ts';
 
@@ -28,6 +30,33 @@ export interface ExitTicks {
   first: number;
   next: number;
 }
+
+/** Where a delegated bet's intent is: Ed25519 instruction index, its signature record, and the intent's valid-until (unix s). */
+export interface IntentRef {
+  instruction: number;
+  signature: number;
+  validUntil: bigint;
+}
+
+/** What a test's intent says where it is not the placement's (attacks), and the key that signs it (default: the bettor's). */
+export type IntentBend = Partial<IntentFields> & { signer?: Keypair };
+
+/** A signed intent: the Ed25519 instruction verifying it, its text and signature, its valid-until. */
+export interface SignedIntent {
+  ix: TransactionInstruction;
+  message: Uint8Array;
+  signature: Uint8Array;
+  validUntil: bigint;
+}
+
+/** place_bet_delegated's intent arguments: instruction, record, valid-until. */
+function intentArgs(intent: IntentRef | undefined): unknown[] {
+  if (!intent) throw new Error('place_bet_delegated needs an intent ref (delegatedIxs builds a signed one)');
+  return [intent.instruction, intent.signature, toBn(intent.validUntil)];
+}
+
+/** How long the harness's intents stay valid by default, s. */
+const INTENT_VALID_FOR = 300n;
 
 /** The harness's chain with a builder for every instruction. */
 export class ChainInstructions extends ChainCore {
@@ -65,14 +94,18 @@ export class ChainInstructions extends ChainCore {
     return betPda(bettor.key.publicKey, seq)[0];
   }
 
-  /** place_bet or place_bet_delegated for `bettor` at `seq` (default: the next one; accounts overridable). */
+  /**
+   * place_bet or place_bet_delegated for `bettor` at `seq` (default: the next one; accounts
+   * overridable); a delegated one names where its intent is (`intent`, docs/decisions.md#bet-intents).
+   */
   placeBetIx(
     bettor: Bettor,
     args: { side: number; amount: bigint; entryPrice: bigint },
-    options: { delegated?: boolean; seq?: bigint; accounts?: Accounts; tick?: EntryTick } = {},
+    options: { delegated?: boolean; seq?: bigint; accounts?: Accounts; tick?: EntryTick; intent?: IntentRef } = {},
   ): Promise<TransactionInstruction> {
-    const method = this.method(options.delegated ? 'placeBetDelegated' : 'placeBet');
-    return this.build(method(args.side, toBn(args.amount), toBn(args.entryPrice), options.tick?.instruction ?? 0, options.tick?.signature ?? 0), {
+    const common = [args.side, toBn(args.amount), toBn(args.entryPrice), options.tick?.instruction ?? 0, options.tick?.signature ?? 0];
+    const method = options.delegated ? this.method('placeBetDelegated')(...common, ...intentArgs(options.intent)) : this.method('placeBet')(...common);
+    return this.build(method, {
       config: this.config,
       bet: this.betAddress(bettor, options.seq ?? this.nextSeq(bettor)),
       bettorState: bettor.state,
@@ -86,6 +119,48 @@ export class ChainInstructions extends ChainCore {
       instructions: INSTRUCTIONS_SYSVAR,
       ...options.accounts,
     });
+  }
+
+  /**
+   * The bettor's signed intent for the bet `args` at its next bet number, valid for 5 minutes of
+   * chain time (docs/decisions.md#bet-intents); `bend` changes a field or the key that signs.
+   */
+  signedIntent(bettor: Bettor, args: { side: number; amount: bigint }, bend: IntentBend = {}): SignedIntent {
+    const { signer = bettor.key, ...fields } = bend;
+    const terms: IntentFields = {
+      program: PROGRAM_ID,
+      config: this.config,
+      bettor: bettor.key.publicKey,
+      side: args.side === 1 ? 'DOWN' : 'UP',
+      amount: args.amount,
+      betNumber: this.nextSeq(bettor),
+      validUntil: this.now() + INTENT_VALID_FOR,
+      ...fields,
+    };
+    const message = intentMessage(terms);
+    const signature = signBytes(signer, message);
+    return { ix: ed25519IntentIx({ bettor: signer.publicKey, signature, message }), message, signature, validUntil: terms.validUntil };
+  }
+
+  /**
+   * place_bet_delegated with the bettor's signed intent: [the intent's Ed25519 instruction, the
+   * placement]. `intentAt` is the intent instruction's index in the transaction (default 0: put a
+   * tick's Ed25519 instruction first and pass 1); `intent` sends one signed before (a replay).
+   */
+  async delegatedIxs(
+    bettor: Bettor,
+    args: { side: number; amount: bigint; entryPrice: bigint },
+    options: { seq?: bigint; accounts?: Accounts; tick?: EntryTick; bend?: IntentBend; intentAt?: number; intent?: SignedIntent } = {},
+  ): Promise<TransactionInstruction[]> {
+    const intent = options.intent ?? this.signedIntent(bettor, args, options.bend);
+    const place = await this.placeBetIx(bettor, args, {
+      delegated: true,
+      seq: options.seq,
+      accounts: options.accounts,
+      tick: options.tick,
+      intent: { instruction: options.intentAt ?? 0, signature: 0, validUntil: intent.validUntil },
+    });
+    return [intent.ix, place];
   }
 
   /** close_bet of `bet` paying `bettor` (accounts overridable; `ticks` with signed prices on). */

@@ -34,7 +34,7 @@ describe('set_paused', () => {
     chain.approveRelayer(bettor, STAKE);
     chain.mustSend([await chain.setPausedIx(1)], [chain.admin]);
     expectRefused(chain.send([await chain.placeBetIx(bettor, { side: UP, amount: STAKE, entryPrice: PRICE })], [chain.relayer, bettor.key]), 'Paused');
-    expectRefused(chain.send([await chain.placeBetIx(bettor, { side: UP, amount: STAKE, entryPrice: PRICE }, { delegated: true })], [chain.relayer]), 'Paused');
+    expectRefused(chain.send(await chain.delegatedIxs(bettor, { side: UP, amount: STAKE, entryPrice: PRICE }), [chain.relayer]), 'Paused');
   });
 });
 

@@ -39,11 +39,10 @@ describe('place_bet', () => {
     expect(chain.readConfig()).toMatchObject({ counter: 1n, next_bet_id: 2n, open_liability: WIN });
   });
 
-  it('place_bet_delegated: the relayer moves the stake as delegate; the bettor does not sign', async () => {
+  it("place_bet_delegated: the relayer moves the stake as delegate with the bettor's signed intent; the bettor does not sign the transaction", async () => {
     const { chain, bettor } = await ready();
     chain.approveRelayer(bettor, STAKE);
-    const ix = await chain.placeBetIx(bettor, { side: UP, amount: STAKE, entryPrice: PRICE }, { delegated: true });
-    chain.mustSend([ix], [chain.relayer]);
+    chain.mustSend(await chain.delegatedIxs(bettor, { side: UP, amount: STAKE, entryPrice: PRICE }), [chain.relayer]);
     expect(chain.readBet(chain.betAddress(bettor, 0n))).toMatchObject({ id: 1n, seq: 0n, amount: STAKE, status: 0 });
     expect(chain.tokenBalance(bettor.token)).toBe(FUNDS - STAKE);
   });

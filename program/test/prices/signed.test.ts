@@ -4,8 +4,9 @@
  * verified entry tick and settles only at the last tick at or before its expiry, proven by the
  * consecutive pair that straddles it. Compute units and transaction sizes are measured here.
  */
-import { Transaction } from '@solana/web3.js';
+import { Keypair, Transaction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
+import { expectRefused } from '../refusal.ts';
 import { BetChain } from '../svm.ts';
 import { ed25519Ix, nowMs, placeSigned, signedChain, TickSigner, expiredSignedBet } from './support.ts';
 
@@ -33,6 +34,19 @@ describe('signed prices', () => {
     const sent = chain.mustSend([ed25519Ix([{ tick: n }, { tick: next }]), close], [chain.relayer]);
     expect(chain.readBet(bet)).toMatchObject({ status: 1, exit_price: n.price, entry_price: PRICE });
     expect(sent.cu).toBeGreaterThan(0);
+  });
+
+  it('entries land in any order within 8 ticks of the newest used (ENTRY_SEQ_SLACK); the newest used only rises', async () => {
+    const signer = new TickSigner();
+    const chain = await signedChain(signer);
+    const now = nowMs(chain);
+    await placeSigned(chain, chain.newBettor(), signer.tick(20n, now, PRICE));
+    // signed a moment before, landed after: 12..19 are within the slack
+    await placeSigned(chain, chain.newBettor(), signer.tick(12n, now - 4_000, PRICE));
+    await placeSigned(chain, chain.newBettor(), signer.tick(19n, now - 500, PRICE));
+    const bettor = chain.newBettor();
+    const late = await chain.placeBetIx(bettor, { side: 0, amount: 1_000_000_000n, entryPrice: PRICE }, { tick: { instruction: 0, signature: 0 } });
+    expectRefused(chain.send([ed25519Ix([{ tick: signer.tick(11n, now - 4_500, PRICE) }]), late], [chain.relayer, bettor.key]), 'PriceTickReplayed');
   });
 
   it('a Profile B replay: close + place in one transaction, one Ed25519 instruction for the exit pair and the entry tick', async () => {
@@ -88,6 +102,51 @@ describe('signed prices', () => {
     console.log(`signed prices measured: ${JSON.stringify(report)}`);
     expect(most.bets).toBeGreaterThanOrEqual(4);
     expect(report.placeBytes).toBeLessThanOrEqual(1232);
+  });
+});
+
+describe('bet intents beside signed prices (docs/decisions.md#bet-intents)', () => {
+  it('measures: bytes and compute units of a delegated placement with its intent, beside place_bet, with relayer and with signed prices', async () => {
+    const args = { side: 0, amount: 1_000_000_000n, entryPrice: PRICE };
+    const rows: Record<string, { bytes: number; cu: number[] }> = {};
+    const record = (label: string, bytes: number, cu: number): void => {
+      rows[label] ??= { bytes, cu: [] };
+      rows[label].cu.push(cu);
+    };
+    // the same bettor keys on fresh chains: a first bet's address searches cost the same in every row
+    for (const key of Array.from({ length: 3 }, () => Keypair.generate())) {
+      const relayerPrices = async (delegated: boolean): Promise<void> => {
+        const chain = new BetChain();
+        await chain.setUp();
+        const bettor = chain.newBettor(undefined, key);
+        chain.approveRelayer(bettor, args.amount);
+        const ixs = delegated ? await chain.delegatedIxs(bettor, args) : [await chain.placeBetIx(bettor, args)];
+        const signers = delegated ? [chain.relayer] : [chain.relayer, bettor.key];
+        const label = delegated ? 'place_bet_delegated + intent, relayer prices' : 'place_bet, relayer prices';
+        record(label, wireSize(ixs, chain, signers.length), chain.mustSend(ixs, signers).cu);
+      };
+      const signedPrices = async (delegated: boolean): Promise<void> => {
+        const signer = new TickSigner();
+        const chain = await signedChain(signer);
+        const bettor = chain.newBettor(undefined, key);
+        chain.approveRelayer(bettor, args.amount);
+        const tick = ed25519Ix([{ tick: signer.tick(1n, nowMs(chain), PRICE) }]);
+        const at = { tick: { instruction: 0, signature: 0 } };
+        const ixs = delegated ? [tick, ...(await chain.delegatedIxs(bettor, args, { ...at, intentAt: 1 }))] : [tick, await chain.placeBetIx(bettor, args, at)];
+        const signers = delegated ? [chain.relayer] : [chain.relayer, bettor.key];
+        const label = delegated ? 'place_bet_delegated + intent, signed prices' : 'place_bet, signed prices';
+        record(label, wireSize(ixs, chain, signers.length), chain.mustSend(ixs, signers).cu);
+      };
+      await relayerPrices(false);
+      await relayerPrices(true);
+      await signedPrices(false);
+      await signedPrices(true);
+    }
+    const intentCost = rows['place_bet_delegated + intent, relayer prices']!.cu.map((cu, i) => cu - rows['place_bet, relayer prices']!.cu[i]!);
+    console.table(Object.entries(rows).map(([transaction, r]) => ({ transaction, bytes: r.bytes, cu: r.cu.join(' / ') })));
+    console.log(`bet intents measured: ${JSON.stringify({ intentCuOverPlaceBet: intentCost })}`);
+    for (const r of Object.values(rows)) expect(r.bytes).toBeLessThanOrEqual(1232);
+    for (const cu of intentCost) expect(cu).toBeLessThan(5_000);
   });
 });
 

@@ -66,8 +66,8 @@ export function placementRefusals(refused: Refused): void {
   it('DelegateMissing: a delegated bet without (enough) allowance', async () => {
     const { chain, bettor } = await ready();
     const args = { side: 0, amount: STAKE, entryPrice: PRICE };
-    refused(chain.send([await chain.placeBetIx(bettor, args, { delegated: true })], [chain.relayer]), 'DelegateMissing');
+    refused(chain.send(await chain.delegatedIxs(bettor, args), [chain.relayer]), 'DelegateMissing');
     chain.approveRelayer(bettor, STAKE - 1n);
-    refused(chain.send([await chain.placeBetIx(bettor, args, { delegated: true })], [chain.relayer]), 'DelegateMissing');
+    refused(chain.send(await chain.delegatedIxs(bettor, args), [chain.relayer]), 'DelegateMissing');
   });
 }

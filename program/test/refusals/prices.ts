@@ -30,7 +30,8 @@ export function priceRefusals(refused: Refused): void {
     );
     refused(chain.send([ed25519Ix([{ tick }]), await place(PRICE + 1n)], [chain.relayer, bettor.key]), 'PriceTickMismatch');
     refused(chain.send([ed25519Ix([{ tick: signer.tick(5n, now - 30_001, PRICE) }]), await place(PRICE)], [chain.relayer, bettor.key]), 'PriceTickTooOld');
-    await placeSigned(chain, chain.newBettor(), signer.tick(9n, now, PRICE));
+    // tick 5 is 9 behind 14: one more than the 8 ticks an entry may lag (ENTRY_SEQ_SLACK)
+    await placeSigned(chain, chain.newBettor(), signer.tick(14n, now, PRICE));
     refused(chain.send([ed25519Ix([{ tick }]), await place(PRICE)], [chain.relayer, bettor.key]), 'PriceTickReplayed');
   });
 

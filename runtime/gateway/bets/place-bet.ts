@@ -5,7 +5,7 @@
  * as the program's refusal, mapped to the same answer.
  */
 import { PublicKey, type Keypair } from '@solana/web3.js';
-import { ProgramRefusal, type BetAccount, type ChainPort, type StakeAuthority } from '../../../adapters/chain/port.ts';
+import { ProgramRefusal, type BetAccount, type BetIntent, type ChainPort, type ContractConfig, type StakeAuthority } from '../../../adapters/chain/port.ts';
 import type { PlacementAdmission } from './admission.ts';
 import { onChain, placeRefusal } from './chain-calls.ts';
 import { MESSAGES, refusal, type GatewayRefusal } from '../refusals.ts';
@@ -32,6 +32,8 @@ export interface BetRequestA {
   address: string;
   side: Side;
   amountUnits: bigint;
+  /** the bettor's signed intent: needed when the gateway does not hold the address's key (docs/gateway-api.md#bet-intents) */
+  intent?: BetIntent | undefined;
 }
 
 /** 200 body of Profile A `POST /bet`. */
@@ -100,19 +102,46 @@ export async function placeOnChain(
   }
 }
 
-export async function placeBetA(deps: BetDeps, req: BetRequestA): Promise<PlacedA | GatewayRefusal> {
-  const bettor = parseAddress(req.address);
-  if (!bettor) return refusal('invalid_request', 'address must be a base58 public key');
+/**
+ * What a Profile A placement checks first, from the mirror and the price held (POST /api/bet and the
+ * Solana Action alike): the contract is initialised and takes bets, the amount is within its limits
+ * (`outOfRange` words that refusal), and a fresh price is held.
+ */
+export async function openForBet(
+  deps: Pick<BetDeps, 'chain' | 'entryPrice'>,
+  amountUnits: bigint,
+  outOfRange: (config: ContractConfig) => string,
+): Promise<{ config: ContractConfig; entryPrice: bigint } | GatewayRefusal> {
   const config = await onChain(() => deps.chain.readConfig());
   if (isRefusal(config)) return config;
   if (!config) return refusal('not_initialized', MESSAGES.notInitialized);
   if (config.paused) return refusal('forbidden', MESSAGES.paused);
-  if (req.amountUnits < config.minAmount || req.amountUnits > config.maxAmount) {
-    return refusal('invalid_request', `amountUnits must be between minAmount ${config.minAmount} and maxAmount ${config.maxAmount}`);
-  }
+  if (amountUnits < config.minAmount || amountUnits > config.maxAmount) return refusal('invalid_request', outOfRange(config));
   const entryPrice = await deps.entryPrice();
   if (entryPrice === null) return refusal('no_price', MESSAGES.noPrice);
-  return admitted(deps, () => placeAdmitted(deps, req, bettor, entryPrice));
+  return { config, entryPrice };
+}
+
+export async function placeBetA(deps: BetDeps, req: BetRequestA): Promise<PlacedA | GatewayRefusal> {
+  const bettor = parseAddress(req.address);
+  if (!bettor) return refusal('invalid_request', 'address must be a base58 public key');
+  const open = await openForBet(deps, req.amountUnits, (c) => `amountUnits must be between minAmount ${c.minAmount} and maxAmount ${c.maxAmount}`);
+  if (isRefusal(open)) return open;
+  return admitted(deps, () => placeAdmitted(deps, req, bettor, open.entryPrice));
+}
+
+/**
+ * The intent of a bet on an address whose key the gateway does not hold, checked before anything
+ * is sent (docs/gateway-api.md#bet-intents): present, not expired, and signed by the bettor for
+ * exactly this bet (its side, amount and next bet number); else the 400 saying which.
+ */
+function intentRefusal(chain: ChainPort, req: BetRequestA, bettor: PublicKey, betNumber: bigint): BetIntent | GatewayRefusal {
+  const intent = req.intent;
+  if (!intent) return refusal('not_approved', MESSAGES.intentRequired);
+  if (intent.validUntil <= BigInt(Math.floor(Date.now() / 1000))) return refusal('invalid_request', MESSAGES.intentExpired);
+  const terms = { bettor, side: req.side, amount: req.amountUnits, betNumber, validUntil: intent.validUntil };
+  if (!chain.intentSigned(terms, intent.signature)) return refusal('invalid_request', `${MESSAGES.intentNotSigned} (bet number ${betNumber})`);
+  return intent;
 }
 
 /** The part of a Profile A placement that costs: the key, the bettor's state, the transaction. */
@@ -124,7 +153,13 @@ async function placeAdmitted(deps: BetDeps, req: BetRequestA, bettor: PublicKey,
   if (isRefusal(state)) return state;
   if (state?.openBetId != null) return refusal('open_bet', MESSAGES.openBet, { openBetId: state.openBetId.toString() });
 
-  const stake: StakeAuthority = key ? { kind: 'signer', bettor: key } : { kind: 'delegate', bettor };
+  let stake: StakeAuthority;
+  if (key) stake = { kind: 'signer', bettor: key };
+  else {
+    const intent = intentRefusal(deps.chain, req, bettor, state?.betCount ?? 0n);
+    if (isRefusal(intent)) return intent;
+    stake = { kind: 'delegate', bettor, intent };
+  }
   const result = await placeOnChain(deps, stake, req.side, req.amountUnits, entryPrice);
   if (isRefusal(result)) return result;
   return {

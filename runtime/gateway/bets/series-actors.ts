@@ -11,6 +11,7 @@ import { upgradeBetSnapshot } from '../../../machines/bet.ts';
 import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetContext, BetInput } from '../../../machines/bet-types.ts';
 import type { SeriesCommits } from './series-commits.ts';
+import { stateName } from './state-name.ts';
 import type { buildSeriesMachine, Series, SeriesActor, XstateClock } from './series.ts';
 
 /** A wake whose snapshot read took longer than this does not deliver the tick that asked for it. */
@@ -117,6 +118,7 @@ export class SeriesActors {
         const final = snap.status === 'done';
         const events = outbox.splice(0);
         const transition = events.length > 0 ? { before, after: snap.context, events, at: this.d.now() } : null;
+        if (snap.context.attempt > (before?.attempt ?? 0)) this.effectFailed(series, snap.context, stateName(snap.value));
         before = snap.context;
         this.d.commits.queue(series, actor.getPersistedSnapshot(), final, events, transition);
         if (final) series.actor = null;
@@ -129,6 +131,17 @@ export class SeriesActors {
     });
     series.actor = actor;
     actor.start();
+  }
+
+  /**
+   * An effect of the series failed and waits for its retry (the machine's backoff): logged at the
+   * first failure and then at every doubling of the count, so a bet that keeps failing stays
+   * visible without one line per retry (docs/operations.md#ops-cli).
+   */
+  private effectFailed(series: Series, context: BetContext, state: string): void {
+    const { attempt, lastError } = context;
+    if ((attempt & (attempt - 1)) !== 0) return;
+    this.d.log.warn({ seriesId: series.id, betId: context.id.toString(), state, attempt, err: lastError }, 'bet effect failed; retrying after a backoff');
   }
 
   /** An actor failed: restart it from its latest snapshot after a backoff (never left stopped). */

@@ -20,6 +20,7 @@ import type { BetEmittedEvent } from '../../../machines/bet-events.ts';
 import type { BetContext } from '../../../machines/bet-types.ts';
 import { NEXT_TICK_WINDOW_MS } from '../prices/tick-proofs.ts';
 import { entryEvidence, EVIDENCE_WINDOW_MS, exitEvidence, signedExitPair, ticksAroundExpiry } from './evidence.ts';
+import { ResetMap } from '../../../kernel/reset-map.ts';
 
 /** One transition of a bet series that emitted events. */
 export interface BetTransition {
@@ -62,7 +63,7 @@ interface Ending {
 
 /** Reads of the price history shared by the bets expiring in the same second (thousands settle together). */
 class ExpiryTicks {
-  private readonly held = new Map<number, { at: number; ticks: Promise<Tick[]> }>();
+  private readonly held = new ResetMap<number, { at: number; ticks: Promise<Tick[]> }>(256);
 
   constructor(private readonly history: PriceHistory) {}
 
@@ -70,7 +71,6 @@ class ExpiryTicks {
     const kept = this.held.get(expireTime);
     // ticks after the expiry keep arriving for a few seconds: a read is reused for a second only
     if (kept && now - kept.at < 1_000) return kept.ticks;
-    if (this.held.size > 256) this.held.clear();
     const ticks = this.history.between(expireTime * 1000 - EVIDENCE_WINDOW_MS, expireTime * 1000 + EVIDENCE_WINDOW_MS);
     this.held.set(expireTime, { at: now, ticks });
     ticks.catch(() => this.held.delete(expireTime));

@@ -205,7 +205,7 @@ export async function entryPriceNow(history: PriceHistory, nowMs: number): Promi
 }
 
 /** Exit price of a bet expiring at `expireTime` (unix s), decided at `nowMs` (docs/decisions.md#entry-and-exit-prices; see `decideExitPrice`). */
-export async function exitPriceAt(history: PriceHistory, expireTime: number, nowMs: number): Promise<ExitDecision> {
+export async function exitPriceAt(history: PriceHistory, expireTime: number, nowMs: number, signed = false): Promise<ExitDecision> {
   const [atOrBefore, latest] = await Promise.all([history.atOrBefore(expireTime * 1000), history.latest()]);
-  return decideExitPrice({ expireTime, nowMs, atOrBefore, latest });
+  return decideExitPrice({ expireTime, nowMs, atOrBefore, latest, signed });
 }

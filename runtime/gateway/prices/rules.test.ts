@@ -110,6 +110,13 @@ describe('decideExitPrice', () => {
     expect(decideExitPrice({ expireTime, nowMs: T + 5_000, atOrBefore: undefined, latest: undefined })).toEqual({ kind: 'wait', reason: 'none' });
   });
 
+  it('signed prices: waits for a tick after expiry (the close carries it), with no grace; one at expiry is not after it', () => {
+    const signed = { expireTime, atOrBefore: at, signed: true };
+    expect(decideExitPrice({ ...signed, latest: at, nowMs: T + 60_000 })).toEqual({ kind: 'wait', reason: 'awaiting_tick' });
+    expect(decideExitPrice({ ...signed, latest: after, nowMs: T + 300 })).toEqual({ kind: 'price', value: 15_000_000_002n, tick: at });
+    expect(decideExitPrice({ ...signed, latest: at, nowMs: T + PRICE_RULES.refundAfterMs })).toEqual({ kind: 'refund_at_entry' });
+  });
+
   it('refunds at entry once 300 s passed without a usable price, not 1 ms earlier', () => {
     const old = tick('149', T - 60_000);
     const base = { expireTime, atOrBefore: old, latest: old };

@@ -96,6 +96,11 @@ export interface ExitInputs {
   atOrBefore: Tick | undefined;
   /** the newest tick known (any ts); tells whether a tick at or after expiry has arrived */
   latest: Tick | undefined;
+  /**
+   * the contract requires signed prices: a close carries the tick after T too, so the price is
+   * taken only once a tick with ts > T is held, never at the 2 s grace (docs/decisions.md#signed-prices)
+   */
+  signed?: boolean;
 }
 
 /** Exit decision for an expired bet. */
@@ -107,10 +112,10 @@ export type ExitDecision =
  * tick with ts >= T has arrived or once now >= T + 2 s. That tick is used only when T - ts <= 30 s.
  * Without a usable price the bet waits, until now >= T + 300 s: then `refund_at_entry`.
  */
-export function decideExitPrice({ expireTime, nowMs, atOrBefore, latest }: ExitInputs): ExitDecision {
+export function decideExitPrice({ expireTime, nowMs, atOrBefore, latest, signed = false }: ExitInputs): ExitDecision {
   const t = expireTime * 1000;
   if (nowMs < t) return { kind: 'wait', reason: 'not_expired' };
-  const ready = (latest !== undefined && latest.ts >= t) || nowMs >= t + PRICE_RULES.exitGraceMs;
+  const ready = signed ? latest !== undefined && latest.ts > t : (latest !== undefined && latest.ts >= t) || nowMs >= t + PRICE_RULES.exitGraceMs;
   const usable = atOrBefore !== undefined && atOrBefore.ts <= t && t - atOrBefore.ts <= PRICE_RULES.maxTickAgeMs;
   if (ready && usable) return { kind: 'price', value: priceToE8(atOrBefore.price), tick: atOrBefore };
   if (nowMs >= t + PRICE_RULES.refundAfterMs) return { kind: 'refund_at_entry' };

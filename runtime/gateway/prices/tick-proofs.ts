@@ -9,7 +9,7 @@
  */
 import type { Tick } from '../../../adapters/feed/port.ts';
 import type { PriceHistory } from '../../../adapters/store/price-history/port.ts';
-import { exitPair, isSigned, type SignedTick } from '../../../adapters/chain/codec/ed25519.ts';
+import { exitPairOrWhyNot, isSigned, type SignedTick } from '../../../adapters/chain/codec/ed25519.ts';
 import type { TickProofs } from '../../../adapters/chain/port.ts';
 
 /** How far past expiry the tick after it is looked for (the 30 s rule bounds the tick before). */
@@ -25,7 +25,7 @@ export function tickProofs(history: PriceHistory, newest: () => Tick | undefined
     async exitPair(expireTime: bigint) {
       const expireMs = Number(expireTime) * 1000;
       const [n, after] = await Promise.all([history.atOrBefore(expireMs), history.between(expireMs + 1, expireMs + NEXT_TICK_WINDOW_MS)]);
-      return exitPair(n, after[0], expireMs);
+      return exitPairOrWhyNot(n, after[0], expireMs);
     },
   };
 }

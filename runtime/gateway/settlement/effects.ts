@@ -59,7 +59,9 @@ export function settlementEffects(deps: SettlementDeps): BetEffects {
   };
   return {
     async priceExit({ expireTime }) {
-      const d = await exitPriceAt(history, expireTime, deps.now());
+      // with signed prices the close needs the tick after expiry: the bet waits for it instead of failing its close
+      const signed = (await chain.signedPricesRequired?.()) ?? false;
+      const d = await exitPriceAt(history, expireTime, deps.now(), signed);
       if (d.kind === 'price') return { kind: 'price', value: d.value };
       return d.kind === 'refund_at_entry' ? { kind: 'refund_at_entry' } : { kind: 'wait' };
     },

@@ -14,6 +14,7 @@ import { clockMachine, type TickEvent } from '../../../machines/clock.ts';
 import type { BetInput } from '../../../machines/bet-types.ts';
 import type { Logger } from '../../../kernel/log.ts';
 import type { LiveBets } from '../bets/live-bets.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How tie replays work in this profile (Profile B only: docs/gateway-api.md#bet-status). */
 export interface ReplayPolicy {
@@ -38,6 +39,24 @@ export function betInputOf(bet: BetAccount, policy: ReplayPolicy): BetInput {
 
 /** Store lookups sent together while adopting (one pipelined round trip each). */
 const ADOPT_CHUNK = 500;
+
+/**
+ * How long an open bet may go without an actor before it is adopted whatever its expiry: a bet a
+ * wallet placed itself (docs/gateway-api.md#bet-with-your-wallet) is announced this soon after the
+ * chain holds it. A placement of this gateway opens its actor within milliseconds of landing, and one
+ * of another gateway is in the store within its commit; should either come later, the store's
+ * revisions keep one `bet_open` (the first commit of a bet wins).
+ */
+export const UNCLAIMED_GRACE_MS = 2_000;
+
+/**
+ * Placement transactions looked up per run for the evidence of bets adopted ahead of their expiry
+ * (one `getSignaturesForAddress` each), and how long the run waits for them: a trickle of wallet
+ * bets gets them all; a gateway that finds thousands of bets without an actor (after a crash)
+ * adopts the rest without, as before, rather than stall its settlement on the lookups.
+ */
+const PLACE_TX_LOOKUPS = 200;
+const PLACE_TX_WAIT_MS = 2_000;
 
 /** What the scheduler works with. */
 export interface SettlerDeps {
@@ -64,6 +83,8 @@ export class Settler {
   /** bets expiring within this many ms are adopted in this run (two periods) */
   private adoptAheadMs = 0;
   private lastAdoptFailed = false;
+  /** open bets without an actor, and since when a run has seen them so (unix ms) */
+  private readonly unclaimedSince = new Map<string, number>();
 
   constructor(private readonly deps: SettlerDeps) {
     this.now = deps.now ?? Date.now;
@@ -143,16 +164,22 @@ export class Settler {
   }
 
   /**
-   * Gives an actor to every open bet no live series carries (a bet placed before a crash, or by a
-   * process that is gone) once it expires within the next two runs, so that the run at its expiry
-   * already finds its actor and closes it. The store is asked about all candidates at once.
+   * Gives an actor to every open bet no live series carries: one placed outside the gateways (a
+   * wallet's own transaction) once a run has seen it without an actor for UNCLAIMED_GRACE_MS, and
+   * any (a bet placed before a crash, or by a process that is gone) once it expires within the next
+   * two runs, so that the run at its expiry already finds its actor and closes it. The store is
+   * asked about all candidates at once; the adopted series announces its bet (`bet_open`).
    */
   private async adopt(open: readonly BetAccount[], nowMs: number): Promise<void> {
     const { bets, snapshots, log, policy } = this.deps;
     const horizon = nowMs + this.adoptAheadMs;
     const carried = this.carried(nowMs);
-    const candidates = open.filter((bet) => {
-      if (Number(bet.expireTime) * 1000 > horizon || carried.ids.has(bet.id.toString())) return false;
+    const unclaimed = open.filter((bet) => !carried.ids.has(bet.id.toString()));
+    this.noteUnclaimed(unclaimed, nowMs);
+    let lookups = PLACE_TX_LOOKUPS;
+    const candidates = unclaimed.filter((bet) => {
+      const since = this.unclaimedSince.get(bet.id.toString()) ?? nowMs;
+      if (Number(bet.expireTime) * 1000 > horizon && nowMs - since < UNCLAIMED_GRACE_MS) return false;
       // a live series of the same bettor may be about to take this bet as its replay (Profile B, after a
       // restart mid-replace): let it finish first; the next run looks again
       return !carried.bettors.has(bet.bettor);
@@ -160,20 +187,42 @@ export class Settler {
     for (let i = 0; i < candidates.length; i += ADOPT_CHUNK) {
       const chunk = candidates.slice(i, i + ADOPT_CHUNK);
       const stored = await Promise.all(chunk.map((bet) => snapshots.load(bet.id.toString())));
-      chunk.forEach((bet, k) => {
-        if (stored[k] !== null) return; // its chain is stored; rehydrated at boot
+      const fresh = chunk.filter((bet, k) => {
+        // its chain is stored (rehydrated at boot, or taken over from the store): looked at again after another grace
+        if (stored[k] !== null) this.unclaimedSince.set(bet.id.toString(), nowMs);
+        return stored[k] === null;
+      });
+      // the placement's transaction, for the evidence of a bet adopted ahead of its expiry (null when not looked up or not known in time)
+      const looked = fresh.map((bet) => {
+        if (Number(bet.expireTime) * 1000 <= horizon || lookups <= 0) return Promise.resolve(null);
+        lookups--;
+        return this.deps.chain.betTransactions({ bettor: bet.bettor, seq: bet.seq }).then(
+          (t) => t.placeTx,
+          () => null,
+        );
+      });
+      const placeTxs = await Promise.race([Promise.all(looked), sleep(PLACE_TX_WAIT_MS).then(() => fresh.map(() => null))]);
+      fresh.forEach((bet, k) => {
         const id = bet.id.toString();
         if (bets.has(id)) return; // opened by a placement meanwhile
+        this.unclaimedSince.delete(id);
         const expiry = Number(bet.expireTime) * 1000;
         const expired = expiry <= nowMs;
         if (!expired && expiry < this.nextExpiryMs) this.nextExpiryMs = expiry;
-        log.warn(
+        log.info(
           { betId: id, bettor: bet.bettor, expired },
-          'open bet without an actor (placed before a crash, or by another process): adopting it from the chain',
+          'open bet without an actor (placed by a wallet itself, before a crash, or by another process): adopting it from the chain',
         );
-        bets.open(betInputOf(bet, policy));
+        bets.open({ ...betInputOf(bet, policy), placeTx: placeTxs[k] ?? null });
       });
     }
+  }
+
+  /** Notes since when each open bet without an actor has been seen so; forgets the others. */
+  private noteUnclaimed(unclaimed: readonly BetAccount[], nowMs: number): void {
+    const ids = new Set(unclaimed.map((bet) => bet.id.toString()));
+    for (const id of this.unclaimedSince.keys()) if (!ids.has(id)) this.unclaimedSince.delete(id);
+    for (const id of ids) if (!this.unclaimedSince.has(id)) this.unclaimedSince.set(id, nowMs);
   }
 
   /** Starts the clock actor. */

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import { createApproveInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { signBytes } from '../../../adapters/chain/signing.ts';
 import type { RpcChain } from '../../../adapters/chain/rpc-chain/index.ts';
 import { TEST_PARAMS, fundedBettor, untilUnix, type TestChain } from '../support.ts';
 import { STAKE, PRICE, WIN, refusal, signed, onLocalChain } from './fixtures.ts';
@@ -102,9 +103,16 @@ describe('RpcChain on the local chain', () => {
     expect(await chain.refundExpired(bet)).toMatchObject({ status: 3, already: true });
   });
 
-  it('places a delegated bet once the bettor approved the relayer, refuses it before (DelegateMissing)', async () => {
+  it('places a delegated bet once the bettor approved the relayer and signed its intent, refuses it before (DelegateMissing)', async () => {
     const bettor = await fundedBettor(chain);
-    const refused = await refusal(chain.placeBet({ stake: { kind: 'delegate', bettor: bettor.publicKey }, side: 'UP', amount: STAKE, entryPrice: PRICE }));
+    // the bettor's consent to its first bet (docs/decisions.md#bet-intents)
+    const validUntil = BigInt(Math.floor(Date.now() / 1000) + 120);
+    const message = chain.intentMessage({ bettor: bettor.publicKey, side: 'UP', amount: STAKE, betNumber: 0n, validUntil });
+    const intent = { signature: signBytes(bettor, message), validUntil };
+    expect(chain.intentSigned({ bettor: bettor.publicKey, side: 'UP', amount: STAKE, betNumber: 0n, validUntil }, intent.signature)).toBe(true);
+    expect(chain.intentSigned({ bettor: bettor.publicKey, side: 'DOWN', amount: STAKE, betNumber: 0n, validUntil }, intent.signature)).toBe(false);
+    const delegated = { stake: { kind: 'delegate' as const, bettor: bettor.publicKey, intent }, side: 'UP' as const, amount: STAKE, entryPrice: PRICE };
+    const refused = await refusal(chain.placeBet(delegated));
     expect([refused.code, refused.errorName]).toEqual([6026, 'DelegateMissing']);
     expect(refused.logs.length).toBeGreaterThan(0);
 
@@ -119,7 +127,7 @@ describe('RpcChain on the local chain', () => {
     const sig = await conn.sendRawTransaction(approve.serialize());
     expect((await conn.getSignatureStatus(sig)).value?.err).toBeNull();
 
-    const placed = await chain.placeBet({ stake: { kind: 'delegate', bettor: bettor.publicKey }, side: 'UP', amount: STAKE, entryPrice: PRICE });
+    const placed = await chain.placeBet(delegated);
     expect(placed.bet).toMatchObject({ bettor: bettor.publicKey.toBase58(), amount: STAKE, status: 0 });
   });
 

@@ -139,8 +139,8 @@ function check(method: string, path: string, r: Raw, allow503: (path: string, bo
   expect(r.status, `dropped connection: ${where}`).not.toBe(0);
   let body: any;
   const type = String(r.headers['content-type'] ?? '');
-  if (r.status < 400 && /^(text\/html|text\/javascript|text\/css)/.test(type)) {
-    // the web page and its assets (`/`, `/ui/...`): not JSON, but only ever answered to GET/HEAD
+  if (r.status < 400 && /^(text\/html|text\/javascript|text\/css|image\/svg\+xml)/.test(type)) {
+    // the web page and its assets (`/`, `/ui/...`, the Action's icon): not JSON, but only ever answered to GET/HEAD
     expect(['GET', 'HEAD'], `page asset for ${where}`).toContain(method);
     return;
   }
