@@ -58,8 +58,11 @@ describe('bets on a chain that drops, delays and rate-limits like a public clust
     expect(ok.length).toBeGreaterThan(20);
     for (const a of ok) expect(onChain.get(String(a.body.id))?.bettor, `bet ${a.body.id} answered 200`).toBe(a.address);
 
+    // a 503 says not sent (nothing reached the chain: the per-wallet count below holds it to that);
     // a 500 says pending with its transaction, or that the chain did not answer; which pending ones landed
-    const failed = loop.answers.filter((a) => a.status >= 500);
+    const notSent = loop.answers.filter((a) => a.status === 503);
+    for (const a of notSent) expect(a.body?.error, JSON.stringify(a.body)).toMatch(/was not sent; nothing reached the chain/);
+    const failed = loop.answers.filter((a) => a.status >= 500 && a.status !== 503);
     for (const a of failed) expect(a.status, JSON.stringify(a.body)).toBe(500);
     const pending = failed.filter((a) => a.body?.pending === true);
     for (const a of pending) expect(a.body.tx).toEqual(expect.any(String));
@@ -103,7 +106,7 @@ describe('bets on a chain that drops, delays and rate-limits like a public clust
     const count = (f: (a: (typeof loop.answers)[number]) => boolean) => loop.answers.filter(f).length;
     console.info(
       `cluster faults (${FAULTS}): ${loop.answers.length} POST /api/bet: ${ok.length} 200, ${count((a) => a.status === 409)} 409, ` +
-        `${pending.length} 500 pending (${landedPending.length} landed), ${failed.length - pending.length} other 500, ${cut} cut by the kill; ` +
+        `${pending.length} 500 pending (${landedPending.length} landed), ${failed.length - pending.length} other 500, ${notSent.length} 503 not sent, ${cut} cut by the kill; ` +
         `${bets.length} bets on chain; ${/"resumed":(\d+)/.exec(w.gateway.output())?.[1] ?? 0} intents resumed after the kill`,
     );
   }, 300_000);
