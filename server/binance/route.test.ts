@@ -21,7 +21,9 @@ import { createOrderEngine } from '../../runtime/exchange/engine/engine.ts';
 import { bookCache } from '../../runtime/exchange/book-cache.ts';
 import { EXCHANGE_ERRORS } from '../exchange/handle.ts';
 import { listenExclusive } from '../http/listen.ts';
-import { createRouter } from '../http/router.ts';
+import * as v from 'valibot';
+import { createRouter, defineRoute } from '../http/router.ts';
+import { json } from '../openapi/document.ts';
 import { binanceRoute } from './route.ts';
 
 const SECRET = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j';
@@ -45,12 +47,21 @@ beforeAll(async () => {
   };
   const app = uws.App();
   const router = createRouter(app, { log, errors: EXCHANGE_ERRORS });
-  binanceRoute(router, ctx, 'POST', '/api/v3/echo', { weight: 1, params: ['symbol', 'side', 'quantity'], signed: true, body: true }, (p, signer) => ({
-    account: signer?.accountId,
-    symbol: p.symbol(),
-    side: p.required('side'),
-    quantity: p.required('quantity'),
-  }));
+  const echo = defineRoute({ method: 'post', path: '/api/v3/echo', summary: 'echo', responses: { 200: json('the parameters', v.unknown()) } });
+  binanceRoute(
+    router,
+    ctx,
+    'POST',
+    '/api/v3/echo',
+    { weight: 1, params: ['symbol', 'side', 'quantity'], signed: true, body: true },
+    (p, signer) => ({
+      account: signer?.accountId,
+      symbol: p.symbol(),
+      side: p.required('side'),
+      quantity: p.required('quantity'),
+    }),
+    echo,
+  );
   socket = await listenExclusive(app, '127.0.0.1', 0);
   base = `http://127.0.0.1:${uws.us_socket_local_port(socket)}`;
 });

@@ -11,7 +11,10 @@
  */
 import { DependencyUnavailable } from '../../kernel/errors.ts';
 import type { BinanceContext } from '../../runtime/binance/context.ts';
-import { JsonResponse, type Method, type Router, type RouteRequest } from '../http/router.ts';
+import { JsonResponse, type Method, type Router, type RouteRequest, type RouteSpec } from '../http/router.ts';
+import { binanceOperations } from '../openapi/exchange-binance.ts';
+import { binanceOrderOperations } from '../openapi/exchange-binance-orders.ts';
+import { binanceTradeOperations } from '../openapi/exchange-binance-trades.ts';
 import { binance, BinanceError } from './errors.ts';
 import { BinanceParams } from './params.ts';
 import { SIGNING_PARAMS, verifySigned, type Signer } from './signed.ts';
@@ -37,8 +40,16 @@ export type BinanceHandler = (p: BinanceParams, signer: Signer | undefined, nowM
 
 const WEIGHT_HEADER = 'X-MBX-USED-WEIGHT-1M';
 
-/** Registers a Binance-shaped route on `router`. */
-export function binanceRoute(router: Router, ctx: BinanceContext, method: Method, path: string, spec: BinanceRouteSpec, handler: BinanceHandler): void {
+/** Registers a Binance-shaped route on `router`, from its spec in the OpenAPI document (or `operation`, a test's own). */
+export function binanceRoute(
+  router: Router,
+  ctx: BinanceContext,
+  method: Method,
+  path: string,
+  spec: BinanceRouteSpec,
+  handler: BinanceHandler,
+  operation: RouteSpec = binanceOperation(method, path),
+): void {
   const allowed = spec.signed ? [...spec.params, ...SIGNING_PARAMS] : spec.params;
   const answer = async (req: RouteRequest): Promise<JsonResponse> => {
     const nowMs = ctx.exchange.now().getTime();
@@ -76,7 +87,16 @@ export function binanceRoute(router: Router, ctx: BinanceContext, method: Method
     }
   };
   const options = spec.body ? { body: { raw: true }, remoteAddress: true } : { headers: ['x-mbx-apikey'], remoteAddress: true };
-  router.route(method, path, answer, options);
+  router.add(operation, answer, options);
+}
+
+let operations: Map<string, RouteSpec> | undefined;
+/** The spec of a Binance-shaped route (server/openapi/exchange-binance*.ts); a route without one is a mistake, refused at mount. */
+function binanceOperation(method: Method, path: string): RouteSpec {
+  operations ??= new Map([...binanceOperations(), ...binanceTradeOperations(), ...binanceOrderOperations()].map((op) => [`${op.method} ${op.path}`, op]));
+  const op = operations.get(`${method.toLowerCase()} ${path}`);
+  if (!op) throw new Error(`the Binance route ${method} ${path} has no spec in the OpenAPI document`);
+  return op;
 }
 
 function asBinanceError(err: unknown, ctx: BinanceContext, req: RouteRequest): BinanceError {

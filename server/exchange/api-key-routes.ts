@@ -10,13 +10,11 @@ import type { Router } from '../http/router.ts';
 import { CreateApiKeyBody } from './api-key-wire.ts';
 import { answer, validate } from './handle.ts';
 
-const KEYS = '/api/v1/accounts/:id/api-keys';
-
+import { apiKeysRoute, createApiKeyRoute, deleteApiKeyRoute } from '../openapi/exchange-binance.ts';
 /** Mounts POST/GET `/api/v1/accounts/{id}/api-keys` and DELETE `/api/v1/accounts/{id}/api-keys/{apiKey}`. */
 export function mountApiKeyRoutes(router: Router, ctx: ExchangeContext, keys: ApiKeyStore): void {
-  router.route(
-    'POST',
-    KEYS,
+  router.add(
+    createApiKeyRoute,
     async ({ params, body }) => {
       const b = validate(CreateApiKeyBody, body ?? {});
       const label = b.label === undefined ? {} : { label: b.label };
@@ -29,6 +27,6 @@ export function mountApiKeyRoutes(router: Router, ctx: ExchangeContext, keys: Ap
     },
     { body: {} },
   );
-  router.get(KEYS, async ({ params }) => answer(await listApiKeys(ctx, keys, params.id ?? '')));
-  router.route('DELETE', `${KEYS}/:apiKey`, async ({ params }) => answer(await deleteApiKey(ctx, keys, params.id ?? '', params.apiKey ?? ''), 204));
+  router.add(apiKeysRoute, async ({ params }) => answer(await listApiKeys(ctx, keys, params.id ?? '')));
+  router.add(deleteApiKeyRoute, async ({ params }) => answer(await deleteApiKey(ctx, keys, params.id ?? '', params.apiKey ?? ''), 204));
 }

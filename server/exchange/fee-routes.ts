@@ -9,14 +9,12 @@ import type { Router } from '../http/router.ts';
 import { SetFeesBody } from './fee-wire.ts';
 import { answer, validate } from './handle.ts';
 
-const FEES = '/api/v1/accounts/:id/fees';
-
+import { feesRoute, setFeesRoute } from '../openapi/exchange-binance.ts';
 /** Mounts GET and PUT `/api/v1/accounts/{id}/fees`. */
 export function mountFeeRoutes(router: Router, ctx: ExchangeContext): void {
-  router.get(FEES, async ({ params }) => answer(await readFees(ctx, params.id ?? '')));
-  router.route(
-    'PUT',
-    FEES,
+  router.add(feesRoute, async ({ params }) => answer(await readFees(ctx, params.id ?? '')));
+  router.add(
+    setFeesRoute,
     async ({ params, body }) => {
       const b = validate(SetFeesBody, body);
       const change = {

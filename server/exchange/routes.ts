@@ -28,12 +28,30 @@ import type { TemplatedApp } from 'uWebSockets.js';
 import type { Logger } from '../../kernel/log.ts';
 import { HttpError, RawJson } from '../http/reply.ts';
 import { createRouter, respond, TextResponse, type Router } from '../http/router.ts';
-import { exchangeOpenApi } from '../openapi/exchange.ts';
+import {
+  accountRoute,
+  accountsRoute,
+  deleteAccountRoute,
+  depositRoute,
+  equityRoute,
+  exchangeOpenApi,
+  healthRoute,
+  openAccountRoute,
+  openApiRoute,
+  orderRoute,
+  ordersRoute,
+  pnlRoute,
+  positionsRoute,
+  priceRoute,
+  pricesRoute,
+  prometheusRoute,
+  servedElsewhere,
+  setCashRoute,
+} from '../openapi/exchange.ts';
 import { answer, EXCHANGE_ERRORS, validate } from './handle.ts';
 import { CreateAccountBody, DepositBody, EquitySince, EquitySnapshot, IdempotencyKey, OrderBody, OrderLimit, SetCashBody } from './wire.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
-const API = '/api/v1';
 /** Body limit of the exchange's routes. */
 const MAX_BODY_BYTES = 64 * 1024;
 const WITH_BODY = { body: {} };
@@ -41,12 +59,10 @@ const WITH_BODY = { body: {} };
 /** Mounts every exchange route on `app`; the router is returned for a draining stop. */
 export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, metrics?: Pick<ExchangeMetrics, 'orderDone'>): Router {
   const router = createRouter(app, { log: ctx.log, errors: EXCHANGE_ERRORS, maxBodyBytes: MAX_BODY_BYTES });
-  const get = router.get;
-
   const pricesJson = (books: BookSnapshot[]) => new RawJson(JSON.stringify(books.map(priceView)));
-  get(`${API}/prices`, () => ctx.books.renderFresh(pricesJson));
+  router.add(pricesRoute, () => ctx.books.renderFresh(pricesJson));
 
-  get(`${API}/prices/:symbol`, ({ params }) => {
+  router.add(priceRoute, ({ params }) => {
     const symbol = params.symbol ?? '';
     if (!(BOOK_SYMBOLS as readonly string[]).includes(symbol)) {
       throw new HttpError(400, { error: 'VALIDATION_ERROR', message: `symbol must be one of ${BOOK_SYMBOLS.join(', ')}` });
@@ -56,9 +72,8 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, met
     return priceView(book);
   });
 
-  router.route(
-    'POST',
-    `${API}/accounts`,
+  router.add(
+    openAccountRoute,
     async ({ body }) => {
       const b = validate(CreateAccountBody, body);
       return answer(await openAccount(ctx, b.name, dec(b.initialCash), dec(b.feeRate)), 201);
@@ -66,14 +81,13 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, met
     WITH_BODY,
   );
 
-  get(`${API}/accounts`, () => listAccounts(ctx));
-  get(`${API}/accounts/:id`, async ({ params }) => answer(await readAccount(ctx, params.id ?? '')));
+  router.add(accountsRoute, () => listAccounts(ctx));
+  router.add(accountRoute, async ({ params }) => answer(await readAccount(ctx, params.id ?? '')));
 
-  router.route('DELETE', `${API}/accounts/:id`, async ({ params }) => answer(await deleteAccount(ctx, params.id ?? ''), 204));
+  router.add(deleteAccountRoute, async ({ params }) => answer(await deleteAccount(ctx, params.id ?? ''), 204));
 
-  router.route(
-    'POST',
-    `${API}/accounts/:id/deposits`,
+  router.add(
+    depositRoute,
     async ({ params, body }) => {
       const b = validate(DepositBody, body);
       return answer(await depositCash(ctx, params.id ?? '', dec(b.amount), b.reason), 201);
@@ -81,9 +95,8 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, met
     WITH_BODY,
   );
 
-  router.route(
-    'PUT',
-    `${API}/accounts/:id/cash`,
+  router.add(
+    setCashRoute,
     async ({ params, body }) => {
       const b = validate(SetCashBody, body);
       return answer(await setCash(ctx, params.id ?? '', dec(b.target), b.reason));
@@ -91,9 +104,8 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, met
     WITH_BODY,
   );
 
-  router.route(
-    'POST',
-    `${API}/accounts/:id/orders`,
+  router.add(
+    orderRoute,
     async ({ params, body, headers }) => {
       const raw = headers['idempotency-key'] ?? '';
       const idempotencyKey = raw === '' ? null : validate(IdempotencyKey, raw, 'header');
@@ -112,25 +124,28 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, met
         return answer(out);
       }
       metrics?.orderDone(out.value.body.status ?? 'UNKNOWN', seconds, out.value.replayed);
-      return respond(out.value.httpStatus, out.value.body);
+      // a first order is 201; a repeat answers the status recorded with it (201; 200 is documented for a repeat)
+      return respond(out.value.httpStatus === 200 ? 200 : 201, out.value.body);
     },
     WITH_BODY,
   );
 
-  get(`${API}/accounts/:id/pnl`, async ({ params }) => answer(await readPnl(ctx, params.id ?? '')));
-  get(`${API}/accounts/:id/positions`, async ({ params }) => answer(await readPositions(ctx, params.id ?? '')));
-  get(`${API}/accounts/:id/orders`, async ({ params, query }) => {
+  router.add(pnlRoute, async ({ params }) => answer(await readPnl(ctx, params.id ?? '')));
+  router.add(positionsRoute, async ({ params }) => answer(await readPositions(ctx, params.id ?? '')));
+  router.add(ordersRoute, async ({ params, query }) => {
     const limit = validate(OrderLimit, query.get('limit') ?? undefined, 'query');
     return answer(await readOrders(ctx, params.id ?? '', limit));
   });
-  get(`${API}/accounts/:id/equity`, async ({ params, query }) => {
+  router.add(equityRoute, async ({ params, query }) => {
     const since = validate(EquitySince, query.get('since') ?? undefined, 'query');
     const snapshot = validate(EquitySnapshot, query.get('snapshot') ?? undefined, 'query');
     return answer(await readEquity(ctx, params.id ?? '', since, snapshot));
   });
 
-  const document = new RawJson(JSON.stringify(exchangeOpenApi()));
-  get('/openapi.json', () => document);
+  // the document lists what the router serves and documents, so it is made at the first read, once every route is in
+  for (const spec of servedElsewhere()) router.documented(spec);
+  let document: RawJson | null = null;
+  router.add(openApiRoute, () => (document ??= new RawJson(JSON.stringify(exchangeOpenApi(router.specs())))));
   return router;
 }
 
@@ -144,19 +159,19 @@ const MANAGEMENT_ERRORS = { ...EXCHANGE_ERRORS, notFound: () => ({ error: 'NOT_F
  */
 export function mountManagementRoutes(app: TemplatedApp, store: Pick<ExchangeStore, 'ping'>, log: Logger, timeoutMs = 1_000, registry?: Registry): Router {
   const router = createRouter(app, { log, errors: MANAGEMENT_ERRORS });
-  router.get('/actuator/health', async () => {
+  router.add(healthRoute, async () => {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)));
     try {
       await Promise.race([store.ping(), deadline]);
-      return { status: 'UP' };
+      return { status: 'UP' as const };
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
-      return respond(503, { status: 'DOWN', components: { ledgerStore: { status: 'DOWN', details: { error } } } });
+      return respond(503, { status: 'DOWN' as const, components: { ledgerStore: { status: 'DOWN', details: { error } } } });
     } finally {
       clearTimeout(timer);
     }
   });
-  if (registry) router.get('/actuator/prometheus', async () => new TextResponse(await registry.metrics(), PROMETHEUS_CONTENT_TYPE));
+  if (registry) router.add(prometheusRoute, async () => new TextResponse(await registry.metrics(), PROMETHEUS_CONTENT_TYPE));
   return router;
 }

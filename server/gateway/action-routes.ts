@@ -22,6 +22,7 @@ import { TOKEN_DECIMALS } from '../../runtime/gateway/views/units.ts';
 import { HttpError } from '../http/reply.ts';
 import { answering, refusalError } from './answers.ts';
 import { respond, TextResponse, type GatewayRouter } from './router.ts';
+import { actionGetRoute, actionIconRoute, actionPostRoute, actionsJsonRoute } from '../openapi/gateway.ts';
 import { isRecord, parseSideA } from './wire.ts';
 import type { ActionGetSchema, ActionsJsonSchema, ActionTransactionSchema } from './wire-responses.ts';
 
@@ -58,7 +59,7 @@ export function registerActionRoutes(router: GatewayRouter, chain: ChainPort, de
     return blockchainId ? [...ACTION_HEADERS, ['X-Blockchain-Ids', blockchainId]] : ACTION_HEADERS;
   };
   /** Runs an Actions handler: its errors become `{message, error}` with the Actions headers. */
-  const action = async (body: (headers: ReadonlyArray<readonly [string, string]>) => Promise<unknown>): Promise<unknown> => {
+  const action = async <T>(body: (headers: ReadonlyArray<readonly [string, string]>) => Promise<T>): Promise<T> => {
     const h = await headers();
     try {
       return await answering(() => body(h));
@@ -70,7 +71,7 @@ export function registerActionRoutes(router: GatewayRouter, chain: ChainPort, de
   };
 
   router.get(
-    '/actions/bet',
+    actionGetRoute,
     (req) =>
       action(async (h) => {
         const origin = `${req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http'}://${req.headers.host ?? '127.0.0.1'}`;
@@ -108,7 +109,7 @@ export function registerActionRoutes(router: GatewayRouter, chain: ChainPort, de
     ['host', 'x-forwarded-proto'],
   );
 
-  router.post('/actions/bet', (req) =>
+  router.post(actionPostRoute, (req) =>
     action(async (h) => {
       const side = parseSideA(req.query.get('side'));
       const amountUnits = parseFixed(req.query.get('amount') ?? '', TOKEN_DECIMALS);
@@ -123,12 +124,12 @@ export function registerActionRoutes(router: GatewayRouter, chain: ChainPort, de
     }),
   );
 
-  router.get('/actions.json', () =>
+  router.get(actionsJsonRoute, () =>
     action(async (h) => {
       const rules = { rules: [{ pathPattern: '/api/actions/**', apiPath: '/api/actions/**' }] } satisfies ActionRules satisfies ActionsJson;
       return respond(200, rules, h);
     }),
   );
 
-  router.get('/actions/icon.svg', () => new TextResponse(ICON, 'image/svg+xml'));
+  router.get(actionIconRoute, () => new TextResponse(ICON, 'image/svg+xml'));
 }

@@ -9,6 +9,7 @@ import type { Logger } from '../../kernel/log.ts';
 import { HttpError } from '../http/reply.ts';
 import { answering } from './answers.ts';
 import type { GatewayRouter } from './router.ts';
+import { adminPauseRoute } from '../openapi/gateway.ts';
 
 function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -27,7 +28,7 @@ function parsePaused(body: unknown): boolean {
 /** Registers the admin route when `token` is set. */
 export function registerAdminRoute(router: GatewayRouter, chain: ChainPort, token: string | undefined, log: Logger): void {
   if (!token) return;
-  router.post('/admin/pause', async ({ headers, body }) => {
+  router.post(adminPauseRoute, async ({ headers, body }) => {
     const auth = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '');
     if (!auth?.[1] || !sameToken(auth[1].trim(), token)) throw new HttpError(401, { error: 'admin token required: Authorization: Bearer <GW_ADMIN_TOKEN>' });
     const paused = parsePaused(body);

@@ -9,6 +9,7 @@ import type { LoggedEvent } from '../../adapters/store/event-log/port.ts';
 import { HttpError } from '../http/reply.ts';
 import type { EventPage } from './event-stream.ts';
 import type { GatewayRouter } from './router.ts';
+import { eventsRoute } from '../openapi/gateway.ts';
 
 /** Most events one page returns. */
 export const MAX_EVENTS_PAGE = 1_000;
@@ -30,7 +31,7 @@ const Query = v.object({
 
 /** Registers the route; `page` reads the history (the event stream's). */
 export function registerEventsRoute<E extends LoggedEvent>(router: GatewayRouter, page: (since: number, limit: number) => Promise<EventPage<E>>): void {
-  router.get('/events', async ({ query }) => {
+  router.get(eventsRoute, async ({ query }) => {
     const raw: Record<string, string> = {};
     for (const key of ['since', 'limit'] as const) {
       const all = query.getAll(key);
@@ -40,7 +41,9 @@ export function registerEventsRoute<E extends LoggedEvent>(router: GatewayRouter
     const parsed = v.safeParse(Query, raw);
     if (!parsed.success) throw new HttpError(400, { error: parsed.issues[0].message });
     try {
-      return await page(parsed.output.since, parsed.output.limit);
+      const { epoch, events } = await page(parsed.output.since, parsed.output.limit);
+      // each event as the document's loose object: its type and seq, and whatever fields its kind has
+      return { epoch, events: events.map((e) => ({ ...(e as object), type: e.type, seq: e.seq })) };
     } catch (err) {
       throw new HttpError(503, { error: 'the event log is unreachable; try again' }, { cause: err, headers: [['Retry-After', '2']] });
     }

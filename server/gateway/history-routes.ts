@@ -7,6 +7,7 @@ import type { BetHistoryStore } from '../../adapters/store/bet-history/port.ts';
 import { betHistoryView, leaderboard } from '../../runtime/gateway/history/views.ts';
 import { HttpError } from '../http/reply.ts';
 import type { GatewayRouter } from './router.ts';
+import { betRoute, betsRoute, leaderboardRoute } from '../openapi/gateway.ts';
 import { parseBetId, parseBetPageQuery, parseLeaderboardWindow, type BetPage, type Leaderboard } from './wire-history.ts';
 import { answering } from './answers.ts';
 
@@ -21,7 +22,7 @@ export interface HistoryApi {
 
 /** Registers the history routes on `router`. */
 export function registerHistoryRoutes(router: GatewayRouter, api: HistoryApi): void {
-  router.get('/bets/:id', ({ params }) =>
+  router.get(betRoute, ({ params }) =>
     answering(async () => {
       const id = parseBetId(params.id);
       const record = await api.store.get(id);
@@ -30,7 +31,7 @@ export function registerHistoryRoutes(router: GatewayRouter, api: HistoryApi): v
     }),
   );
 
-  router.get('/bets', ({ query }) =>
+  router.get(betsRoute, ({ query }) =>
     answering(async (): Promise<BetPage> => {
       const { address, limit, cursor } = parseBetPageQuery(query);
       const found = await api.store.pageOf(address, limit + 1, cursor);
@@ -39,7 +40,7 @@ export function registerHistoryRoutes(router: GatewayRouter, api: HistoryApi): v
     }),
   );
 
-  router.get('/leaderboard', ({ query }) =>
+  router.get(leaderboardRoute, ({ query }) =>
     answering(async (): Promise<Leaderboard> => {
       const { ms } = parseLeaderboardWindow(query, api.retentionDays);
       return leaderboard(await api.store.closedSince(api.now() - ms));

@@ -9,6 +9,7 @@ import type { ChainPort } from '../../adapters/chain/port.ts';
 import { HttpError } from '../http/reply.ts';
 import { answering } from './answers.ts';
 import type { GatewayRouter } from './router.ts';
+import { betIntentRoute } from '../openapi/gateway.ts';
 import { parseBetBodyA } from './wire.ts';
 
 /** How long an intent holds when the request names no `validSeconds`, and the longest it may name. */
@@ -16,7 +17,7 @@ export const INTENT_VALID_SECONDS = { default: 120, max: 3_600 } as const;
 
 /** Registers the intent route on `router`. */
 export function registerIntentRoute(router: GatewayRouter, chain: ChainPort): void {
-  router.get('/bet-intent/:address', ({ params, query }) =>
+  router.get(betIntentRoute, ({ params, query }) =>
     answering(async () => {
       // the terms of the bet, read as POST /api/bet reads them (same rules, same 400s)
       const bet = parseBetBodyA({ address: params.address, side: query.get('side') ?? undefined, amountUnits: query.get('amountUnits') ?? undefined });

@@ -8,16 +8,21 @@
  *   take 400 `invalid JSON body`, a dependency outage 503 with Retry-After, anything else a
  *   logged 500 `{error}`, never a crash.
  *
+ * Routes are registered from their specs (server/openapi/gateway.ts), and the router lists the
+ * operations it serves, from which the gateway's OpenAPI document is built.
+ *
  * @example
  *   const router = createGatewayRouter(app, { log });
- *   router.get('/balance/:address', ({ params }) => balances.of(params.address));
- *   router.post('/bet', ({ body }) => placeBet(parseBetBodyA(body)));
+ *   router.get(balanceRoute, ({ params }) => balances.of(params.address));
+ *   router.post(betRouteA, ({ body }) => placeBet(parseBetBodyA(body)));
  */
 import type { TemplatedApp } from 'uWebSockets.js';
 import { DependencyUnavailable } from '../../kernel/errors.ts';
 import type { Logger } from '../../kernel/log.ts';
 import { HttpError } from '../http/reply.ts';
-import { createRouter, type ErrorPolicy, type Handler } from '../http/router.ts';
+import { createRouter, type ErrorPolicy } from '../http/router.ts';
+import type { Responses, RouteHandler, RouteSpec } from '../http/route-spec.ts';
+import { BARE_POST_ERRORS, POST_ERRORS } from '../openapi/gateway.ts';
 import { outageError } from './answers.ts';
 import { invalidJsonBody } from './wire.ts';
 
@@ -36,12 +41,16 @@ export interface PostOptions {
   maxBodyBytes?: number;
 }
 
-/** Where handlers are registered; paths are given without the `/api` base. */
+/** Where handlers are registered, from specs whose paths have no `/api` base. */
 export interface GatewayRouter {
   /** GET `/api<path>` and `<path>`; `headers` names the request headers the handler reads. */
-  get(path: string, handler: Handler, headers?: readonly string[]): void;
+  get<R extends Responses>(spec: RouteSpec<R>, handler: RouteHandler<R>, headers?: readonly string[]): void;
   /** POST `/api<path>`; `<path>` answers 405. */
-  post(path: string, handler: Handler, options?: PostOptions): void;
+  post<R extends Responses>(spec: RouteSpec<R>, handler: RouteHandler<R>, options?: PostOptions): void;
+  /** documents a GET route served outside the router (the WebSocket upgrade), under `/api` and without it */
+  served(spec: RouteSpec): void;
+  /** every operation registered or documented: what the OpenAPI document lists */
+  operations(): readonly RouteSpec[];
   /** Resolves when no request is in flight, or after `timeoutMs`. */
   drained(timeoutMs: number): Promise<void>;
 }
@@ -72,19 +81,33 @@ export function createGatewayRouter(app: TemplatedApp, options: GatewayRouterOpt
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     ...(options.answered ? { answered: options.answered } : {}),
   });
+  const bare = (spec: RouteSpec): RouteSpec => ({ ...spec, summary: `${spec.summary} (without the /api prefix)` });
   return {
-    get(path, handler, headers) {
+    get(spec, handler, headers) {
       const routeOptions = headers ? { headers } : {};
-      kit.get(`${API_BASE}${path}`, handler, routeOptions);
-      kit.get(path, handler, routeOptions);
+      kit.add({ ...spec, path: `${API_BASE}${spec.path}` }, handler, routeOptions);
+      kit.add(bare(spec) as typeof spec, handler, routeOptions);
     },
-    post(path, handler, post = {}) {
+    post(spec, handler, post = {}) {
       const requireJson = (url: string) => new HttpError(405, { error: `POST ${url} needs a Content-Type: application/json header and a JSON body ({})` });
-      kit.route('POST', `${API_BASE}${path}`, handler, {
+      kit.add({ ...spec, path: `${API_BASE}${spec.path}`, responses: { ...POST_ERRORS, ...spec.responses } }, handler, {
         body: { ...(post.maxBodyBytes ? { maxBytes: post.maxBodyBytes } : {}), ...(post.requireJsonBody ? { requireJson } : {}) },
       });
-      kit.known(path); // known without /api, no POST there: 405
+      // known without /api, no POST there: 405
+      kit.known(spec.path);
+      kit.documented({
+        method: 'post',
+        path: spec.path,
+        summary: `${spec.summary}: needs the /api prefix`,
+        ...(spec.tags ? { tags: spec.tags } : {}),
+        responses: BARE_POST_ERRORS,
+      });
     },
+    served(spec) {
+      kit.documented({ ...spec, path: `${API_BASE}${spec.path}` });
+      kit.documented(bare(spec));
+    },
+    operations: () => kit.specs(),
     drained: (timeoutMs) => kit.drained(timeoutMs),
   };
 }

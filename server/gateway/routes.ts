@@ -18,7 +18,21 @@ import { balanceView } from '../../runtime/gateway/views/units.ts';
 import { contractStateView } from '../../runtime/gateway/views/state.ts';
 import type { Logger } from '../../kernel/log.ts';
 import { HttpError, retryAfter } from '../http/reply.ts';
-import { gatewayOpenApi } from '../openapi/gateway.ts';
+import {
+  balanceRoute,
+  betRouteA,
+  betRouteB,
+  faucetRoute,
+  gatewayOpenApi,
+  healthRoute,
+  openApiRoute,
+  readyRoute,
+  stateRouteA,
+  stateRouteB,
+  walletRoute,
+  wsRoute,
+} from '../openapi/gateway.ts';
+import { RawJson } from '../http/reply.ts';
 import type { Registry } from 'prom-client';
 import { registerActionRoutes } from './action-routes.ts';
 import { registerAdminRoute } from './admin-route.ts';
@@ -71,27 +85,33 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
   const { config, chain, keys, log } = api;
 
   const held = heldReads(chain);
-  router.get('/state', () => {
-    // Profile B's state is the fixed bettor's; Profile A's comes from memory when the mirror holds it
-    const body = api.fixed ? undefined : held.state();
-    if (body === null) throw new HttpError(409, { error: MESSAGES.notInitialized });
-    return body ?? readState();
-  });
-  const readState = () =>
-    answering(async () => {
-      if (api.fixed) {
-        const state = orRefuse(await fixedBettorState(api.fixed));
+  const fixed = api.fixed;
+  // Profile B's state is the fixed bettor's; Profile A's comes from memory when the mirror holds it
+  if (fixed)
+    router.get(stateRouteB, () =>
+      answering(async () => {
+        const state = orRefuse(await fixedBettorState(fixed));
         if (!state) throw new HttpError(409, { error: MESSAGES.notInitialized });
         return state;
-      }
-      const c = await chain.readConfig();
-      if (!c) throw new HttpError(409, { error: MESSAGES.notInitialized });
-      return contractStateView(c, await chain.vaultBalance());
+      }),
+    );
+  else
+    router.get(stateRouteA, () => {
+      const body = held.state();
+      if (body === null) throw new HttpError(409, { error: MESSAGES.notInitialized });
+      return (
+        body ??
+        answering(async () => {
+          const c = await chain.readConfig();
+          if (!c) throw new HttpError(409, { error: MESSAGES.notInitialized });
+          return contractStateView(c, await chain.vaultBalance());
+        })
+      );
     });
 
   // Profile A demands `Content-Type: application/json` and `{}` (docs/gateway-api.md#path-rules); Profile B takes an empty body.
   router.post(
-    '/wallet',
+    walletRoute(config.GW_PROFILE),
     async () => {
       requireTestMode(config, 'POST /wallet');
       const pair = await keys.create();
@@ -101,7 +121,7 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
     { requireJsonBody: config.GW_PROFILE === 'A' },
   );
 
-  router.get('/faucet/:address', ({ params }) =>
+  router.get(faucetRoute, ({ params }) =>
     answering(async () => {
       requireTestMode(config, 'the faucet');
       const address = addressParam(params.address);
@@ -123,7 +143,7 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
     }),
   );
 
-  router.get('/balance/:address', ({ params }) => {
+  router.get(balanceRoute, ({ params }) => {
     const name = params.address ?? '';
     // a body cached for this name was made for a valid address: no need to parse it again
     const body = held.balance(name, () => addressParam(name));
@@ -136,16 +156,12 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
   });
 
   // 500 when the chain node is unreachable (docs/gateway-api.md#errors; with Retry-After, like every outage answer)
-  router.post('/bet', ({ body }) =>
-    answering(async () => {
-      if (api.fixed) return orRefuse(await placeFixedBet(api.fixed, parseBetBodyB(body).side), 500);
-      return orRefuse(await placeBetA(api.bets, parseBetBodyA(body)), 500);
-    }, 500),
-  );
+  if (fixed) router.post(betRouteB, ({ body }) => answering(async () => orRefuse(await placeFixedBet(fixed, parseBetBodyB(body).side), 500), 500));
+  else router.post(betRouteA, ({ body }) => answering(async () => orRefuse(await placeBetA(api.bets, parseBetBodyA(body)), 500), 500));
 
   // liveness with the dependencies it needs (chain, Redis): exactly {status, node, leader} when UP;
   // readiness (also a fresh price) names what is missing
-  router.get('/health', () => {
+  router.get(healthRoute, () => {
     const { status, node, leader, checks } = api.health.report();
     if (status === 'UP') return { status, node, leader };
     const down = Object.entries(checks)
@@ -153,9 +169,9 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
       .map(([name]) => name);
     return respond(503, { status, node, leader, error: `down: ${down.join(', ')} unreachable` }, [retryAfter()]);
   });
-  router.get('/ready', () => {
+  router.get(readyRoute, () => {
     const missing = api.health.missing();
-    if (missing.length === 0) return { ready: true, node: api.health.report().node };
+    if (missing.length === 0) return { ready: true as const, node: api.health.report().node };
     return respond(503, { error: `not ready: ${missing.join('; ')}`, missing }, [retryAfter()]);
   });
 
@@ -164,9 +180,12 @@ export function registerGatewayRoutes(router: GatewayRouter, api: GatewayApi): v
     registerActionRoutes(router, chain, api.bets);
   }
   registerHistoryRoutes(router, api.history);
-  const document = gatewayOpenApi({ profile: config.GW_PROFILE, admin: Boolean(config.GW_ADMIN_TOKEN) });
-  router.get('/openapi.json', () => document);
   registerPriceRoute(router, api.prices);
   registerMetricsRoute(router, api.metrics);
   registerAdminRoute(router, chain, config.GW_ADMIN_TOKEN, log);
+  // the WebSocket upgrade is served by the event stream (server/gateway/event-stream.ts)
+  router.served(wsRoute(config.GW_PROFILE));
+  // the document lists what the router serves, so it is made once every route is in (the first read)
+  let document: RawJson | null = null;
+  router.get(openApiRoute, () => (document ??= new RawJson(JSON.stringify(gatewayOpenApi({ profile: config.GW_PROFILE }, router.operations())))));
 }

@@ -29,7 +29,7 @@ export class RouteRequest {
   }
 }
 
-/** A route handler: returns the 200 JSON body (a `RawJson` sent as it is, a JsonResponse, a TextResponse; undefined is 204), or throws. */
+/** What the router calls: returns the 200 JSON body (a `RawJson` sent as it is, a JsonResponse, a TextResponse; undefined is 204), or throws. Routes are typed by their spec (route-spec.ts `RouteHandler`). */
 export type Handler = (req: RouteRequest) => unknown;
 
 /** Options of a route. */
@@ -63,10 +63,10 @@ export interface ErrorPolicy {
   badPath?(url: string): Record<string, unknown>;
 }
 
-/** A reply with a status other than 200, or extra headers. */
-export class JsonResponse {
+/** A reply with a status other than 200, or extra headers; `N` is its status, typed for a route's declared ones. */
+export class JsonResponse<N extends number = number> {
   constructor(
-    readonly status: number,
+    readonly status: N,
     readonly body: unknown,
     readonly headers: ReadonlyArray<readonly [string, string]> = [],
   ) {}
@@ -82,7 +82,7 @@ export class TextResponse {
 }
 
 /** Builds a JsonResponse: `return respond(201, {...})`. */
-export const respond = (status: number, body: unknown, headers: ReadonlyArray<readonly [string, string]> = []): JsonResponse =>
+export const respond = <N extends number>(status: N, body: unknown, headers: ReadonlyArray<readonly [string, string]> = []): JsonResponse<N> =>
   new JsonResponse(status, body, headers);
 
 /** A failure's cause as a log field: its message and the messages of its own causes. */

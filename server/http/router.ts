@@ -9,10 +9,13 @@
  * no abort handler, nothing copied that it did not ask for. That keeps a read route's cost near
  * a bare uWS route's.
  *
+ * Every route is registered from its spec (route-spec.ts): the router keeps the specs, and the
+ * surface's OpenAPI document is built from them, so no route answers that the document does not list.
+ *
  * @example
  *   const router = createRouter(app, { log, errors: exchangeErrors });
- *   router.get('/api/v1/accounts/:id', ({ params }) => readAccount(params.id));
- *   router.route('POST', '/api/v1/accounts', ({ body }) => respond(201, open(body)), { body: {} });
+ *   router.add(readAccountRoute, ({ params }) => readAccount(params.id));
+ *   router.add(openAccountRoute, ({ body }) => respond(201, open(body)), { body: {} });
  *   await router.drained(5_000);
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
@@ -20,10 +23,12 @@ import type { Logger } from '../../kernel/log.ts';
 import { DRAIN_OVERSIZE_BYTES, parseJson, readBody, tooLarge } from './body.ts';
 import { InFlight } from './in-flight.ts';
 import { HttpError, reply, replyNow, sendJson, sendPreflight, sendText, type Reply } from './reply.ts';
+import { answersSomething, patternOf, type Responses, type RouteHandler, type RouteSpec } from './route-spec.ts';
 import { causeOf, JsonResponse, RouteRequest, TextResponse, type ErrorPolicy, type Handler, type Method, type RouteOptions } from './route-types.ts';
 
 export { JsonResponse, respond, RouteRequest, TextResponse } from './route-types.ts';
-export type { ErrorPolicy, Handler, Method, RouteOptions } from './route-types.ts';
+export type { ErrorPolicy, Method, RouteOptions } from './route-types.ts';
+export { defineRoute, type RouteHandler, type RouteSpec } from './route-spec.ts';
 
 /** Options of `createRouter`. */
 export interface RouterOptions {
@@ -37,10 +42,14 @@ export interface RouterOptions {
 
 /** Where a surface registers its routes. */
 export interface Router {
-  route(method: Method, pattern: string, handler: Handler, options?: RouteOptions): void;
-  get(pattern: string, handler: Handler, options?: RouteOptions): void;
-  /** a known path with no method of its own: every method answers 405 */
-  known(pattern: string): void;
+  /** registers the route of `spec` (its path templated as `/bets/{id}`) */
+  add<R extends Responses>(spec: RouteSpec<R>, handler: RouteHandler<R>, options?: RouteOptions): void;
+  /** a known path with no method of its own (a template, as in a spec): every method answers 405 */
+  known(path: string): void;
+  /** documents a route the router does not serve (a WebSocket upgrade, a path's 405): listed in `specs()` */
+  documented(spec: RouteSpec): void;
+  /** the specs of the routes registered, in order: what the surface's OpenAPI document lists */
+  specs(): readonly RouteSpec[];
   /** Resolves when no request is in flight, or after `timeoutMs`. */
   drained(timeoutMs: number): Promise<void>;
   /** requests being answered now */
@@ -124,7 +133,7 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Router 
     const route = table.routes.get(head ? 'GET' : method);
     const url = req.getUrl();
     if (!route) {
-      answered(tablePattern(table), 405);
+      answered(patternOfTable(table), 405);
       return sendJson(replyNow(res, head), 405, errors.notAllowed(method, url, table.allow), table.allow ? [['Allow', table.allow]] : []);
     }
     // uWS request data is only valid synchronously: copy what the route needs now
@@ -207,21 +216,31 @@ export function createRouter(app: TemplatedApp, options: RouterOptions): Router 
     sendJson(replyNow(res, method === 'HEAD'), 404, errors.notFound(method, req.getUrl()));
   });
 
-  const patternOf = new Map<MethodTable, string>();
-  const tablePattern = (table: MethodTable): string => patternOf.get(table) ?? 'unmatched';
+  const tablePattern = new Map<MethodTable, string>();
+  const patternOfTable = (table: MethodTable): string => tablePattern.get(table) ?? 'unmatched';
 
   const route = (method: Method, pattern: string, handler: Handler, routeOptions: RouteOptions = {}): void => {
     const table = tableFor(pattern);
-    patternOf.set(table, pattern);
+    tablePattern.set(table, pattern);
     if (table.routes.has(method)) throw new Error(`route ${method} ${pattern} registered twice`);
     table.routes.set(method, { pattern, handler, paramNames: paramNamesOf(pattern), options: routeOptions });
     table.allow = [...table.routes.keys(), ...(table.routes.has('GET') ? ['HEAD'] : [])].join(', ');
   };
 
+  const specs: RouteSpec[] = [];
   return {
-    route,
-    get: (pattern, handler, routeOptions) => route('GET', pattern, handler, routeOptions),
-    known: (pattern) => patternOf.set(tableFor(pattern), pattern),
+    add: (spec, handler, routeOptions) => {
+      // a route the document would list with no answer is a definition missing its responses
+      if (!answersSomething(spec)) throw new Error(`route ${spec.method.toUpperCase()} ${spec.path} declares no 2xx or 101 response`);
+      route(spec.method.toUpperCase() as Method, patternOf(spec.path), handler, routeOptions);
+      specs.push(spec);
+    },
+    known: (path) => {
+      const pattern = patternOf(path);
+      tablePattern.set(tableFor(pattern), pattern);
+    },
+    documented: (spec) => void specs.push(spec),
+    specs: () => specs,
     drained: (timeoutMs) => inFlight.drained(timeoutMs),
     inFlight: () => inFlight.count,
   };

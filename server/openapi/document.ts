@@ -13,43 +13,11 @@
  */
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
+import type { HttpMethod, ParameterSpec, ResponseSpec, RouteSpec } from '../http/route-spec.ts';
 
-/** HTTP methods an operation can have. */
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
-
-/** One response of an operation. */
-export interface ResponseSpec {
-  description: string;
-  /** body schema; none for an empty body (204, 101) */
-  schema?: GenericSchema;
-  /** [application/json] */
-  contentType?: 'application/json' | 'text/plain' | 'image/svg+xml';
-  /** response headers worth naming (e.g. Retry-After) */
-  headers?: readonly string[];
-}
-
-/** A parameter of an operation. */
-export interface ParameterSpec {
-  name: string;
-  in: 'path' | 'query' | 'header';
-  required?: boolean;
-  description: string;
-  schema: GenericSchema;
-}
-
-/** One operation. `path` uses OpenAPI templates: `/bets/{id}`. */
-export interface OperationSpec {
-  method: HttpMethod;
-  path: string;
-  summary: string;
-  description?: string;
-  tags?: readonly string[];
-  parameters?: readonly ParameterSpec[];
-  requestBody?: { description: string; schema: GenericSchema; required?: boolean; contentType?: 'application/json' | 'application/x-www-form-urlencoded' };
-  responses: Readonly<Record<number, ResponseSpec>>;
-  /** vendor extensions (`x-...`) of the operation */
-  extensions?: Readonly<Record<`x-${string}`, unknown>>;
-}
+/** An operation of the document: a route's spec (server/http/route-spec.ts). */
+export type OperationSpec = RouteSpec;
+export type { HttpMethod, ParameterSpec, ResponseSpec };
 
 /** A JSON Schema object (draft 2020-12). */
 export type SchemaObject = JsonSchema;
@@ -98,8 +66,8 @@ export function jsonSchemaOf(schema: GenericSchema): SchemaObject {
   return rest;
 }
 
-/** A JSON response. */
-export const json = (description: string, schema: GenericSchema, headers?: readonly string[]): ResponseSpec => ({
+/** A JSON response (its schema's type kept for the route's handler). */
+export const json = <S extends GenericSchema>(description: string, schema: S, headers?: readonly string[]): ResponseSpec<S> => ({
   description,
   schema,
   ...(headers ? { headers } : {}),

@@ -9,78 +9,78 @@ import * as v from 'valibot';
 import { ApiKeyView, CreateApiKeyBody, CreatedApiKeyView } from '../exchange/api-key-wire.ts';
 import { ErrorView } from '../exchange/wire.ts';
 import { FeesView, SetFeesBody } from '../exchange/fee-wire.ts';
+import { defineRoute } from '../http/route-spec.ts';
 import { json, type OperationSpec, type ParameterSpec, type ResponseSpec } from './document.ts';
 
 const Id: ParameterSpec = { name: 'id', in: 'path', description: 'account id (UUID)', schema: v.string() };
-const err = (description: string): ResponseSpec => json(description, ErrorView);
+const err = (description: string) => json(description, ErrorView);
 const extension = { 'x-extension': 'not part of the exchange spec: keys for the Binance-shaped surface' } as const;
 
-/** POST/GET /api/v1/accounts/{id}/api-keys and DELETE /api/v1/accounts/{id}/api-keys/{apiKey}. */
-export function apiKeyOperations(): OperationSpec[] {
-  const common = { 404: err('ACCOUNT_NOT_FOUND'), 500: err('internal error'), 503: json('REDIS_UNAVAILABLE', ErrorView, ['Retry-After']) };
-  return [
-    {
-      method: 'post',
-      path: '/api/v1/accounts/{id}/api-keys',
-      summary: 'Create an API key (HMAC_SHA256: the secret is answered once; ED25519: register your public key)',
-      tags: ['api-keys'],
-      parameters: [Id],
-      requestBody: { description: 'type (HMAC_SHA256 default, or ED25519 with publicKey in PEM), optional label', schema: CreateApiKeyBody, required: false },
-      responses: {
-        201: json('the key, with secretKey for HMAC_SHA256', CreatedApiKeyView),
-        400: err('VALIDATION_ERROR'),
-        413: err('PAYLOAD_TOO_LARGE'),
-        ...common,
-      },
-      extensions: extension,
-    },
-    {
-      method: 'get',
-      path: '/api/v1/accounts/{id}/api-keys',
-      summary: "The account's API keys, oldest first (never a secret)",
-      tags: ['api-keys'],
-      parameters: [Id],
-      responses: { 200: json('keys', v.array(ApiKeyView)), ...common },
-      extensions: extension,
-    },
-    {
-      method: 'delete',
-      path: '/api/v1/accounts/{id}/api-keys/{apiKey}',
-      summary: 'Delete an API key: requests signed with it are refused (-2015) from now on',
-      tags: ['api-keys'],
-      parameters: [Id, { name: 'apiKey', in: 'path', description: 'the key', schema: v.string() }],
-      responses: { 204: { description: 'deleted' }, ...common, 404: err('ACCOUNT_NOT_FOUND or API_KEY_NOT_FOUND') },
-      extensions: extension,
-    },
-  ];
-}
+const keysCommon = { 404: err('ACCOUNT_NOT_FOUND'), 500: err('internal error'), 503: json('REDIS_UNAVAILABLE', ErrorView, ['Retry-After']) };
 
-/** GET/PUT /api/v1/accounts/{id}/fees (docs/exchange-api.md#fees). */
-export function feeOperations(): OperationSpec[] {
-  const common = { 404: err('ACCOUNT_NOT_FOUND'), 500: err('internal error'), 503: json('REDIS_UNAVAILABLE', ErrorView, ['Retry-After']) };
-  const fees = { 'x-extension': 'not part of the exchange spec: maker and taker rates of the order engine' } as const;
-  return [
-    {
-      method: 'get',
-      path: '/api/v1/accounts/{id}/fees',
-      summary: "The account's taker (feeRate) and maker fee rates",
-      tags: ['fees'],
-      parameters: [Id],
-      responses: { 200: json('the rates', FeesView), ...common },
-      extensions: fees,
-    },
-    {
-      method: 'put',
-      path: '/api/v1/accounts/{id}/fees',
-      summary: 'Set the taker (feeRate) and/or maker fee rate; orders placed from now on use them',
-      tags: ['fees'],
-      parameters: [Id],
-      requestBody: { description: 'feeRate, makerFeeRate or both, each >= 0 and < 1', schema: SetFeesBody },
-      responses: { 200: json('the rates', FeesView), 400: err('VALIDATION_ERROR'), 413: err('PAYLOAD_TOO_LARGE'), ...common },
-      extensions: fees,
-    },
-  ];
-}
+/** POST /api/v1/accounts/{id}/api-keys */
+export const createApiKeyRoute = defineRoute({
+  method: 'post',
+  path: '/api/v1/accounts/{id}/api-keys',
+  summary: 'Create an API key (HMAC_SHA256: the secret is answered once; ED25519: register your public key)',
+  tags: ['api-keys'],
+  parameters: [Id],
+  requestBody: { description: 'type (HMAC_SHA256 default, or ED25519 with publicKey in PEM), optional label', schema: CreateApiKeyBody, required: false },
+  responses: {
+    201: json('the key, with secretKey for HMAC_SHA256', CreatedApiKeyView),
+    400: err('VALIDATION_ERROR'),
+    413: err('PAYLOAD_TOO_LARGE'),
+    ...keysCommon,
+  },
+  extensions: extension,
+});
+
+/** GET /api/v1/accounts/{id}/api-keys */
+export const apiKeysRoute = defineRoute({
+  method: 'get',
+  path: '/api/v1/accounts/{id}/api-keys',
+  summary: "The account's API keys, oldest first (never a secret)",
+  tags: ['api-keys'],
+  parameters: [Id],
+  responses: { 200: json('keys', v.array(ApiKeyView)), ...keysCommon },
+  extensions: extension,
+});
+
+/** DELETE /api/v1/accounts/{id}/api-keys/{apiKey} */
+export const deleteApiKeyRoute = defineRoute({
+  method: 'delete',
+  path: '/api/v1/accounts/{id}/api-keys/{apiKey}',
+  summary: 'Delete an API key: requests signed with it are refused (-2015) from now on',
+  tags: ['api-keys'],
+  parameters: [Id, { name: 'apiKey', in: 'path', description: 'the key', schema: v.string() }],
+  responses: { 204: { description: 'deleted' }, ...keysCommon, 404: err('ACCOUNT_NOT_FOUND or API_KEY_NOT_FOUND') },
+  extensions: extension,
+});
+
+const fees = { 'x-extension': 'not part of the exchange spec: maker and taker rates of the order engine' } as const;
+
+/** GET /api/v1/accounts/{id}/fees (docs/exchange-api.md#fees). */
+export const feesRoute = defineRoute({
+  method: 'get',
+  path: '/api/v1/accounts/{id}/fees',
+  summary: "The account's taker (feeRate) and maker fee rates",
+  tags: ['fees'],
+  parameters: [Id],
+  responses: { 200: json('the rates', FeesView), ...keysCommon },
+  extensions: fees,
+});
+
+/** PUT /api/v1/accounts/{id}/fees */
+export const setFeesRoute = defineRoute({
+  method: 'put',
+  path: '/api/v1/accounts/{id}/fees',
+  summary: 'Set the taker (feeRate) and/or maker fee rate; orders placed from now on use them',
+  tags: ['fees'],
+  parameters: [Id],
+  requestBody: { description: 'feeRate, makerFeeRate or both, each >= 0 and < 1', schema: SetFeesBody },
+  responses: { 200: json('the rates', FeesView), 400: err('VALIDATION_ERROR'), 413: err('PAYLOAD_TOO_LARGE'), ...keysCommon },
+  extensions: fees,
+});
 
 /** Binance's error body. */
 export const BinanceErrorView = v.strictObject({ code: v.pipe(v.number(), v.integer()), msg: v.string() });

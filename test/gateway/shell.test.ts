@@ -11,12 +11,18 @@ import { HttpError } from '../../server/http/reply.ts';
 import { createGatewayShell, type GatewayShell } from '../../server/gateway/shell.ts';
 import { respond } from '../../server/gateway/router.ts';
 import { parseBetBodyA } from '../../server/gateway/wire.ts';
+import { defineRoute, type HttpMethod } from '../../server/http/route-spec.ts';
+import { json as jsonResponse } from '../../server/openapi/document.ts';
+import * as v from 'valibot';
 import { collect } from '../support/ws-collector.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 type TestEvent = { type: 'price'; symbol: 'solusdt'; price: string; ts: number } | { type: 'bet_open'; id: string };
 
 let shell: GatewayShell<TestEvent>;
+/** A test route: any JSON body, answered 200 or 201 */
+const route = (method: HttpMethod, path: string) =>
+  defineRoute({ method, path, summary: path, responses: { 200: jsonResponse('any', v.unknown()), 201: jsonResponse('any', v.unknown()) } });
 let base: string;
 let wsBase: string;
 const errorsLogged: unknown[] = [];
@@ -25,24 +31,24 @@ beforeAll(async () => {
   const errorLogger = pino({ level: 'error' }, { write: (line: string) => errorsLogged.push(JSON.parse(line)) });
   shell = createGatewayShell<TestEvent>({ eventLog: createMemoryEventLog<TestEvent>(), logger: errorLogger, maxBodyBytes: 1024 });
   const { router } = shell;
-  router.get('/state', () => ({ counter: '0' }));
-  router.get('/balance/:address', ({ params }) => ({ address: params.address }));
-  router.get('/boom', () => {
+  router.get(route('get', '/state'), () => ({ counter: '0' }));
+  router.get(route('get', '/balance/{address}'), ({ params }) => ({ address: params.address }));
+  router.get(route('get', '/boom'), () => {
     throw new Error('kaboom');
   });
-  router.get('/conflict', () => {
+  router.get(route('get', '/conflict'), () => {
     throw new HttpError(409, { error: 'an open bet must be closed before placing a new one', openBetId: '5' });
   });
-  router.get('/slow', async () => {
+  router.get(route('get', '/slow'), async () => {
     await sleep(30);
     return respond(201, { late: true }, [['X-Test', 'yes']]);
   });
-  router.post('/wallet', ({ body }) => ({ address: 'NEW', body }), { requireJsonBody: true });
-  router.post('/bet', ({ body }) => {
+  router.post(route('post', '/wallet'), ({ body }) => ({ address: 'NEW', body }), { requireJsonBody: true });
+  router.post(route('post', '/bet'), ({ body }) => {
     const bet = parseBetBodyA(body);
     return { side: bet.side, amountUnits: String(bet.amountUnits) };
   });
-  router.post('/echo', ({ body, headers, query }) => ({ body, contentType: headers['content-type'], q: query.get('q') }));
+  router.post(route('post', '/echo'), ({ body, headers, query }) => ({ body, contentType: headers['content-type'], q: query.get('q') }));
   await shell.events.start();
   const port = await shell.listen(0, '127.0.0.1');
   base = `http://127.0.0.1:${port}`;

@@ -73,7 +73,7 @@ export async function readFacts(deps: FixedBettorDeps): Promise<Facts | GatewayR
 }
 
 /** `GET /state` for Profile B; null when the contract is not initialised (409). */
-export async function fixedBettorState(deps: FixedBettorDeps): Promise<Record<string, unknown> | null | GatewayRefusal> {
+export async function fixedBettorState(deps: FixedBettorDeps) {
   const facts = await readFacts(deps);
   if (isRefusal(facts)) return facts;
   if (!facts.config) return null;
@@ -97,7 +97,7 @@ export async function fixedBettorState(deps: FixedBettorDeps): Promise<Record<st
 }
 
 /** The decision object of `POST /bet` (Profile B). */
-export async function placeFixedBet(deps: FixedBettorDeps, side: Side, keyFor = deps.keyFor): Promise<Record<string, unknown> | GatewayRefusal> {
+export async function placeFixedBet(deps: FixedBettorDeps, side: Side, keyFor = deps.keyFor) {
   const facts = await readFacts(deps);
   if (isRefusal(facts)) return facts;
   const refused = (d: Refusal) => ({

@@ -4,12 +4,8 @@ import { retryAfterSeconds } from '../profile-b/decision.ts';
 import { formatHuman } from './units.ts';
 import type { BetStatus } from '../../../kernel/domain.ts';
 
-export const STATUS_NAME: Record<BetStatus, 'open' | 'payout_done' | 'house_won' | 'refunded'> = {
-  0: 'open',
-  1: 'payout_done',
-  2: 'house_won',
-  3: 'refunded',
-};
+/** The name of a closed bet's status. */
+const CLOSED_NAME = { 1: 'payout_done', 2: 'house_won', 3: 'refunded' } as const satisfies Record<Exclude<BetStatus, 0>, string>;
 
 /** Contract-state object (`GET /state`, docs/gateway-api.md#state). */
 export function contractStateView(c: ContractConfig, vaultBalance: bigint) {
@@ -22,7 +18,7 @@ export function contractStateView(c: ContractConfig, vaultBalance: bigint) {
     maxAmountHuman: formatHuman(c.maxAmount),
     multiplierBps: c.multiplierBps.toString(),
     expirySeconds: c.expirySeconds.toString(),
-    paused: c.paused ? 1 : 0,
+    paused: c.paused ? (1 as const) : (0 as const),
     admin: c.admin,
     relayer: c.relayer,
     vaultBalance: vaultBalance.toString(),
@@ -37,7 +33,7 @@ export function betView(b: BetAccount, nowMs: number) {
     id: b.id.toString(),
     status: open ? ('open' as const) : ('closed' as const),
     statusCode: b.status,
-    result: open ? null : STATUS_NAME[b.status],
+    result: b.status === 0 ? null : CLOSED_NAME[b.status],
     side: b.side,
     amountUnits: b.amount.toString(),
     amountHuman: formatHuman(b.amount),
