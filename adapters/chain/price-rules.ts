@@ -4,7 +4,7 @@
  * reads it to know which the contract requires; an absent account means relayer-attested prices.
  */
 import { PublicKey } from '@solana/web3.js';
-import { fetchAccount } from './accounts.ts';
+import { fetchAccount } from './account-reads.ts';
 import { PRICE_RULES } from './codec/addresses.ts';
 import type { RpcClient } from './rpc-client.ts';
 

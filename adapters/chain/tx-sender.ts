@@ -16,7 +16,7 @@ import { ChainRejected, ChainUnavailable, NotSent } from './port.ts';
 import type { PubSub } from './pubsub.ts';
 import { ChainUnreachable, RateLimited, RpcError, type RpcClient } from './rpc-client.ts';
 import { signTransaction } from './signing.ts';
-import { StatusPoller, type Confirmed } from './status-poller.ts';
+import { StatusPoller, type Confirmed } from './landing/status-poller.ts';
 import { failureOf, preflightOf } from './tx-outcome.ts';
 import type { Logger } from '../../kernel/log.ts';
 import type { IntentStore, PendingIntent } from '../store/intents/port.ts';

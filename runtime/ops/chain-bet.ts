@@ -4,7 +4,7 @@
  * is reported in the answer rather than failing the command: the snapshot is still worth seeing.
  */
 import { betAddress, decodeBet } from '../../adapters/chain/codec.ts';
-import { fetchAccount } from '../../adapters/chain/accounts.ts';
+import { fetchAccount } from '../../adapters/chain/account-reads.ts';
 
 import { HttpTransport, RpcClient } from '../../adapters/chain/rpc-client.ts';
 import { messageOf } from './errors.ts';

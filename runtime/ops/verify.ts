@@ -10,7 +10,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import { configAddress, decodeBet, decodeConfig, PROGRAM_ID } from '../../adapters/chain/codec.ts';
-import { fetchAccount } from '../../adapters/chain/accounts.ts';
+import { fetchAccount } from '../../adapters/chain/account-reads.ts';
 import type { BetRecord } from '../../adapters/store/bet-history/port.ts';
 import { BET_DISCRIMINATOR, BET_SIZE } from '../../adapters/chain/codec/idl.ts';
 import { ProgramAccounts } from '../../adapters/chain/mirror/wire.ts';

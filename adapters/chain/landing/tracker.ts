@@ -16,7 +16,7 @@ import { ChainUnavailable, type LandingReport } from '../port.ts';
 import type { PubSub, Subscription } from '../pubsub.ts';
 import { ChainUnreachable, RateLimited, RpcError, type RpcClient } from '../rpc-client.ts';
 import { failureOf, preflightOf } from '../tx-outcome.ts';
-import { SignatureStatuses, STATUS_BATCH } from '../status-poller.ts';
+import { SignatureStatuses, STATUS_BATCH } from './status-poller.ts';
 import type { Blockhashes } from './blockhashes.ts';
 
 const SignatureNotification = v.object({ context: v.object({ slot: v.number() }), value: v.object({ err: v.unknown() }) });

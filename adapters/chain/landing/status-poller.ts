@@ -9,8 +9,8 @@
  *   const status = await poller.confirm('place_bet', signature, 30_000); // { slot, err }
  */
 import * as v from 'valibot';
-import { ChainUnavailable } from './port.ts';
-import type { RpcClient } from './rpc-client.ts';
+import { ChainUnavailable } from '../port.ts';
+import type { RpcClient } from '../rpc-client.ts';
 
 /** The answer of getSignatureStatuses (the landing engine's tracker reads it too). */
 export const SignatureStatuses = v.object({
