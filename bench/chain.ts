@@ -7,9 +7,7 @@
  *    chain's own capacity: decode, execute, journal, one fsync per batch).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Connection, Keypair, PublicKey, Transaction, type TransactionInstruction } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { closeBetIx, placeBetIx } from '../adapters/chain/codec.ts';
@@ -19,6 +17,7 @@ import { RpcChain } from '../adapters/chain/rpc-chain/index.ts';
 import { until } from './support/measure.ts';
 import { freePort, stopChild, waitForPort } from '../test/support/servers.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from '../test/support/temp-dir.ts';
 
 const COUNT = Number(process.env.BENCH_CHAIN_COUNT ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CHAIN_CONCURRENCY ?? 16);
@@ -36,7 +35,7 @@ async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<unkno
   return (performance.now() - started) / 1000;
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-chain-'));
+const dataDir = tempDir('bench-chain-');
 const port = await freePort();
 const spawned = performance.now();
 const child = spawn(process.execPath, ['--import', 'tsx', 'bin/chain.ts'], {

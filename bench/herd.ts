@@ -14,15 +14,14 @@
  * the gateway's log. BENCH_GATEWAY_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=prof") profiles the gateway
  * started after the kill.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { managedNats } from '../test/support/managed.ts';
 import { probe } from './support/http-probe.ts';
 import { percentile, report, sleep, type Row } from './support/measure.ts';
 import { bareBroadcaster, broadcastGateway, listenOverflows, rssBytes, startTicker, streamConsumers } from '../test/support/broadcast-world.ts';
 import { startFleet, type FleetStats } from '../test/support/ws-load/fleet.ts';
 import { measuredGatewayArgs } from './support/stack.ts';
+import { tempDir } from '../test/support/temp-dir.ts';
 
 const SIZES = (process.env.BENCH_HERD_SIZES ?? '15000,19000').split(',').map(Number);
 const TICKS = Number(process.env.BENCH_FANOUT_TICKS ?? 10);
@@ -54,7 +53,7 @@ interface Herd {
 const closesOf = (s: FleetStats) => Object.fromEntries(Object.entries(s.closes).map(([code, c]) => [code, c.count]));
 
 async function herd(kind: 'bare' | 'gateway', natsUrl: string, sockets: number): Promise<Herd> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-herd-'));
+  const dataDir = tempDir('bench-herd-');
   const server =
     kind === 'bare'
       ? await bareBroadcaster(natsUrl)

@@ -13,9 +13,7 @@
  * around the expiry (docs/decisions.md#signed-prices).
  */
 import { Keypair } from '@solana/web3.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import { startLocalChain } from '../adapters/chain/local/start.ts';
 import { log } from '../kernel/log.ts';
@@ -23,6 +21,7 @@ import { cpuMs, percentile, report, sleep, until } from './support/measure.ts';
 import { blockhash, firstBetWires, fundBettors, sendBatches, signedPricesOnWire, type RpcExchange } from './support/raw-chain.ts';
 import { loadOrCreatePriceSignerKey } from '../adapters/feed/price-signer.ts';
 import { measuredGatewayArgs, startBenchRedis, startChain, startGatewayProcess } from './support/stack.ts';
+import { tempDir } from '../test/support/temp-dir.ts';
 
 const N = Number(process.env.BENCH_SETTLE_BETS ?? 10_000);
 const LEAD_S = Number(process.env.BENCH_SETTLE_LEAD_S ?? 90);
@@ -34,7 +33,7 @@ const SIGNED = process.env.BENCH_SIGNED_PRICES === 'on';
 
 /** Stages N open bets that all expire at `expireAt` (unix s) in a fresh data dir; returns the dir and the place_bet rate. */
 async function stage(expireAt: number): Promise<{ dataDir: string; placeRate: number }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-settle-'));
+  const dataDir = tempDir('bench-settle-');
   const betTimeMs = (expireAt - EXPIRY_S) * 1000;
   const init = { minAmount: STAKE, maxAmount: 10_000_000_000n, multiplierBps: 13_000n, expirySeconds: BigInt(EXPIRY_S), refundAfterSeconds: 300n };
   const chain = await startLocalChain({ dataDir, port: 0, init, log: log.child({}, { level: 'warn' }), now: () => betTimeMs });

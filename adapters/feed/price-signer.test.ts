@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodePriceTick, encodePriceTick } from './messages.ts';
@@ -7,8 +6,9 @@ import { loadPriceSigner, memorySeqStore, PriceSigner, priceSignerKeyPath } from
 import { Keypair } from '@solana/web3.js';
 import { decodeTickMessage, encodeTickMessage, priceE8Of, TICK_MESSAGE_LEN } from './tick-message.ts';
 import { verifyTick } from './tick-verify.ts';
+import { tempDir } from '../../test/support/temp-dir.ts';
 
-const root = mkdtempSync(join(tmpdir(), 'price-signer-'));
+const root = tempDir('price-signer-');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const T = 1_763_700_000_000;
 

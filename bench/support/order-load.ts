@@ -5,20 +5,20 @@
  * orders stored), and the change and answer of a real order read back from what its commit
  * stored (the floor service's precomputed change).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { CommitText } from '../../adapters/store/exchange/redis.ts';
 import { cpuMs } from './measure.ts';
 import { measureWithWrk, type WrkMeasurement, type WrkOptions } from './wrk.ts';
+import { tempDir } from '../../test/support/temp-dir.ts';
 
 /** The order every request places. */
 export const ORDER = JSON.stringify({ symbol: 'SOLUSDT', side: 'BUY', qty: '0.001' });
 
 /** Writes a wrk script POSTing `body` (JSON) to `paths` in turn; returns its file. */
 export function roundRobinScript(paths: string[], body: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'bench-wrk-')), 'orders.lua');
+  const file = join(tempDir('bench-wrk-'), 'orders.lua');
   const lua = (s: string) => JSON.stringify(s); // a JSON string of ASCII is a Lua string literal
   writeFileSync(
     file,

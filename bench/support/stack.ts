@@ -5,14 +5,14 @@
  * Everything is stopped by `stop()`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Managed, managedService } from '../../test/support/managed.ts';
 import { freePort, startRedisServer, stopChild, waitForPort, type RunningServer } from '../../test/support/servers.ts';
 import { startLatencyProxy, type LatencyProxy } from './latency-proxy.ts';
 import type { CommitText } from '../../adapters/store/exchange/redis.ts';
+import { tempDir } from '../../test/support/temp-dir.ts';
 
 /** Whether `port` can be listened on now. */
 const free = (port: number) =>
@@ -45,7 +45,7 @@ export interface ChainUnderTest {
 
 /** Starts `npm run chain` on a fresh data dir (contract parameters from `init`) or on `dataDir`, behind proxies adding `oneWayMs`. */
 export async function startChain(init: Record<string, string>, oneWayMs = 0, existing?: string): Promise<ChainUnderTest> {
-  const dataDir = existing ?? mkdtempSync(join(tmpdir(), 'bench-chain-'));
+  const dataDir = existing ?? tempDir('bench-chain-');
   const port = await portPair();
   const chain = managedService('chain', { DATA_DIR: dataDir, CHAIN_PORT: String(port), LOG_LEVEL: 'warn', ...init }, port);
   await chain.start();
@@ -115,7 +115,7 @@ export interface ExchangeUnderTest {
 export async function startExchangeProcess(redis: RunningServer, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ExchangeUnderTest> {
   const port = await freePort();
   const mgmtPort = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-exchange-'));
+  const dataDir = tempDir('bench-exchange-');
   const vars = {
     DATA_DIR: dataDir,
     EXCHANGE_PORT: String(port),
@@ -165,7 +165,7 @@ export interface FloorConfig {
 /** The floor service (`floor-server.ts`) in its own process; resolves with its base URL and pid once it listens. */
 export async function startFloorServer(config: FloorConfig): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'bench-floor-'));
+  const dir = tempDir('bench-floor-');
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify(config));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'floor-server.ts'), String(port), file], {

@@ -3,16 +3,16 @@
  * (rodata addresses, pointer tables, cross-object calls, syscalls), deterministic output, and
  * refusal of what SBPF v0 cannot load (mutable globals).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Keypair, TransactionInstruction } from '@solana/web3.js';
 import { address } from '@solana/kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BetChain } from '../test/svm.ts';
 import { PROGRAM_OUTPUT_PATH, buildProgram, buildSharedObject } from './build.ts';
+import { tempDir } from '../../test/support/temp-dir.ts';
 
-const work = mkdtempSync(join(tmpdir(), 'link-test-'));
+const work = tempDir('link-test-');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function source(name: string, text: string): string {

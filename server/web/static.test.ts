@@ -1,6 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import uws from 'uWebSockets.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +7,9 @@ import { listenExclusive } from '../http/listen.ts';
 import { sendJson, reply } from '../http/reply.ts';
 import { ASSET_PREFIX, servicePage } from './pages.ts';
 import { contentTypeOf, loadSite, mountSite } from './static.ts';
+import { tempDir } from '../../test/support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'static-'));
+const dir = tempDir('static-');
 let base = '';
 let socket: uws.us_listen_socket;
 

@@ -4,9 +4,7 @@
  * data dir — every transaction the adapter saw confirmed is still there, the genesis hash is the
  * same, and the chain (and the deployed program) carries on.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { Keypair } from '@solana/web3.js';
@@ -16,12 +14,13 @@ import { RpcChain } from '../../adapters/chain/rpc-chain/index.ts';
 import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
 import { untilUnix } from './support.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from '../support/temp-dir.ts';
 
 const STAKE = 200_000_000n;
 const PRICE = 150_00000000n;
 
 describe('local chain killed with SIGKILL mid-stream', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'chain-crash-'));
+  const dataDir = tempDir('chain-crash-');
   let proc: ServiceProcess | null = null;
   afterAll(async () => {
     await proc?.stop();

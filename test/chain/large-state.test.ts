@@ -7,9 +7,7 @@
  * most of it the fill.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
@@ -22,6 +20,7 @@ import { managedService } from '../support/managed.ts';
 import { freePort } from '../support/servers.ts';
 import { untilUnix } from './support.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from '../support/temp-dir.ts';
 
 const WALLETS = 25_000;
 const STAKE = 100_000_000n;
@@ -67,7 +66,7 @@ const Multiple = v.object({ result: v.object({ value: v.array(v.nullable(v.objec
 const Signatures = v.object({ result: v.array(v.object({ signature: v.string(), err: v.unknown() })) });
 
 describe('a local chain holding 100,000 accounts', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'chain-large-'));
+  const dataDir = tempDir('chain-large-');
   let chain: ReturnType<typeof managedService> | null = null;
   afterAll(async () => {
     await chain?.stop();

@@ -4,9 +4,7 @@
  * (the connection drops) is reconnected to, every subscription renewed and a re-sync announced —
  * also for the in-process variant's contract (same notification shapes).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
 import * as v from 'valibot';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,10 +14,11 @@ import { HttpTransport, RpcClient } from '../../adapters/chain/rpc-client.ts';
 import { log } from '../../kernel/log.ts';
 import { freePort } from '../support/servers.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from '../support/temp-dir.ts';
 
 const quiet = log.child({}, { level: 'silent' });
 const Notified = v.object({ context: v.object({ slot: v.number() }), value: v.object({ lamports: v.number() }) });
-const dataDir = mkdtempSync(join(tmpdir(), 'pubsub-'));
+const dataDir = tempDir('pubsub-');
 let chain: LocalChain | undefined;
 afterAll(async () => {
   await chain?.stop();

@@ -2,9 +2,7 @@
  * Local chains for the chain tests: each on a fresh data dir and a free port, with the role
  * keys the chain created, and adapters pointed at it over HTTP (and its PubSub WebSocket).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Keypair, PublicKey } from '@solana/web3.js';
 export type { Keypair };
 import { loadLocalChainInfo, loadOrCreateRoleKeys, type RoleKeys } from '../../adapters/chain/local/data-dir.ts';
@@ -12,6 +10,7 @@ import { startLocalChain, type LocalChain } from '../../adapters/chain/local/sta
 import type { InitParams } from '../../adapters/chain/port.ts';
 import { RpcChain, type RpcChainOptions } from '../../adapters/chain/rpc-chain/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from '../support/temp-dir.ts';
 
 /** Short expiry so close_bet tests wait about three seconds, never fifteen; refunds allowed two seconds after expiry. */
 export const TEST_PARAMS: InitParams = {
@@ -34,7 +33,7 @@ export interface TestChain {
 
 /** A local chain on a fresh data dir (init null = GW_INIT=off), with a fault profile when `faults` is given (docs/operations.md#a-fault-profile). */
 export async function startTestChain(init: InitParams | null = TEST_PARAMS, faults: string | null = null): Promise<TestChain> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'chain-test-'));
+  const dataDir = tempDir('chain-test-');
   const chain = await startLocalChain({ dataDir, port: 0, init, faults });
   const keys = loadOrCreateRoleKeys(dataDir);
   const info = loadLocalChainInfo(dataDir);

@@ -4,12 +4,11 @@
  * second process on the same DATA_DIR is refused naming the first; a bad variable stops the
  * process naming it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
 import { client, ISO, PRICE8, type Client } from './support.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 let exchange: ServiceProcess;
 let api: Client;
@@ -23,7 +22,7 @@ const start = () =>
   );
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'exchange-embedded-'));
+  dataDir = tempDir('exchange-embedded-');
   [ports.api, ports.mgmt] = [await freePort(), await freePort()];
   exchange = await start();
   api = client(`http://127.0.0.1:${ports.api}`);

@@ -9,8 +9,7 @@
  *   what the open orders hold;
  * - nothing goes below zero (free and locked cash, positions, their free and locked parts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +30,7 @@ import { createOrderEngine } from '../../runtime/exchange/engine/engine.ts';
 import { placeOrder } from '../../runtime/exchange/orders.ts';
 import { startRedisServer, type RunningServer } from '../support/servers.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const units = (n: number, dp: number) => dec(String(n)).div(dec('10').pow(dp)).toFixed(dp);
 
@@ -319,7 +319,7 @@ describe('order engine properties', () => {
   });
 
   it('on the journal file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'engine-prop-'));
+    const dir = tempDir('engine-prop-');
     let run = 0;
     try {
       await fc.assert(

@@ -7,16 +7,15 @@
  * journal as the snapshots) shows the bet closed with the event's outcome and the transactions of
  * both ends.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { call } from '../support/gateway-stack.ts';
 import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
 import { ResumingClient, sleep } from '../support/fault-world.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 let stack: ServiceProcess | undefined;
-const dataDir = mkdtempSync(join(tmpdir(), 'embedded-kill-'));
+const dataDir = tempDir('embedded-kill-');
 afterAll(async () => {
   await stack?.stop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -6,8 +6,7 @@
  * killed after publishing but before moving it leaves it. Each time, once everything is up, the
  * stream holds every event exactly once, in commit order per account.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -22,6 +21,7 @@ import { request } from '../support/fault-world.ts';
 import { eventually } from '../support/eventually.ts';
 import { managedNats, managedRedis, managedService, type Managed } from '../support/managed.ts';
 import { freePort } from '../support/servers.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const STREAM = 'EXCHANGE_EVENTS';
 let redis: Managed & { url: string };
@@ -29,7 +29,7 @@ let nats: Managed & { url: string };
 let exchange: Managed;
 let db: Redis;
 let base = '';
-const dataDir = mkdtempSync(join(tmpdir(), 'exchange-outbox-'));
+const dataDir = tempDir('exchange-outbox-');
 
 beforeAll(async () => {
   [redis, nats] = await Promise.all([managedRedis(), managedNats()]);

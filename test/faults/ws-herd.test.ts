@@ -10,14 +10,13 @@
  * consumer per socket on the stream and no slow-consumer cut on the gateway's NATS connection;
  * `GET /api/state` answers 200 throughout. (How fast is the benchmark's business, not this test's.)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { broadcastGateway, startTicker, streamConsumers, type Ticker } from '../support/broadcast-world.ts';
 import { request, sleep } from '../support/client-request.ts';
 import { managedNats, type Managed } from '../support/managed.ts';
 import { startFleet, type Fleet, type FleetStats } from '../support/ws-load/fleet.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const HERD = 3_000;
 
@@ -29,7 +28,7 @@ describe('a herd of reconnects after the gateway is killed', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'ws-herd-'));
+    dataDir = tempDir('ws-herd-');
     nats = await managedNats();
     ticker = await startTicker(nats.url, 10);
     gateway = await broadcastGateway({ natsUrl: nats.url, dataDir });

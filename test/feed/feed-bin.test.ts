@@ -4,7 +4,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
@@ -17,11 +16,12 @@ import { startNatsServer, stopChild, type RunningServer } from '../support/serve
 import { readPriceSignerKey } from '../../adapters/feed/price-signer.ts';
 import { verifyTick } from '../../adapters/feed/tick-verify.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from '../support/temp-dir.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const quiet = pino({ level: 'silent' });
 // the feed's price signer key and sequence live here, never in the repository's .data
-const dataDir = mkdtempSync(join(tmpdir(), 'feed-bin-'));
+const dataDir = tempDir('feed-bin-');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function runFeed(env: Record<string, string>): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {

@@ -4,17 +4,16 @@
  * (synthetic prices). A bet goes through and settles; a bad variable stops the boot naming it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, EventClient } from '../support/gateway-stack.ts';
 import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from '../support/temp-dir.ts';
 
 let gateway: ServiceProcess;
 let base: string;
-const dataDir = mkdtempSync(join(tmpdir(), 'gw-embedded-'));
+const dataDir = tempDir('gw-embedded-');
 const embeddedEnv = { DATA_DIR: dataDir, REDIS_URL: '', NATS_URL: '', SOLANA_RPC_URL: '', GW_EXPIRY_SECONDS: '2', SMART_SETTLE_INTERVAL_MS: '200' };
 
 beforeAll(async () => {

@@ -5,12 +5,12 @@
  * without GW_ADMIN_TOKEN and 401 with a wrong token; the faucet is 403 on a chain whose genesis
  * hash is unknown (docs/gateway-api.md#faucet).
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Keypair } from '@solana/web3.js';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, startGatewayStack, type GatewayStack } from '../support/gateway-stack.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 let stack: GatewayStack;
 let profileB: { base: string } | undefined;
@@ -61,7 +61,7 @@ it('admin pause: 401 with a wrong or malformed token, 404 when no token is confi
 });
 
 it('refuses the faucet (403) on a chain whose genesis hash it does not know, in test mode', async () => {
-  const elsewhere = mkdtempSync(join(tmpdir(), 'gw-unknown-chain-'));
+  const elsewhere = tempDir('gw-unknown-chain-');
   try {
     // the same keys, but no chain info: the gateway cannot know this chain's genesis hash
     for (const file of ['relayer.json', 'admin.json', 'mint-authority.json']) copyFileSync(join(stack.dataDir, file), join(elsewhere, file));
@@ -92,7 +92,7 @@ it('initialises the contract at boot with GW_INIT=on and the GW_* parameters, th
 });
 
 it("refuses to start with a relayer (or admin) key that is not the contract's, naming the mismatch", async () => {
-  const elsewhere = mkdtempSync(join(tmpdir(), 'gw-foreign-keys-'));
+  const elsewhere = tempDir('gw-foreign-keys-');
   try {
     writeFileSync(join(elsewhere, 'relayer.json'), JSON.stringify(Array.from(Keypair.generate().secretKey)));
     for (const file of ['admin.json', 'mint-authority.json']) copyFileSync(join(stack.dataDir, file), join(elsewhere, file));

@@ -6,9 +6,7 @@
  * old epoch is told `recovered: false`, and the gateway warns naming GW_EVENT_STREAM and both
  * genesis hashes. A gateway restarted on the same chain keeps the stream and its epoch.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLocalChainInfo } from '../../adapters/chain/local/data-dir.ts';
@@ -17,6 +15,7 @@ import { clusterGateway, startClusterChain } from '../support/gateway-cluster.ts
 import { managedNats, managedRedis, type Managed } from '../support/managed.ts';
 import { freePort } from '../support/servers.ts';
 import { collect, type Collector } from '../support/ws-collector.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const BETS = 3;
 
@@ -40,7 +39,7 @@ describe('a chain reset under a running NATS', () => {
 
   /** Starts a chain on a fresh data dir and a gateway on a fresh Redis, both on the shared NATS. */
   async function startRun(): Promise<Run> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'chain-reset-'));
+    const dataDir = tempDir('chain-reset-');
     const redis = await managedRedis();
     const { chain, chainPort } = await startClusterChain(dataDir);
     const port = await freePort();

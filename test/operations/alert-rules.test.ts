@@ -5,10 +5,10 @@
  * it this suite fails, saying so.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp-dir.ts';
 
 const DIR = 'deploy/prometheus';
 const RULES = join(DIR, 'alerts.yml');
@@ -30,7 +30,7 @@ afterAll(() => {
 
 /** The rules and their tests copied next to each other, the rules changed by `edit`. */
 function editedCopy(edit: (rules: string) => string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'alert-rules-'));
+  const dir = tempDir('alert-rules-');
   scratch.push(dir);
   const rules = readFileSync(RULES, 'utf8');
   const changed = edit(rules);

@@ -6,30 +6,25 @@
  * npm itself; log lines carry one `component`; services listen on 127.0.0.1 by default.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from '../support/gateway-stack.ts';
 import { freePort, portOpen, startService, stopChild, waitForPort, type ServiceProcess } from '../support/servers.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
-const dirs: string[] = [];
-const tempDir = (name: string) => {
-  const d = mkdtempSync(join(tmpdir(), `${name}-`));
-  dirs.push(d);
-  return d;
-};
+const dataDirFor = (name: string) => tempDir(`${name}-`);
 const running: ServiceProcess[] = [];
 afterAll(async () => {
   await Promise.all(running.map((p) => p.stop()));
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 /** Runs `bin/<script>.ts` to its end (bounded) and returns what it printed and its exit code. */
 function runToEnd(script: string, env: Record<string, string>, args: string[] = [], timeoutMs = 60_000) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', `bin/${script}.ts`, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: tempDir(script), ...env },
+    env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: dataDirFor(script), ...env },
     encoding: 'utf8',
     timeout: timeoutMs,
   });
@@ -128,7 +123,7 @@ describe('a busy port', () => {
 
 describe('one data dir, one process', () => {
   it("a second embedded gateway on the same DATA_DIR exits naming the first one's pid", async () => {
-    const dataDir = tempDir('shared');
+    const dataDir = dataDirFor('shared');
     const port = await freePort();
     const first = await startService(
       'gateway',
@@ -145,7 +140,7 @@ describe('one data dir, one process', () => {
 
 describe('a data dir of the old one-key layout', () => {
   it.each(['chain', 'gateway'])('%s refuses it with one line saying how to start fresh', (script) => {
-    const dataDir = tempDir('old-layout');
+    const dataDir = dataDirFor('old-layout');
     writeFileSync(join(dataDir, 'operator.json'), JSON.stringify(Array.from({ length: 64 }, () => 1)));
     const r = runToEnd(script, { DATA_DIR: dataDir, SOLANA_RPC_URL: '', NATS_URL: '', REDIS_URL: '', GATEWAY_PORT: '0', CHAIN_PORT: '0' }, [], 60_000);
     expect(r.code).toBe(1);
@@ -156,7 +151,7 @@ describe('a data dir of the old one-key layout', () => {
 
 describe('boot order', () => {
   it('a gateway started before its chain says what it waits for, then works once the chain is up', async () => {
-    const dataDir = tempDir('boot-order');
+    const dataDir = dataDirFor('boot-order');
     const [chainPort, gwPort] = [await freePort(), await freePort()];
     const gateway = spawn(process.execPath, ['--import', 'tsx', 'bin/gateway.ts'], {
       env: {
@@ -192,7 +187,7 @@ describe('boot order', () => {
 
 describe('npm start', () => {
   it('stops the whole stack on SIGTERM sent to npm itself, ending with "stack stopped"', async () => {
-    const dataDir = tempDir('npm-start');
+    const dataDir = dataDirFor('npm-start');
     const ports = { GATEWAY_PORT: await freePort(), EXCHANGE_PORT: await freePort(), EXCHANGE_MGMT_PORT: await freePort(), CHAIN_PORT: await freePort() };
     const npm = spawn('npm', ['start'], {
       env: {

@@ -5,9 +5,7 @@
  * exit pair of DATA_DIR's price signer, and every settled bet of the run verifies with
  * `npm run ops -- verify --all` from the chain and the signer's key alone (and fails against another key).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, EventClient, fetchJson } from '../support/gateway-stack.ts';
 import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
@@ -16,13 +14,14 @@ import { PRICE_RULES } from '../../adapters/chain/codec/addresses.ts';
 import { readPriceSignerKey } from '../../adapters/feed/price-signer.ts';
 import { Keypair } from '@solana/web3.js';
 import { runOps } from '../ops/support.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 let stack: ServiceProcess;
 let dataDir: string;
 const ports = { gateway: 0, exchange: 0, mgmt: 0, chain: 0 };
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'start-'));
+  dataDir = tempDir('start-');
   ports.gateway = await freePort();
   ports.exchange = await freePort();
   ports.mgmt = await freePort();

@@ -18,13 +18,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { fundedWallets } from './funded-wallets.ts';
 import { JsonClient } from './json-client.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { BetAccount } from '../../adapters/chain/port.ts';
 import { programAccountsNow, rpc } from './chain-bets.ts';
 import { freePort, startRedisServer, startService, stopChild, type RunningServer, type ServiceProcess } from './servers.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from './temp-dir.ts';
 
 /** One answer of the burst. */
 export interface BurstAnswer {
@@ -103,7 +102,7 @@ async function priced(base: string): Promise<void> {
  * `env` on top (short windows, reclaims off so every bet stays on chain to be audited).
  */
 export async function burstStack(kind: BurstStack['kind'], env: Record<string, string> = {}): Promise<BurstStack> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'burst-'));
+  const dataDir = tempDir('burst-');
   const gatewayPort = await freePort();
   const chainPort = await freePort();
   const common = { DATA_DIR: dataDir, GW_RECLAIM_BETS: 'off', LOG_LEVEL: 'warn', NATS_URL: '', ...env };

@@ -10,14 +10,13 @@
  *   const chain = await chains.start('drop=0.3,seed=7');
  *   const { signature, wire } = await chains.transfer(chain, payer, to, 1_000);
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { type Keypair, LAMPORTS_PER_SOL, SystemProgram } from '@solana/web3.js';
 import type { FaultSettings } from '../../adapters/chain/local/faults/profile.ts';
 import { startLocalChain, type LocalChain } from '../../adapters/chain/local/start.ts';
 import { signTransaction, type SignedTransaction } from '../../adapters/chain/signing.ts';
 import { quietLog } from './quiet-log.ts';
+import { tempDir } from './temp-dir.ts';
 
 /** One HTTP exchange with the chain, as it came. */
 export interface Exchange {
@@ -75,7 +74,7 @@ export async function balance(chain: LocalChain, who: Keypair): Promise<number> 
 
 /** One data dir for a test file, its chain restarted with each profile. */
 export class FaultChains {
-  private readonly dataDir = mkdtempSync(join(tmpdir(), 'chain-faults-'));
+  private readonly dataDir = tempDir('chain-faults-');
   private running: LocalChain | null = null;
 
   get dir(): string {

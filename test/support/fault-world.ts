@@ -4,9 +4,7 @@
  * (every tick remembered, to check exit prices), funded custodial wallets that bet in loops, and
  * a WebSocket client that reconnects with `?since=<last seq>` whenever its socket drops.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { PublicKey } from '@solana/web3.js';
 import WebSocket from 'ws';
@@ -17,6 +15,7 @@ import { BettingLoop } from './betting-loop.ts';
 import { request, sleep } from './client-request.ts';
 import { managedNats, managedRedis, managedService, type Managed } from './managed.ts';
 import { freePort } from './servers.ts';
+import { tempDir } from './temp-dir.ts';
 
 // the fault suites import the client's request from the world they run in
 export { request, sleep };
@@ -103,7 +102,7 @@ export class FaultWorld {
   ) {}
 
   static async start(o: FaultWorldOptions): Promise<FaultWorld> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'fault-world-'));
+    const dataDir = tempDir('fault-world-');
     const nats = await managedNats();
     const redis = o.redis ? await managedRedis() : null;
     const chainPort = await freePort();

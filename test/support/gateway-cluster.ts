@@ -8,9 +8,7 @@
  *   const leader = await cluster.leader();
  *   await cluster.stop();
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { BettingLoop } from './betting-loop.ts';
 import { logLines } from './gateway-log.ts';
@@ -18,6 +16,7 @@ import type { ClusterServer, NatsCluster } from './nats-cluster.ts';
 import { request, sleep } from './client-request.ts';
 import { managedNats, managedRedis, managedService, type Managed } from './managed.ts';
 import { freePort } from './servers.ts';
+import { tempDir } from './temp-dir.ts';
 
 /** One gateway of the cluster. */
 export interface ClusterNode {
@@ -93,7 +92,7 @@ export class GatewayCluster {
    * env; `nats` is the NATS they share [one server of their own] (stopped with the cluster).
    */
   static async start(n: number, env: Record<string, string> = {}, nats?: ClusterNats): Promise<GatewayCluster> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'gw-cluster-'));
+    const dataDir = tempDir('gw-cluster-');
     nats ??= await managedNats();
     const redis = await managedRedis();
     const { chain, chainPort } = await startClusterChain(dataDir);

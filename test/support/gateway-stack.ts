@@ -5,15 +5,14 @@
  * `{ redis: 'cluster' }` the gateway's stores are on a private Redis Cluster of three masters
  * (`REDIS_CLUSTER_NODES`) instead of one server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import WebSocket from 'ws';
 import { checkAnswer } from './openapi-contract.ts';
 import { startPrivateRedis } from './redis-cluster.ts';
 import { freePort, startNatsServer, startService, type RunningServer, type ServiceProcess } from './servers.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from './temp-dir.ts';
 
 export interface GatewayStack {
   base: string;
@@ -47,7 +46,7 @@ export async function startGatewayStack(env: Record<string, string> = {}, option
   const natsServer = await startNatsServer();
   const redisServer = await startPrivateRedis(options.redis ?? 'server');
   const servers: Array<Pick<RunningServer, 'stop'>> = [natsServer, redisServer];
-  const dataDir = mkdtempSync(join(tmpdir(), 'gw-stack-'));
+  const dataDir = tempDir('gw-stack-');
   const chainPort = await freePort();
   const gwPort = await freePort();
   const shared = {

@@ -2,14 +2,13 @@
  * Local nodes on temporary data dirs for the local chain's unit tests, and the system transfers
  * they send (signed web3.js transactions, as a client would).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { type Keypair, SystemProgram, Transaction } from '@solana/web3.js';
 import { quietLog } from './quiet-log.ts';
 import { JsonRpcDispatcher } from '../../adapters/chain/local/json-rpc.ts';
 import { LocalNode, type LocalNodeOptions } from '../../adapters/chain/local/node.ts';
 import { rpcMethods } from '../../adapters/chain/local/rpc-methods.ts';
+import { tempDir } from './temp-dir.ts';
 
 export const TEST_GENESIS = 'G3nesis1111111111111111111111111111111111111';
 
@@ -18,7 +17,7 @@ export class TempDirs {
   private readonly made: string[] = [];
 
   make(prefix = 'node-'): string {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
+    const dir = tempDir(prefix);
     this.made.push(dir);
     return dir;
   }

@@ -10,10 +10,9 @@
  *   await redis.pause();  // SIGSTOP: the port accepts, nothing answers
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { freePort, portOpen, redisServerArgs, stopChild, waitForPort } from './servers.ts';
+import { tempDir } from './temp-dir.ts';
 
 /** A process on a fixed port that can be killed, paused and started again. */
 export class Managed {
@@ -103,7 +102,7 @@ export class Managed {
 /** A Redis on a free port whose data survives kill -9 and restart (AOF, fsync on every write). */
 export async function managedRedis(): Promise<Managed & { url: string }> {
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'fault-redis-'));
+  const dir = tempDir('fault-redis-');
   const m = new Managed(
     'redis-server',
     port,
@@ -120,7 +119,7 @@ export async function managedRedis(): Promise<Managed & { url: string }> {
 /** A NATS server with JetStream on a free port (its store survives restarts). */
 export async function managedNats(): Promise<Managed & { url: string }> {
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'fault-nats-'));
+  const dir = tempDir('fault-nats-');
   const m = new Managed(
     'nats-server',
     port,

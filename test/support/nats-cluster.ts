@@ -18,14 +18,14 @@
  *   await cluster.stop();
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Managed } from './managed.ts';
 import { freePort } from './servers.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from './temp-dir.ts';
 
 /** One server of the cluster. */
 export interface ClusterServer extends Managed {
@@ -59,7 +59,7 @@ function serverSyncs(): boolean {
 
 /** Starts `size` servers (3) routed to each other, with JetStream; resolves once every port accepts. */
 export async function startNatsCluster(size = 3): Promise<NatsCluster> {
-  const root = mkdtempSync(join(tmpdir(), 'nats-cluster-'));
+  const root = tempDir('nats-cluster-');
   const syncAlways = serverSyncs();
   const ports = await Promise.all(Array.from({ length: size }, async () => ({ client: await freePort(), cluster: await freePort() })));
   const servers: ClusterServer[] = ports.map((p, i) => {

@@ -11,13 +11,12 @@
  *   await cluster.stop();
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { Managed } from './managed.ts';
 import { freePort, portOpen, redisServerArgs, startRedisServer } from './servers.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from './temp-dir.ts';
 
 const run = promisify(execFile);
 
@@ -61,7 +60,7 @@ export async function startRedisCluster(): Promise<RedisClusterHandle> {
   const dirs: string[] = [];
   for (let i = 0; i < 3; i++) {
     const port = await clusterPort(taken);
-    const dir = mkdtempSync(join(tmpdir(), `redis-cluster-${i}-`));
+    const dir = tempDir(`redis-cluster-${i}-`);
     dirs.push(dir);
     members.push(
       new Managed(`redis-cluster-${i}`, port, () =>

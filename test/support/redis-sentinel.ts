@@ -15,13 +15,13 @@
  *   await set.stop();
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Managed } from './managed.ts';
 import { freePort, redisServerArgs } from './servers.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from './temp-dir.ts';
 
 /** The running set. */
 export interface SentinelSet {
@@ -103,7 +103,7 @@ function sentinelNode(port: number, dir: string, primary: number): Managed {
 
 /** Starts the primary, its replica (waiting until it is in sync) and three Sentinels (waiting until they see the replica). */
 export async function startSentinelSet(): Promise<SentinelSet> {
-  const dir = mkdtempSync(join(tmpdir(), 'redis-sentinel-'));
+  const dir = tempDir('redis-sentinel-');
   const [p0, p1] = [await freePort(), await freePort()];
   for (const sub of ['a', 'b']) mkdirSync(join(dir, sub));
   const nodes = [dataNode(p0, join(dir, 'a'), null), dataNode(p1, join(dir, 'b'), p0)];

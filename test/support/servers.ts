@@ -7,11 +7,10 @@
  *   afterAll(() => nats.stop());
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from './temp-dir.ts';
 
 /**
  * Ports for test servers come from 10000-19999, below the kernel's ephemeral range (32768 and up
@@ -83,7 +82,7 @@ export interface RunningServer {
 
 async function startBinary(bin: string, args: (port: number, dir: string) => string[], scheme: string): Promise<RunningServer> {
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), `${bin}-`));
+  const dir = tempDir(`${bin}-`);
   const child = spawn(bin, args(port, dir), { stdio: 'ignore' });
   await waitForPort(port, 20_000, bin);
   return {
@@ -140,7 +139,7 @@ export interface ServiceProcess {
  * test writes into the project's own `.data`.
  */
 export async function startService(script: string, env: Record<string, string>, readyPort: number, timeoutMs = 60_000): Promise<ServiceProcess> {
-  const ownDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), `${script}-data-`)) : null;
+  const ownDir = env.DATA_DIR === undefined ? tempDir(`${script}-data-`) : null;
   const child = spawn(process.execPath, ['--import', 'tsx', `bin/${script}.ts`], {
     env: { ...process.env, LOG_LEVEL: 'info', ...(ownDir ? { DATA_DIR: ownDir } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

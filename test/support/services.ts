@@ -4,12 +4,11 @@
  * Tests read the addresses with `inject('redisUrl')` / `inject('natsUrl')`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { TEMP_ROOT_ENV, tempDir } from './temp-dir.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -55,7 +54,7 @@ async function ensureRedis(): Promise<string> {
   const url = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
   const port = Number(url.port || 6379);
   if (!(await reachable(url.hostname, port))) {
-    const dir = mkdtempSync(join(tmpdir(), 'test-redis-'));
+    const dir = tempDir('test-redis-');
     scratch.push(dir);
     start('redis-server', ['--bind', url.hostname, '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir]);
     await waitFor(url.hostname, port, 'redis-server');
@@ -67,7 +66,7 @@ async function ensureNats(): Promise<string> {
   const url = new URL(process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222');
   const port = Number(url.port || 4222);
   if (!(await reachable(url.hostname, port))) {
-    const dir = mkdtempSync(join(tmpdir(), 'test-nats-'));
+    const dir = tempDir('test-nats-');
     scratch.push(dir);
     start('nats-server', ['-a', url.hostname, '-p', String(port), '-js', '-sd', dir]);
     await waitFor(url.hostname, port, 'nats-server');
@@ -76,6 +75,10 @@ async function ensureNats(): Promise<string> {
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
+  // every test file's temporary directories go under one directory of this run, removed at its end (temp-dir.ts)
+  const runRoot = tempDir('updown-test-run-');
+  scratch.push(runRoot);
+  process.env[TEMP_ROOT_ENV] = runRoot;
   const [redisUrl, natsUrl] = await Promise.all([ensureRedis(), ensureNats()]);
   project.provide('redisUrl', redisUrl);
   project.provide('natsUrl', natsUrl);

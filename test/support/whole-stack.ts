@@ -8,10 +8,9 @@
  *   await fetch(`${stack.gateway}/api/state`);
  *   await stack.stop();
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { freePort, startService, type ServiceProcess } from './servers.ts';
+import { tempDir } from './temp-dir.ts';
 
 export interface WholeStack {
   /** the gateway's base URL */
@@ -24,7 +23,7 @@ export interface WholeStack {
 }
 
 export async function startWholeStack(env: Record<string, string> = {}): Promise<WholeStack> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'whole-stack-'));
+  const dataDir = tempDir('whole-stack-');
   const ports = { gateway: await freePort(), exchange: await freePort(), mgmt: await freePort(), chain: await freePort() };
   const process = await startService(
     'start',

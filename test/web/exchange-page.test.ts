@@ -3,20 +3,19 @@
  * (synthetic books, ledger in a fresh DATA_DIR): create an account, deposit, place a market order,
  * and see the position, the PnL and the equity curve.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchBrowser, pageErrors } from '../support/browser.ts';
 import { freePort, startService, type ServiceProcess } from '../support/servers.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 let exchange: ServiceProcess;
 let browser: Browser;
 let page: Page;
 let errors: string[] = [];
 let base = '';
-const dataDir = mkdtempSync(join(tmpdir(), 'exchange-page-'));
+const dataDir = tempDir('exchange-page-');
 
 beforeAll(async () => {
   const [port, mgmt] = [await freePort(), await freePort()];

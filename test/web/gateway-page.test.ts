@@ -6,9 +6,7 @@
  * gateway altered fails the check), and a dropped socket resumes with `?since=` and says so,
  * without repeating or losing events.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -17,6 +15,7 @@ import { freePort, startNatsServer, startService, type RunningServer, type Servi
 import { Keypair } from '@solana/web3.js';
 import { memorySeqStore, PriceSigner } from '../../adapters/feed/price-signer.ts';
 import { encodePriceTick, PRICE_SUBJECT } from '../../adapters/feed/messages.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 let nats: RunningServer;
 let bus: NatsConnection;
@@ -29,8 +28,8 @@ let errors: string[] = [];
 let base = '';
 let ticker: NodeJS.Timeout | undefined;
 let price = 150;
-const dataDir = mkdtempSync(join(tmpdir(), 'gw-page-'));
-const dataDirB = mkdtempSync(join(tmpdir(), 'gw-page-b-'));
+const dataDir = tempDir('gw-page-');
+const dataDirB = tempDir('gw-page-b-');
 
 const signer = new PriceSigner(Keypair.generate(), memorySeqStore());
 /** The id of the bet the page settled (for the check of its evidence). */

@@ -1,12 +1,12 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal, type JournalRecord } from './journal.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
 const dirs: string[] = [];
 const freshDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'journal-'));
+  const d = tempDir('journal-');
   dirs.push(d);
   return d;
 };

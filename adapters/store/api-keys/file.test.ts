@@ -1,17 +1,17 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deriveApiKeySealKey } from './codec.ts';
 import { describeApiKeyStore } from './contract.ts';
 import { openFileApiKeyStore } from './file.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 const tempFile = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'api-keys-'));
+  const d = tempDir('api-keys-');
   dirs.push(d);
   return join(d, 'exchange', 'api-keys.json');
 };

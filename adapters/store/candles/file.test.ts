@@ -1,16 +1,16 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeCandleStore } from './contract.ts';
 import { openFileCandleStore } from './file.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 const tempFile = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'candles-'));
+  const d = tempDir('candles-');
   dirs.push(d);
   return join(d, 'exchange', 'candles.log');
 };

@@ -1,5 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeContract } from './contract.ts';
@@ -8,8 +7,9 @@ import { replayJournal } from '../../../machines/exchange/journal.ts';
 import { dec } from '../../../machines/exchange/money.ts';
 import { openFileExchangeStore } from './file.ts';
 import type { AccountRecord, ExchangeStore } from './port.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'exchange-file-'));
+const dir = tempDir('exchange-file-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const freshPath = () => join(dir, `ledger-${n++}.log`);

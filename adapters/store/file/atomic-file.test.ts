@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomically, writeFileAtomicallySync } from './atomic-file.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'atomic-file-'));
+const dir = () => tempDir('atomic-file-');
 
 describe('writing a file atomically', () => {
   it('replaces the whole content with the given mode (0600 unless told) and leaves no temp file, async and blocking alike', async () => {

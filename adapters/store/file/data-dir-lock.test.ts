@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataDirLocked, lockDataDir } from './data-dir-lock.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
 const dirs: string[] = [];
 const fresh = () => {
-  const d = mkdtempSync(join(tmpdir(), 'lock-'));
+  const d = tempDir('lock-');
   dirs.push(d);
   return d;
 };

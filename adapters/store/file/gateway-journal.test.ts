@@ -1,5 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LoggedEvent } from '../event-log/port.ts';
@@ -7,8 +6,9 @@ import { openGatewayJournal, readJournalRecords } from './gateway-journal.ts';
 import { snapshotStoreContract } from '../snapshot/contract.ts';
 import { betHistoryContract, record } from '../bet-history/contract.ts';
 import { describePriceHistory } from '../price-history/contract.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
-const root = mkdtempSync(join(tmpdir(), 'journal-store-'));
+const root = tempDir('journal-store-');
 let n = 0;
 const freshPath = () => join(root, `${n++}`, 'journal.log');
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,10 +1,10 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LineJournal } from './line-journal.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
-const root = mkdtempSync(join(tmpdir(), 'line-journal-'));
+const root = tempDir('line-journal-');
 let n = 0;
 const fresh = () => join(root, `${n++}.log`);
 afterAll(() => rmSync(root, { recursive: true, force: true }));

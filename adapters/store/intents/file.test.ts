@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeIntentStore } from './contract.ts';
 import { openFileIntentStore, type FileIntentStore } from './file.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
-const freshPath = () => join(mkdtempSync(join(tmpdir(), 'intents-')), 'intents.log');
+const freshPath = () => join(tempDir('intents-'), 'intents.log');
 
 describeIntentStore('file', async () => {
   const path = freshPath();

@@ -1,23 +1,15 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deriveKeystoreKey } from './crypto.ts';
 import { openFileKeyStore } from './file.ts';
 import { describeKeyStore } from './contract.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-const tempDir = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'keystore-'));
-  dirs.push(d);
-  return d;
-};
+const keystoreDir = (): string => tempDir('keystore-');
 
 describeKeyStore('file', async () => {
-  const dir = tempDir();
+  const dir = keystoreDir();
   const file = join(dir, 'keystore.json');
   const load = () => JSON.parse(readFileSync(file, 'utf8')) as { version: 1; records: Record<string, string> };
   return {
@@ -35,7 +27,7 @@ describe('file key store specifics', () => {
   const key = deriveKeystoreKey('file specifics secret');
 
   it('writes the file with mode 0600 and leaves no temp files', async () => {
-    const dir = tempDir();
+    const dir = keystoreDir();
     const store = await openFileKeyStore(dir, key);
     await Promise.all(Array.from({ length: 20 }, () => store.create()));
     expect(readdirSync(dir)).toEqual(['keystore.json']);
@@ -44,7 +36,7 @@ describe('file key store specifics', () => {
   });
 
   it('refuses a file in an unknown format', async () => {
-    const dir = tempDir();
+    const dir = keystoreDir();
     writeFileSync(join(dir, 'keystore.json'), '{"version":2}');
     await expect(openFileKeyStore(dir, key)).rejects.toThrow(/unknown format/);
   });

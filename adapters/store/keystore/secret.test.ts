@@ -1,27 +1,20 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../kernel/errors.ts';
 import { resolveKeystoreSecret } from './secret.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-const tempDir = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'kssecret-'));
-  dirs.push(d);
-  return join(d, 'data');
-};
+/** A data dir that does not exist yet, inside a fresh directory */
+const dataDirIn = (): string => join(tempDir('kssecret-'), 'data');
 
 describe('resolveKeystoreSecret', () => {
   it('uses GW_KEYSTORE_SECRET when set, in any mode', () => {
-    expect(resolveKeystoreSecret({ secret: 's3cret', mode: 'prod', dataDir: tempDir() })).toEqual({ secret: 's3cret', source: 'env' });
+    expect(resolveKeystoreSecret({ secret: 's3cret', mode: 'prod', dataDir: dataDirIn() })).toEqual({ secret: 's3cret', source: 'env' });
   });
 
   it('in test mode without a secret creates one in DATA_DIR/keystore.secret (0600) and reuses it', () => {
-    const dataDir = tempDir();
+    const dataDir = dataDirIn();
     const first = resolveKeystoreSecret({ secret: undefined, mode: 'test', dataDir });
     expect(first.source).toBe('file-created');
     expect(first.secret).toMatch(/^[0-9a-f]{64}$/);
@@ -35,7 +28,7 @@ describe('resolveKeystoreSecret', () => {
   });
 
   it('stops a prod boot without a secret, naming the variable', () => {
-    expect(() => resolveKeystoreSecret({ secret: undefined, mode: 'prod', dataDir: tempDir() })).toThrow(ConfigError);
-    expect(() => resolveKeystoreSecret({ secret: undefined, mode: 'prod', dataDir: tempDir() })).toThrow(/GW_KEYSTORE_SECRET/);
+    expect(() => resolveKeystoreSecret({ secret: undefined, mode: 'prod', dataDir: dataDirIn() })).toThrow(ConfigError);
+    expect(() => resolveKeystoreSecret({ secret: undefined, mode: 'prod', dataDir: dataDirIn() })).toThrow(/GW_KEYSTORE_SECRET/);
   });
 });

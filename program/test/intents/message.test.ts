@@ -5,8 +5,7 @@
  * largest and negative numbers); and what its base58 encoder costs, in compute units per key. A
  * small program linked with the contract's own intents.c runs in LiteSVM and logs what it builds.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Keypair, PublicKey, TransactionInstruction } from '@solana/web3.js';
@@ -15,9 +14,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildSharedObject } from '../../build/build.ts';
 import { intentMessage, type IntentFields } from '../../../adapters/chain/codec/intent.ts';
 import { BetChain } from '../svm.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
 const src = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
-const work = mkdtempSync(join(tmpdir(), 'intent-text-'));
+const work = tempDir('intent-text-');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /**

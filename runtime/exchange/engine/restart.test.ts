@@ -4,8 +4,7 @@
  * where they were, with their locks intact; canceled and filled orders are not reloaded. Orders and
  * fills keep their integer ids (docs/orders.md#ids), and two processes on one Redis never give one twice.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +23,7 @@ import { bookCache } from '../book-cache.ts';
 import type { ExchangeContext } from '../context.ts';
 import { placeOrder as placeNative } from '../orders.ts';
 import { createOrderEngine } from './engine.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
 let clock = 5_000_000;
 const sol = (bid: string, ask: string): BookSnapshot => ({ symbol: 'SOLUSDT', bids: [[bid, '10']], asks: [[ask, '10']], ts: ++clock });
@@ -39,7 +39,7 @@ function engineOn(store: ExchangeStore) {
   return { ctx, engine, feed };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'engine-restart-'));
+const dir = tempDir('engine-restart-');
 let redis: RunningServer;
 let cluster: RedisClusterHandle;
 let clusterClient: Cluster;

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Keypair } from '@solana/web3.js';
 import { pino } from 'pino';
@@ -7,11 +6,12 @@ import { afterEach, expect, it } from 'vitest';
 import { deriveKeystoreKey } from '../../../adapters/store/keystore/crypto.ts';
 import { openFileKeyStore } from '../../../adapters/store/keystore/file.ts';
 import { resolveFixedBettor } from './bettor-address.ts';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 
 const log = pino({ level: 'silent' });
 const dirs: string[] = [];
 const freshDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'fixed-bettor-'));
+  const d = tempDir('fixed-bettor-');
   dirs.push(d);
   return d;
 };

@@ -2,8 +2,7 @@
  * The operator CLI against the embedded DATA_DIR stores. Every command runs as a child process;
  * its `--json` output is what is checked.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openFileExchangeStore } from '../../../adapters/store/exchange/file.ts';
@@ -16,9 +15,10 @@ import { startExchange } from '../../../bin/exchange-app.ts';
 import { quietLog } from '../../support/quiet-log.ts';
 import { runOps } from '../support.ts';
 import { NO_CHAIN, betInput, downChain, betRuntime, pushFeed } from './fixtures.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
 describe('embedded stores in DATA_DIR', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ops-data-'));
+  const dir = tempDir('ops-data-');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reads the gateway journal and the exchange ledger files, and hands retries over through the request folder', async () => {

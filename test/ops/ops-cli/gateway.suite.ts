@@ -4,9 +4,6 @@
  * `gateway-cluster.test.ts` (a Redis Cluster, the gateway's cluster prefix `{gw}:`). Every
  * command runs as a child process; its `--json` output is what is checked.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BetRecord } from '../../../adapters/store/bet-history/port.ts';
 import { createRedisBetHistory } from '../../../adapters/store/bet-history/redis.ts';
@@ -20,6 +17,7 @@ import { quietLog } from '../../support/quiet-log.ts';
 import { hasStackTrace, runOps, spawnOps } from '../support.ts';
 import { BETTOR, NO_CHAIN, betInput, waitUntil, downChain, betRuntime } from './fixtures.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from '../../support/temp-dir.ts';
 
 /** Where the suite's records live: a client on that Redis, the CLI's env for it, and the gateway's key prefix there. */
 export interface OpsRedisPlace {
@@ -51,7 +49,7 @@ export function describeGatewayCommands(name: string, place: () => Promise<OpsRe
       retries = await listenForRetryRequests({
         redis,
         prefix,
-        dataDir: mkdtempSync(join(tmpdir(), 'ops-')),
+        dataDir: tempDir('ops-'),
         retry: (id) => runtime.retryNow(id),
         log: quietLog,
       });

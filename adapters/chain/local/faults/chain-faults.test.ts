@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Keypair } from '@solana/web3.js';
 import { pino } from 'pino';
 import WebSocket from 'ws';
@@ -11,6 +9,7 @@ import { freePort, startService } from '../../../../test/support/servers.ts';
 import { logCounters, zeroCounters } from './counters.ts';
 import { CLUSTER_PRESET } from './profile.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tempDir } from '../../../../test/support/temp-dir.ts';
 
 const chains = new FaultChains();
 afterAll(() => chains.removeAll());
@@ -80,7 +79,7 @@ describe('fault counters', () => {
 
 describe('npm run chain with CHAIN_FAULTS', () => {
   it('refuses a bad profile at start with one line naming the variable', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'chain-faults-bad-'));
+    const dataDir = tempDir('chain-faults-bad-');
     const port = await freePort(); // were the profile not refused, the chain would not take the default port
     try {
       const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/chain.ts'], {
