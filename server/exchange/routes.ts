@@ -37,7 +37,6 @@ import {
   exchangeOpenApi,
   healthRoute,
   openAccountRoute,
-  openApiRoute,
   orderRoute,
   ordersRoute,
   pnlRoute,
@@ -48,6 +47,7 @@ import {
   servedElsewhere,
   setCashRoute,
 } from '../openapi/exchange.ts';
+import { openApiRoute } from '../openapi/document.ts';
 import { answer, EXCHANGE_ERRORS, validate } from './handle.ts';
 import { CreateAccountBody, DepositBody, EquitySince, EquitySnapshot, IdempotencyKey, OrderBody, OrderLimit, SetCashBody } from './wire.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';

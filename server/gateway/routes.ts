@@ -25,7 +25,6 @@ import {
   faucetRoute,
   gatewayOpenApi,
   healthRoute,
-  openApiRoute,
   readyRoute,
   stateRouteA,
   stateRouteB,
@@ -33,6 +32,7 @@ import {
   wsRoute,
 } from '../openapi/gateway.ts';
 import { RawJson } from '../http/reply.ts';
+import { openApiRoute } from '../openapi/document.ts';
 import type { Registry } from 'prom-client';
 import { registerActionRoutes } from './action-routes.ts';
 import { registerAdminRoute } from './admin-route.ts';

@@ -12,8 +12,9 @@
  *   ]);
  */
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
 import type { GenericSchema } from 'valibot';
-import type { HttpMethod, ParameterSpec, ResponseSpec, RouteSpec } from '../http/route-spec.ts';
+import { defineRoute, type HttpMethod, type ParameterSpec, type ResponseSpec, type RouteSpec } from '../http/route-spec.ts';
 
 /** An operation of the document: a route's spec (server/http/route-spec.ts). */
 export type OperationSpec = RouteSpec;
@@ -142,3 +143,12 @@ export function openApiDocument(parts: DocumentParts): OpenApiDocument {
     ...(parts.extensions ?? {}),
   };
 }
+
+/** `GET /openapi.json`: a surface's own document (each surface builds it from the routes its router registered). */
+export const openApiRoute = defineRoute({
+  method: 'get',
+  path: '/openapi.json',
+  summary: 'This document',
+  tags: ['operations'],
+  responses: { 200: json('OpenAPI 3.1 document', v.object({ openapi: v.string() })) },
+});

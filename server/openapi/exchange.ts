@@ -151,13 +151,6 @@ export const equityRoute = op({
   ],
   responses: { 200: json('equity points', v.array(EquityPointView)), 400: err('VALIDATION_ERROR'), ...account },
 });
-export const openApiRoute = defineRoute({
-  method: 'get',
-  path: '/openapi.json',
-  summary: 'This document',
-  tags: ['operations'],
-  responses: { 200: json('OpenAPI 3.1 document', v.object({ openapi: v.string() })) },
-});
 export const healthRoute = defineRoute({
   method: 'get',
   path: '/actuator/health',

@@ -307,14 +307,6 @@ export const leaderboardRoute = defineRoute({
   responses: { 200: json('ranking', LeaderboardSchema), 400: err('bad window'), ...outage },
 });
 
-export const openApiRoute = defineRoute({
-  method: 'get',
-  path: '/openapi.json',
-  summary: 'This document',
-  tags: ['operations'],
-  responses: { 200: json('OpenAPI 3.1 document', v.object({ openapi: v.string() })) },
-});
-
 /** `GET /ws`: the WebSocket event stream, served by the event stream itself (server/gateway/event-stream.ts). */
 export const wsRoute = (profile: 'A' | 'B') =>
   defineRoute({

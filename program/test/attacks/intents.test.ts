@@ -11,9 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { ed25519IntentIx, intentMessage } from '../../../adapters/chain/codec/intent.ts';
 import { PROGRAM_ID } from '../../index.ts';
 import type { SignedIntent } from '../harness/instructions.ts';
-import { expectRefused } from '../refusal.ts';
 import { BetChain, type Bettor, type Sent } from '../svm.ts';
-import { FUNDS, PRICE, STAKE, holdingsOf, lookAlikeSysvar, programWithout } from './support.ts';
+import { FUNDS, PRICE, STAKE, describeAttacks, holdingsOf, lookAlikeSysvar, type Attack as AttackOn } from './support.ts';
 
 /** The SKIP_* bits of program/src/prices.h that the attacks below name. */
 const SKIP = {
@@ -77,15 +76,8 @@ function ed25519Data(
   return data;
 }
 
-/** One attack: what it does on a scene, the error that stops it, the check that raises it. */
-interface Attack {
-  name: string;
-  error: string;
-  without: number;
-  /** what happened before the attack (a bet the intent was signed for) */
-  prepare?(s: Scene): Promise<void>;
-  run(s: Scene): Promise<Sent>;
-}
+/** An attack on an intent scene (its `prepare`: a bet the intent was signed for). */
+type Attack = AttackOn<Scene>;
 
 /** The intent the replay attack's first bet was placed with, per scene. */
 const spent = new WeakMap<Scene, SignedIntent>();
@@ -217,29 +209,21 @@ const ATTACKS: Attack[] = [
   },
 ];
 
-const without = programWithout;
-
-describe('bet intents: attacks on place_bet_delegated', () => {
-  for (const attack of ATTACKS) {
-    it(`refuses ${attack.name} (${attack.error}), every account unchanged; without its check it would pass`, async () => {
-      const s = await scene();
-      await attack.prepare?.(s);
-      const before = holdings(s);
-      const target = nextBet(s);
-      expectRefused(await attack.run(s), attack.error);
-      expect(holdings(s)).toBe(before);
-      expect(s.chain.readAccount(target)).toBeNull();
-
-      const weak = await scene(without(attack.without));
-      await attack.prepare?.(weak);
-      const staked = weak.chain.tokenBalance(weak.bettor.token);
-      const weakTarget = nextBet(weak);
-      const sent = await attack.run(weak);
-      expect(sent.ok, sent.ok ? '' : sent.logs.join('\n')).toBe(true);
-      expect(weak.chain.readAccount(weakTarget)).not.toBeNull();
-      expect(weak.chain.tokenBalance(weak.bettor.token)).toBeLessThan(staked);
-    });
-  }
+describeAttacks('bet intents: attacks on place_bet_delegated', ATTACKS, {
+  scene,
+  holdings,
+  refused: (s) => {
+    const target = nextBet(s);
+    return () => expect(s.chain.readAccount(target)).toBeNull();
+  },
+  passed: (s) => {
+    const staked = s.chain.tokenBalance(s.bettor.token);
+    const target = nextBet(s);
+    return () => {
+      expect(s.chain.readAccount(target)).not.toBeNull();
+      expect(s.chain.tokenBalance(s.bettor.token)).toBeLessThan(staked);
+    };
+  },
 });
 
 describe('bet intents: the honest path', () => {

@@ -7,9 +7,8 @@
  * that check, and no other, is what stops it.
  */
 import type { PublicKey, TransactionInstruction } from '@solana/web3.js';
-import { describe, expect, it } from 'vitest';
-import { holdingsOf, lookAlikeSysvar, programWithout } from './support.ts';
-import { expectRefused } from '../refusal.ts';
+import { expect } from 'vitest';
+import { describeAttacks, holdingsOf, lookAlikeSysvar, type Attack as AttackOn } from './support.ts';
 import type { Bettor, BetChain, Sent } from '../svm.ts';
 import { ed25519Ix, expiredSignedBet, nowMs, placeSigned, signedChain, TickSigner, type SignedTick } from '../prices/support.ts';
 import { PRICE_RULES } from '../harness/instructions.ts';
@@ -76,15 +75,8 @@ async function closeWithPair(s: Scene, a: SignedTick, b: SignedTick, price = a.p
 /** Every account an attack could touch: bet, bettor state and token, vault, config, price rules. */
 const holdings = (s: Scene): string => holdingsOf(s.chain, [s.bet, s.bettor.state, s.bettor.token, s.chain.vault, s.chain.config, PRICE_RULES]);
 
-/** One attack: what it does on a scene, the error that stops it, the check that raises it. */
-interface Attack {
-  name: string;
-  error: string;
-  without: number;
-  /** the admin's doing before the attack (trusting, removing signers) */
-  prepare?(s: Scene): Promise<void>;
-  run(s: Scene): Promise<Sent>;
-}
+/** An attack on a price scene (its `prepare`: the admin's doing before it, trusting or removing signers). */
+type Attack = AttackOn<Scene>;
 
 /** A fake instructions sysvar saying instruction 0 was an Ed25519 instruction verifying `ticks`, and 1 is running. */
 const lookAlikeTicks = (chain: BetChain, ticks: SignedTick[]): PublicKey => lookAlikeSysvar(chain, ed25519Ix(ticks.map((tick) => ({ tick }))).data);
@@ -277,44 +269,19 @@ async function placeAt(s: Scene, tick: SignedTick, price = tick.price): Promise<
   return s.chain.send([ed25519Ix([{ tick }]), ix], [s.chain.relayer, victim.key]);
 }
 
-const without = programWithout;
-
-describe('signed prices: attacks on close_bet', () => {
-  for (const attack of ATTACKS) {
-    it(`refuses ${attack.name} (${attack.error}), every account unchanged; without its check it would pass`, async () => {
-      const s = await scene();
-      await attack.prepare?.(s);
-      const before = holdings(s);
-      expectRefused(await attack.run(s), attack.error);
-      expect(holdings(s)).toBe(before);
-      expect(s.chain.readBet(s.bet).status).toBe(0);
-
-      const weak = await scene(without(attack.without));
-      await attack.prepare?.(weak);
-      const sent = await attack.run(weak);
-      expect(sent.ok, sent.ok ? '' : sent.logs.join('\n')).toBe(true);
-      expect(weak.chain.readBet(weak.bet).status).not.toBe(0);
-    });
-  }
+describeAttacks('signed prices: attacks on close_bet', ATTACKS, {
+  scene,
+  holdings,
+  refused: (s) => () => expect(s.chain.readBet(s.bet).status).toBe(0),
+  passed: (s) => () => expect(s.chain.readBet(s.bet).status).not.toBe(0),
 });
 
-describe('signed prices: attacks on place_bet', () => {
-  for (const attack of ENTRY_ATTACKS) {
-    it(`refuses ${attack.name} (${attack.error}), every account unchanged; without its check it would pass`, async () => {
-      const s = await scene();
-      await attack.prepare?.(s);
-      const before = holdings(s);
-      const sent = await attack.run(s);
-      expectRefused(sent, attack.error);
-      expect(holdings(s)).toBe(before);
-      expect(s.chain.readAccount(s.chain.betAddress(victim!, 0n))).toBeNull();
-      expect(s.chain.tokenBalance(victim!.token)).toBe(100_000_000_000n);
-
-      const weak = await scene(without(attack.without));
-      await attack.prepare?.(weak);
-      const passed = await attack.run(weak);
-      expect(passed.ok, passed.ok ? '' : passed.logs.join('\n')).toBe(true);
-      expect(weak.chain.readAccount(weak.chain.betAddress(victim!, 0n))).not.toBeNull();
-    });
-  }
+describeAttacks('signed prices: attacks on place_bet', ENTRY_ATTACKS, {
+  scene,
+  holdings,
+  refused: (s) => () => {
+    expect(s.chain.readAccount(s.chain.betAddress(victim!, 0n))).toBeNull();
+    expect(s.chain.tokenBalance(victim!.token)).toBe(100_000_000_000n);
+  },
+  passed: (s) => () => expect(s.chain.readAccount(s.chain.betAddress(victim!, 0n))).not.toBeNull(),
 });

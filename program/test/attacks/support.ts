@@ -5,7 +5,9 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { writeAccount } from '../forge.ts';
 import { buildProgramWithout } from '../../build/build.ts';
-import { BetChain } from '../svm.ts';
+import { describe, expect, it } from 'vitest';
+import { expectRefused } from '../refusal.ts';
+import { BetChain, type Sent } from '../svm.ts';
 
 export const STAKE = 1_000_000_000n;
 export const PRICE = 15_000_000_000n;
@@ -62,4 +64,54 @@ export function lookAlikeSysvar(chain: BetChain, ed25519Data: Buffer): PublicKey
   const key = Keypair.generate().publicKey;
   writeAccount(chain, key, { owner: new PublicKey('Sysvar1111111111111111111111111111111111111'), data: sysvar, lamports: 10_000_000n });
   return key;
+}
+
+/** One attack on a scene: what it does, the error that stops it, and the check (a bit for `programWithout`) that raises it. */
+export interface Attack<S> {
+  name: string;
+  error: string;
+  without: number;
+  /** what happens before the attack (a bet placed, a signer trusted) */
+  prepare?(s: S): Promise<void>;
+  run(s: S): Promise<Sent>;
+}
+
+/** How a family of attacks is checked on its scenes. */
+export interface AttackChecks<S extends { chain: BetChain }> {
+  /** a fresh scene on the program, or on a program without some checks */
+  scene(programBytes?: Uint8Array): Promise<S>;
+  /** the accounts the attack must leave as they were (holdingsOf) */
+  holdings(s: S): string;
+  /** read before a refused attack; the check, run after it, that it did nothing (no bet opened or closed) */
+  refused(s: S): () => void;
+  /** read before the same attack on the weakened program; the check, run after it, that it did what it wanted */
+  passed(s: S): () => void;
+}
+
+/**
+ * One test per attack: on the program it is refused with its error and every account is unchanged;
+ * on the program without its check, the same attack lands and does what it wanted, so the check is
+ * what stops it.
+ */
+export function describeAttacks<S extends { chain: BetChain }>(title: string, attacks: readonly Attack<S>[], checks: AttackChecks<S>): void {
+  describe(title, () => {
+    for (const attack of attacks) {
+      it(`refuses ${attack.name} (${attack.error}), every account unchanged; without its check it would pass`, async () => {
+        const s = await checks.scene();
+        await attack.prepare?.(s);
+        const before = checks.holdings(s);
+        const nothingHappened = checks.refused(s);
+        expectRefused(await attack.run(s), attack.error);
+        expect(checks.holdings(s)).toBe(before);
+        nothingHappened();
+
+        const weak = await checks.scene(programWithout(attack.without));
+        await attack.prepare?.(weak);
+        const itWorked = checks.passed(weak);
+        const sent = await attack.run(weak);
+        expect(sent.ok, sent.ok ? '' : sent.logs.join('\n')).toBe(true);
+        itWorked();
+      });
+    }
+  });
 }
