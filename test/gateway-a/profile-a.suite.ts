@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, EventClient, until, type GatewayStack } from '../support/gateway-stack.ts';
+import { BASE58_ADDRESS } from '../../kernel/schemas.ts';
 
 /** Registers the Profile A suite against the stack `start` gives (started once for the file); answers the running stack. */
 export function describeProfileA(start: () => Promise<GatewayStack>): () => GatewayStack {
@@ -91,7 +92,7 @@ export function describeProfileA(start: () => Promise<GatewayStack>): () => Gate
       const ok = await api('POST', '/api/wallet', {});
       expect(ok.status).toBe(200);
       expect(Object.keys(ok.body)).toEqual(['address']);
-      expect(ok.body.address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+      expect(ok.body.address).toMatch(BASE58_ADDRESS);
       expect((await api('POST', '/wallet', {})).status).toBe(405);
       expect((await fetch(`${stack.base}/api/wallet`, { method: 'POST' })).status).toBe(405);
       expect((await fetch(`${stack.base}/api/wallet`, { method: 'POST', body: '{}' })).status).toBe(405);

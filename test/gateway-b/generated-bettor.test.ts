@@ -9,6 +9,7 @@ import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUSAL_TEXT } from '../../runtime/gateway/profile-b/decision.ts';
 import { call, EventClient, startGatewayStack, until, type GatewayStack } from '../support/gateway-stack.ts';
+import { BASE58_ADDRESS } from '../../kernel/schemas.ts';
 
 const MIN = 15_000_000_000n;
 const MAX = 25_000_000_000n;
@@ -48,7 +49,7 @@ describe('refusals in priority order', () => {
   it('NO_PRICE before anything about the wallet; /state and POST /bet agree', async () => {
     const s = await state();
     expect(s).toMatchObject({
-      bettor: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/),
+      bettor: expect.stringMatching(BASE58_ADDRESS),
       betPercent: 60,
       betAmountUnits: MIN.toString(), // zero balance: minAmount
       betAmountHuman: '15000.000000',
@@ -78,7 +79,7 @@ describe('refusals in priority order', () => {
     const w = await fetch(`${stack.base}/api/wallet`, { method: 'POST' });
     expect(w.status).toBe(200);
     const { address } = (await w.json()) as { address: string };
-    expect(address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    expect(address).toMatch(BASE58_ADDRESS);
     await restartWith(address);
     await stack.tick('150.00');
     const s = await state();

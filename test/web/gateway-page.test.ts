@@ -16,6 +16,7 @@ import { Keypair } from '@solana/web3.js';
 import { memorySeqStore, PriceSigner } from '../../adapters/feed/price-signer.ts';
 import { encodePriceTick, PRICE_SUBJECT } from '../../adapters/feed/messages.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { BASE58_ADDRESS } from '../../kernel/schemas.ts';
 
 let nats: RunningServer;
 let bus: NatsConnection;
@@ -131,7 +132,7 @@ it('shows the price moving as ticks arrive, on a live chart', async () => {
 
 it('makes a wallet, funds it, bets UP, and shows the bet settled with its evidence', async () => {
   await testId('new-wallet').click();
-  await expect.poll(() => testId('wallet').getAttribute('data-address'), { timeout: 20_000 }).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+  await expect.poll(() => testId('wallet').getAttribute('data-address'), { timeout: 20_000 }).toMatch(BASE58_ADDRESS);
   const address = (await testId('wallet').getAttribute('data-address')) as string;
   await testId('faucet').click();
   await expect.poll(() => testId('faucet').getAttribute('data-funded'), { timeout: 30_000 }).toBe('true');
