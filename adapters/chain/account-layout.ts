@@ -98,8 +98,14 @@ export function sharedInteger(n: bigint): bigint {
   return n;
 }
 
-/** A reader of the struct `name` of `idl` (its 8-byte discriminator first); throws on a struct with variable-size fields. */
-export function structReader(idl: { types?: unknown }, name: string): (data: Uint8Array) => Record<string, FieldValue> {
+/** Where each field of a fixed-size account struct sits, and the struct's length (its 8-byte discriminator included). */
+export interface StructLayout {
+  fields: ReadonlyArray<{ name: string; type: string; offset: number }>;
+  length: number;
+}
+
+/** The layout of the struct `name` of `idl`, walked from the IDL once; throws on a struct with variable-size fields. */
+export function structLayout(idl: { types?: unknown }, name: string): StructLayout {
   const def = (idl.types as IdlType[] | undefined)?.find((t) => t.name === name);
   if (!def?.type.fields) throw new Error(`IDL has no struct ${name}`);
   let offset = 8;
@@ -110,7 +116,12 @@ export function structReader(idl: { types?: unknown }, name: string): (data: Uin
     offset += size;
     return field;
   });
-  const length = offset;
+  return { fields, length: offset };
+}
+
+/** A reader of the struct `name` of `idl` (its 8-byte discriminator first); throws on a struct with variable-size fields. */
+export function structReader(idl: { types?: unknown }, name: string): (data: Uint8Array) => Record<string, FieldValue> {
+  const { fields, length } = structLayout(idl, name);
   return (data) => {
     if (data.length < length) throw new Error(`${name} account is ${data.length} bytes, expected at least ${length}`);
     const buf = Buffer.from(data.buffer, data.byteOffset, data.length);

@@ -5,27 +5,17 @@
  */
 import anchor from '@coral-xyz/anchor';
 import { UPDOWN_IDL, errorByCode } from '../../../program/index.ts';
+import { structLayout } from '../account-layout.ts';
 
 const { BorshCoder } = anchor;
 
 /** The IDL's Borsh coder (instruction data, account sizes and discriminators). */
 export const coder = new BorshCoder(UPDOWN_IDL);
-type IdlStruct = { name: string; type: { kind: string; fields?: { name: string; type: unknown }[] } };
-
-const FIELD_SIZES: Record<string, number> = { u8: 1, i8: 1, u16: 2, i16: 2, u32: 4, i32: 4, u64: 8, i64: 8, pubkey: 32, bool: 1 };
-
-/** Byte offset of `field` in account `account` (8-byte discriminator included), from the IDL. */
+/** Byte offset of `field` in account `account` (8-byte discriminator included), from the IDL's layout. */
 function fieldOffset(account: string, field: string): number {
-  const def = (UPDOWN_IDL.types as IdlStruct[] | undefined)?.find((t) => t.name === account);
-  if (!def?.type.fields) throw new Error(`IDL has no struct ${account}`);
-  let offset = 8;
-  for (const f of def.type.fields) {
-    if (f.name === field) return offset;
-    const size = typeof f.type === 'string' ? FIELD_SIZES[f.type] : undefined;
-    if (size === undefined) throw new Error(`IDL field ${account}.${f.name} has a variable size`);
-    offset += size;
-  }
-  throw new Error(`IDL type ${account} has no field ${field}`);
+  const found = structLayout(UPDOWN_IDL, account).fields.find((f) => f.name === field);
+  if (!found) throw new Error(`IDL type ${account} has no field ${field}`);
+  return found.offset;
 }
 
 /** Size of a Bet account (dataSize filter). */
