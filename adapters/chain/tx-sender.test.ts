@@ -103,6 +103,19 @@ const sender = (chain: ScriptedChain, o: Partial<ConstructorParameters<typeof Tx
   new TxSender(new RpcClient(chain), { confirmTimeoutMs: 2_000, pollMs: 10, blockhashTtlMs: 2_000, resendMs: 40, ...o });
 
 describe('TxSender (the landing engine)', () => {
+  it('confirms a signature sent elsewhere (an airdrop) once the chain says so, through unanswered polls, and times out on one it never sees', async () => {
+    const chain = new ScriptedChain();
+    const s = sender(chain, { confirmTimeoutMs: 300 });
+    const airdrop = 'airdrop-signature';
+    chain.hideStatuses = true;
+    setTimeout(() => (chain.hideStatuses = false), 60);
+    setTimeout(() => (chain.refusing = 2), 10);
+    chain.landed.set(airdrop, 7);
+    await expect(s.confirm('faucet top-up', airdrop)).resolves.toEqual({ slot: 7, err: null });
+    expect(chain.calls.getSignatureStatuses).toBeGreaterThan(1);
+    await expect(s.confirm('faucet top-up', 'never-landed')).rejects.toThrow(/never-landed not confirmed within 300 ms/);
+  });
+
   it('twenty concurrent transactions: one blockhash fetch, twenty sends, a few batched status polls', async () => {
     const chain = new ScriptedChain();
     const s = sender(chain, { resendMs: 10_000 });

@@ -10,19 +10,19 @@
  * answer at all (`ChainUnavailable`).
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as v from 'valibot';
 import type { Keypair, TransactionInstruction } from '@solana/web3.js';
 import { ChainRejected, ChainUnavailable, NotSent } from './port.ts';
 import type { PubSub } from './pubsub.ts';
 import { ChainUnreachable, RateLimited, RpcError, type RpcClient } from './rpc-client.ts';
 import { signTransaction } from './signing.ts';
-import { StatusPoller, type Confirmed } from './landing/status-poller.ts';
 import { failureOf, preflightOf } from './tx-outcome.ts';
 import type { Logger } from '../../kernel/log.ts';
 import type { IntentStore, PendingIntent } from '../store/intents/port.ts';
 import { Blockhashes, type RecentBlockhash } from './landing/blockhashes.ts';
 import { ComputeBudget, type BudgetOptions } from './landing/budget.ts';
-import { IntentTracker, type Intent, type Landed, type LandingStats, type Signed } from './landing/tracker.ts';
+import { IntentTracker, isConfirmed, SignatureStatuses, type Confirmed, type Intent, type Landed, type LandingStats, type Signed } from './landing/tracker.ts';
 
 export type { Landed, LandingStats } from './landing/tracker.ts';
 
@@ -107,7 +107,6 @@ const preflightFailure = (what: string, e: RpcError): Error => {
 export class TxSender {
   private readonly blockhashes: Blockhashes;
   private readonly tracker: IntentTracker;
-  private readonly poller: StatusPoller;
   private readonly budget: ComputeBudget | null;
   /** this engine's name in the intents it records */
   private readonly owner = randomUUID();
@@ -124,7 +123,6 @@ export class TxSender {
       { pollMs: opts.pollMs, resendMs, maxSigns: opts.maxSigns ?? 3, unreachableMs: opts.confirmTimeoutMs },
       opts.pubsub ?? null,
     );
-    this.poller = new StatusPoller(rpc, { pollMs: opts.pollMs });
     this.budget = opts.budget ? new ComputeBudget(rpc, opts.budget) : null;
   }
 
@@ -320,11 +318,26 @@ export class TxSender {
     });
   }
 
-  /** Waits until a signature sent elsewhere (an airdrop) is confirmed; throws the mapped failure if it failed. Resolves with its slot. */
+  /**
+   * Waits until a signature sent elsewhere (an airdrop, once per faucet top-up) is confirmed, asking
+   * its status every `pollMs`; throws the mapped failure if it failed, ChainUnavailable after
+   * `confirmTimeoutMs`. Resolves with its slot. Transactions this sender sends are confirmed by the
+   * tracker's batched polls instead.
+   */
   async confirm(what: string, signature: string): Promise<Confirmed> {
-    const status = await this.poller.confirm(what, signature, this.opts.confirmTimeoutMs);
-    if (status.err !== null && status.err !== undefined) throw failureOf(status.err, [], what);
-    return status;
+    const deadline = Date.now() + this.opts.confirmTimeoutMs;
+    for (;;) {
+      const status = await this.rpc.call('getSignatureStatuses', [[signature], { searchTransactionHistory: true }], SignatureStatuses).then(
+        (r) => r.value[0],
+        () => null,
+      ); // no answer: asked again until the deadline
+      if (status && isConfirmed(status)) {
+        if (status.err !== null && status.err !== undefined) throw failureOf(status.err, [], what);
+        return { slot: status.slot, err: null };
+      }
+      if (Date.now() + this.opts.pollMs > deadline) throw new ChainUnavailable(`${what}: ${signature} not confirmed within ${this.opts.confirmTimeoutMs} ms`);
+      await sleep(this.opts.pollMs);
+    }
   }
 
   /**

@@ -16,8 +16,26 @@ import { ChainUnavailable, type LandingReport } from '../port.ts';
 import type { PubSub, Subscription } from '../pubsub.ts';
 import { ChainUnreachable, RateLimited, RpcError, type RpcClient } from '../rpc-client.ts';
 import { failureOf, preflightOf } from '../tx-outcome.ts';
-import { SignatureStatuses, STATUS_BATCH } from './status-poller.ts';
 import type { Blockhashes } from './blockhashes.ts';
+
+/** The answer of getSignatureStatuses. */
+export const SignatureStatuses = v.object({
+  context: v.object({ slot: v.number() }),
+  value: v.array(v.nullable(v.object({ slot: v.number(), err: v.unknown(), confirmationStatus: v.optional(v.nullable(v.string())) }))),
+});
+
+/** Most signatures in one getSignatureStatuses (the RPC's limit). */
+const STATUS_BATCH = 256;
+
+/** A confirmed transaction's status: the slot it landed in and its error (null on success). */
+export interface Confirmed {
+  slot: number;
+  err: unknown;
+}
+
+/** Whether a status says confirmed (or finalized). */
+export const isConfirmed = (st: { confirmationStatus?: string | null | undefined } | null | undefined): boolean =>
+  st?.confirmationStatus === 'confirmed' || st?.confirmationStatus === 'finalized';
 
 const SignatureNotification = v.object({ context: v.object({ slot: v.number() }), value: v.object({ err: v.unknown() }) });
 
@@ -222,7 +240,7 @@ export class IntentTracker {
         intent.heardAt = now;
         intent.unreachable = false;
         const st = statuses[j];
-        if (st && (st.confirmationStatus === 'confirmed' || st.confirmationStatus === 'finalized')) this.settle(intent, st.slot, st.err ?? null);
+        if (st && isConfirmed(st)) this.settle(intent, st.slot, st.err ?? null);
       });
     }
   }
@@ -274,7 +292,7 @@ export class IntentTracker {
       return;
     }
     if (status) {
-      if (status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized') this.settle(intent, status.slot, status.err ?? null);
+      if (isConfirmed(status)) this.settle(intent, status.slot, status.err ?? null);
       return; // processed, not confirmed yet: wait for it
     }
     this.stats.expired++;
