@@ -50,6 +50,7 @@ import { publishingStore, relayedStore } from '../runtime/exchange/published-sto
 import { LedgerEventsRelay } from '../runtime/exchange/events-relay.ts';
 import { exchangeEnv } from './exchange-env.ts';
 import { accountEventLogsOf, binanceStoresOf, eventStreamOf, exchangeStoreOf, tapeStoreOf } from './exchange-stores.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What an in-process exchange needs. */
 export interface ExchangeOptions {
@@ -185,11 +186,11 @@ export async function startExchange(options: ExchangeOptions): Promise<RunningEx
     await candleStore.close();
     await keys.close();
     // fills already decided land (bounded) before the store closes; a fill that does not is simply not made
-    await Promise.race([engine.settled(), new Promise((r) => setTimeout(r, 5_000).unref())]);
+    await Promise.race([engine.settled(), sleep(5_000, undefined, { ref: false })]);
     engine.stop();
     await tape.stop();
     await tape.store.close();
-    await Promise.race([accountStream.settled(), new Promise((r) => setTimeout(r, 2_000).unref())]);
+    await Promise.race([accountStream.settled(), sleep(2_000, undefined, { ref: false })]);
     accountStream.stop();
     await accountLogs.close();
     await options.feed.stop().catch((err: unknown) => log.error({ err }, 'feed did not stop cleanly'));

@@ -16,6 +16,7 @@ import { signBytes } from '../../adapters/chain/signing.ts';
 import { call, EventClient, startGatewayStack, type GatewayStack } from '../support/gateway-stack.ts';
 import { eventually } from '../support/eventually.ts';
 import { startRedisServer, type RunningServer } from '../support/servers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const STAKE = 100_000_000n;
 const base58 = getBase58Decoder();
@@ -150,7 +151,7 @@ it('places a delegated bet with the bettor signed intent; an outsider with the a
   }
   // an expired intent, signed by the player itself
   const short = await intentFor('DOWN', STAKE, 1);
-  await new Promise((r) => setTimeout(r, 2_100));
+  await sleep(2_100);
   const expired = await bet({ side: 'DOWN', amountUnits: String(STAKE), intent: { signature: signed(player, short.message), validUntil: short.validUntil } });
   expect([expired.status, expired.body.error]).toEqual([400, expect.stringMatching(/validUntil has passed/)]);
   expect(await tokens(player.publicKey)).toBe(afterFirst);

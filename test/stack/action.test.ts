@@ -20,6 +20,7 @@ import { startWholeStack, type WholeStack } from '../support/whole-stack.ts';
 import { runOps } from '../ops/support.ts';
 import { signBytes } from '../../adapters/chain/signing.ts';
 import { eventually } from '../support/eventually.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** players betting through the action at once */
 const PLAYERS = 40;
@@ -151,7 +152,7 @@ it(`${PLAYERS} wallets bet through the action at once: each bet is announced onc
   for (const open of opens) expect(open).toMatchObject({ amountUnits: STAKE_UNITS.toString() });
   const ids = opens.map((e) => String(e.id));
   await expect.poll(() => ids.filter((id) => ws.events.some((e) => e.type === 'bet_closed' && String(e.id) === id)).length, { timeout: 30_000 }).toBe(PLAYERS);
-  await new Promise((r) => setTimeout(r, 500));
+  await sleep(500);
   expect(ws.events.filter((e) => e.type === 'bet_open' && mine.has(e.bettor))).toHaveLength(PLAYERS);
   expect(ws.events.filter((e) => e.type === 'bet_closed' && ids.includes(String(e.id)))).toHaveLength(PLAYERS);
   ws.close();
