@@ -24,9 +24,9 @@ export const STATUS_OF: Record<ErrorCode, number> = {
 
 /** Turns a runtime outcome into an answer (its value, with `status`; nothing for 204), refusals into `{error, message}` with the code's status. */
 export function answer<T>(out: Outcome<T>): T;
-export function answer<T>(out: Outcome<T>, status: 201): JsonResponse<201>;
+export function answer<T>(out: Outcome<T>, status: 201): JsonResponse<201, T>;
 export function answer<T>(out: Outcome<T>, status: 204): undefined;
-export function answer<T>(out: Outcome<T>, status: 200 | 201 | 204 = 200): T | JsonResponse<201> | undefined {
+export function answer<T>(out: Outcome<T>, status: 200 | 201 | 204 = 200): T | JsonResponse<201, T> | undefined {
   if (!out.ok) throw new HttpError(STATUS_OF[out.code], { error: out.code, message: out.message });
   if (status === 204) return undefined;
   return status === 200 ? out.value : new JsonResponse(201, out.value);

@@ -49,12 +49,15 @@ import {
 } from '../openapi/exchange.ts';
 import { openApiRoute } from '../openapi/document.ts';
 import { answer, EXCHANGE_ERRORS, validate } from './handle.ts';
+import type * as v from 'valibot';
+import type { OrderResultView } from './wire.ts';
 import { CreateAccountBody, DepositBody, EquitySince, EquitySnapshot, IdempotencyKey, OrderBody, OrderLimit, SetCashBody } from './wire.ts';
 import { BOOK_SYMBOLS, type BookSymbol } from '../../kernel/domain.ts';
 
 /** Body limit of the exchange's routes. */
 const MAX_BODY_BYTES = 64 * 1024;
 const WITH_BODY = { body: {} };
+type OrderResultBody = v.InferInput<typeof OrderResultView>;
 
 /** Mounts every exchange route on `app`; the router is returned for a draining stop. */
 export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, metrics?: Pick<ExchangeMetrics, 'orderDone'>): Router {
@@ -124,8 +127,11 @@ export function mountExchangeRoutes(app: TemplatedApp, ctx: ExchangeContext, met
         return answer(out);
       }
       metrics?.orderDone(out.value.body.status ?? 'UNKNOWN', seconds, out.value.replayed);
-      // a first order is 201; a repeat answers the status recorded with it (201; 200 is documented for a repeat)
-      return respond(out.value.httpStatus === 200 ? 200 : 201, out.value.body);
+      // a first order is 201; a repeat answers the status recorded with it (201; 200 is documented for a repeat).
+      // The body is the order result the engine made (a repeat: the same one, as the store kept it), typed
+      // there as a record of strings: named here as what it is
+      const result = out.value.body as OrderResultBody;
+      return out.value.httpStatus === 200 ? respond(200, result) : respond(201, result);
     },
     WITH_BODY,
   );

@@ -84,11 +84,13 @@ export function createGatewayRouter(app: TemplatedApp, options: GatewayRouterOpt
   const bare = (spec: RouteSpec): RouteSpec => ({ ...spec, summary: `${spec.summary} (without the /api prefix)` });
   return {
     get(spec, handler, headers) {
+      if (spec.method !== 'get') throw new Error(`router.get takes a GET spec, not ${spec.method.toUpperCase()} ${spec.path}`);
       const routeOptions = headers ? { headers } : {};
       kit.add({ ...spec, path: `${API_BASE}${spec.path}` }, handler, routeOptions);
       kit.add(bare(spec) as typeof spec, handler, routeOptions);
     },
     post(spec, handler, post = {}) {
+      if (spec.method !== 'post') throw new Error(`router.post takes a POST spec, not ${spec.method.toUpperCase()} ${spec.path}`);
       const requireJson = (url: string) => new HttpError(405, { error: `POST ${url} needs a Content-Type: application/json header and a JSON body ({})` });
       kit.add({ ...spec, path: `${API_BASE}${spec.path}`, responses: { ...POST_ERRORS, ...spec.responses } }, handler, {
         body: { ...(post.maxBodyBytes ? { maxBytes: post.maxBodyBytes } : {}), ...(post.requireJsonBody ? { requireJson } : {}) },

@@ -62,16 +62,19 @@ export const defineRoute = <const R extends Responses>(spec: RouteSpec<R>): Rout
 type BodyOf<X> = X extends ResponseSpec<infer S> ? InferInput<S> : never;
 type Statuses<R> = Extract<keyof R, number>;
 
+/** `respond(status, body)` for each declared status, with a body that status's schema accepts. */
+type Responded<R> = { [N in Statuses<R>]: JsonResponse<N, BodyOf<R[N]>> }[Statuses<R>];
+
 /**
  * What a handler of a route with responses `R` may answer: the 200 body its schema accepts (or the
- * same bytes already serialised), nothing for a declared 204, a declared status through `respond`,
- * a text body for a declared non-JSON 200.
+ * same bytes already serialised), nothing for a declared 204, a declared status through `respond`
+ * with a body its schema accepts, a text body for a declared non-JSON 200.
  */
 export type AnswerOf<R extends Responses> =
   | (200 extends keyof R ? BodyOf<R[200]> | RawJson : never)
   | (204 extends keyof R ? undefined : never)
-  | JsonResponse<Statuses<R>>
-  | (R[200 & keyof R] extends { contentType: 'text/plain' | 'image/svg+xml' } ? TextResponse : never);
+  | Responded<R>
+  | (200 extends keyof R ? (R[200] extends { contentType: 'text/plain' | 'image/svg+xml' } ? TextResponse : never) : never);
 
 /** A route handler: its answer (or a promise of it), or it throws an HttpError. */
 export type RouteHandler<R extends Responses> = (req: RouteRequest) => AnswerOf<R> | PromiseLike<AnswerOf<R>>;

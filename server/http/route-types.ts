@@ -63,11 +63,11 @@ export interface ErrorPolicy {
   badPath?(url: string): Record<string, unknown>;
 }
 
-/** A reply with a status other than 200, or extra headers; `N` is its status, typed for a route's declared ones. */
-export class JsonResponse<N extends number = number> {
+/** A reply with a status other than 200, or extra headers; `N` is its status and `B` its body, typed for a route's declared ones. */
+export class JsonResponse<N extends number = number, B = unknown> {
   constructor(
     readonly status: N,
-    readonly body: unknown,
+    readonly body: B,
     readonly headers: ReadonlyArray<readonly [string, string]> = [],
   ) {}
 }
@@ -82,7 +82,7 @@ export class TextResponse {
 }
 
 /** Builds a JsonResponse: `return respond(201, {...})`. */
-export const respond = <N extends number>(status: N, body: unknown, headers: ReadonlyArray<readonly [string, string]> = []): JsonResponse<N> =>
+export const respond = <N extends number, B>(status: N, body: B, headers: ReadonlyArray<readonly [string, string]> = []): JsonResponse<N, B> =>
   new JsonResponse(status, body, headers);
 
 /** A failure's cause as a log field: its message and the messages of its own causes. */

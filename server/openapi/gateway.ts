@@ -203,6 +203,7 @@ export const betRouteB = defineRoute({
   requestBody: { description: '`{side}`: UP/up/Up/0 or DOWN/down/Down/1', schema: v.object({ side: v.union([v.string(), v.number()]) }) },
   responses: {
     200: json('decision object (accepted or refused)', DecisionSchema),
+    403: err('bets were paused between the decision and the transaction'),
     409: err('contract not initialised'),
     502: err('the chain refused the transaction'),
     ...outage,

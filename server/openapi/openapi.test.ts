@@ -97,6 +97,8 @@ describe('OpenAPI documents', () => {
       'resume',
     ]);
     const b = await servedGatewayDocument('B', false);
+    expect((await servedGatewayDocument('B', true)).paths['/api/admin/pause']?.post).toBeDefined();
+    expect(Object.keys(b.paths['/api/bet']?.post?.responses ?? {})).toContain('403');
     expect(Object.keys(b.components.schemas)).toContain('BetReplayEvent');
     expect(b.paths['/api/admin/pause']).toBeUndefined();
     expect(b.paths['/api/actions/bet'], 'the Solana Action is Profile A only').toBeUndefined();
@@ -148,6 +150,9 @@ describe('OpenAPI documents', () => {
     // the 200 body is typed by the spec: a number where its schema says string does not compile
     // @ts-expect-error: price must be a string
     router.get({ ...price, path: '/price2' }, () => ({ price: 1 }));
+    // nor does a body of the wrong type sent with a declared status
+    // @ts-expect-error: price must be a string, with respond as without
+    router.get({ ...price, path: '/price4' }, () => respond(200, { price: 1 }));
     // a status the spec does not declare does not compile either
     // @ts-expect-error: 418 is not a declared status
     router.get({ ...price, path: '/price3' }, () => respondWith(418));
@@ -160,7 +165,16 @@ describe('OpenAPI documents', () => {
     // @ts-expect-error: a route without a response schema cannot answer a body
     expect(() => router.get(undocumented, () => ({ anything: true }))).toThrow(/declares no 2xx or 101 response/);
     const paths = router.operations().map((op) => `${op.method} ${op.path}`);
-    expect(paths).toEqual(['get /api/price', 'get /price', 'get /api/price2', 'get /price2', 'get /api/price3', 'get /price3']);
+    expect(paths).toEqual([
+      'get /api/price',
+      'get /price',
+      'get /api/price2',
+      'get /price2',
+      'get /api/price4',
+      'get /price4',
+      'get /api/price3',
+      'get /price3',
+    ]);
     const kit = createRouter(uws.App(), { log: silent, errors: GATEWAY_ERRORS });
     expect(() => kit.add(undocumented, () => respond(404, { error: 'none' }))).toThrow(/declares no 2xx or 101 response/);
   });
