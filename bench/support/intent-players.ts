@@ -18,6 +18,7 @@ import { signBytes } from '../../adapters/chain/signing.ts';
 import type { Side } from '../../kernel/domain.ts';
 import { PROGRAM_ID } from '../../program/index.ts';
 import type { JsonClient } from '../../test/support/json-client.ts';
+import { pool } from './measure.ts';
 
 const base58 = getBase58Decoder();
 
@@ -35,23 +36,20 @@ export async function intentPlayers(client: JsonClient, chainUrl: string, dataDi
   if (!relayer) throw new Error('no relayer key in the data dir');
   const conn = new Connection(chainUrl, 'confirmed');
   const players: IntentPlayer[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(32, count) }, async () => {
-      while (next < count) {
-        next++;
-        const key = Keypair.generate();
-        const f = await client.call('GET', `/api/faucet/${key.publicKey.toBase58()}`);
-        if (f.status !== 200) throw new Error(`faucet refused: ${JSON.stringify(f)}`);
-        const { blockhash, lastValidBlockHeight } = await conn.getLatestBlockhash();
-        const approve = new Transaction({ feePayer: key.publicKey, blockhash, lastValidBlockHeight }).add(
-          createApproveInstruction(getAssociatedTokenAddressSync(mint, key.publicKey), relayer, key.publicKey, 100n * 100_000_000n),
-        );
-        approve.sign(key);
-        await conn.confirmTransaction({ signature: await conn.sendRawTransaction(approve.serialize()), blockhash, lastValidBlockHeight }, 'confirmed');
-        players.push(player(key));
-      }
-    }),
+  await pool(
+    Array.from({ length: count }, () => Keypair.generate()),
+    32,
+    async (key) => {
+      const f = await client.call('GET', `/api/faucet/${key.publicKey.toBase58()}`);
+      if (f.status !== 200) throw new Error(`faucet refused: ${JSON.stringify(f)}`);
+      const { blockhash, lastValidBlockHeight } = await conn.getLatestBlockhash();
+      const approve = new Transaction({ feePayer: key.publicKey, blockhash, lastValidBlockHeight }).add(
+        createApproveInstruction(getAssociatedTokenAddressSync(mint, key.publicKey), relayer, key.publicKey, 100n * 100_000_000n),
+      );
+      approve.sign(key);
+      await conn.confirmTransaction({ signature: await conn.sendRawTransaction(approve.serialize()), blockhash, lastValidBlockHeight }, 'confirmed');
+      players.push(player(key));
+    },
   );
   return players;
 }

@@ -10,7 +10,9 @@
  * a bare uWS route's.
  *
  * Every route is registered from its spec (route-spec.ts): the router keeps the specs, and the
- * surface's OpenAPI document is built from them, so no route answers that the document does not list.
+ * surface's OpenAPI document is built from them, so no route of the router answers that the document
+ * does not list. What a surface serves beside its router (the web pages, the Binance market streams)
+ * is outside the document unless the surface adds it with `documented`.
  *
  * @example
  *   const router = createRouter(app, { log, errors: exchangeErrors });

@@ -11,10 +11,8 @@
  * another epoch is told its state must be reloaded (docs/gateway-api.md#resume).
  */
 
-/** Any event: a JSON object with a `type`. */
-export interface LoggedEvent {
-  type: string;
-}
+/** Any event: a JSON object with a `type` (a type alias, not an interface, so an event is also a JSON object with more fields, as the OpenAPI document describes it). */
+export type LoggedEvent = { type: string };
 
 /** An event as stored and broadcast: the original fields plus its `seq` (1, 2, 3, ...). */
 export type Sequenced<E extends LoggedEvent> = E & { seq: number };
